@@ -1,0 +1,5 @@
+/**
+ * Rate limiters with client-go semantics, an injectable {@link dev.kubereconciler.ratelimit.Ticker}
+ * and a storm simulator. Plain Java, no Spring.
+ */
+package dev.kubereconciler.ratelimit;
