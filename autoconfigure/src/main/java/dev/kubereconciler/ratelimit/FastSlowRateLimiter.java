@@ -82,4 +82,8 @@ public final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 				StateMaps.of("trackedItems", this.failures.size()), List.of());
 	}
 
+	FailureCounter<T> failures() {
+		return this.failures;
+	}
+
 }
