@@ -79,31 +79,31 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	 * give it back.
 	 * @return the reservation, always granted
 	 */
-	public Reservation reserve() {
+	public BucketReservation reserve() {
 		return reserve(Long.MAX_VALUE);
 	}
 
 	/**
 	 * Take one token now if the wait for it would be at most {@code maxWait}; otherwise take
-	 * nothing and return a reservation that is not {@link Reservation#isGranted() granted}.
+	 * nothing and return a reservation that is not {@link BucketReservation#isGranted() granted}.
 	 * @param maxWait the longest acceptable wait, not negative
 	 * @return the reservation
 	 */
-	public Reservation reserve(Duration maxWait) {
+	public BucketReservation reserve(Duration maxWait) {
 		if (maxWait == null || maxWait.isNegative()) {
 			throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
 		}
 		return reserve(Durations.toNanos(maxWait));
 	}
 
-	private Reservation reserve(long maxWaitNanos) {
+	private BucketReservation reserve(long maxWaitNanos) {
 		synchronized (this.lock) {
 			long now = this.ticker.read();
 			long delay = reserveLocked(now, maxWaitNanos);
 			boolean granted = delay <= maxWaitNanos;
 			// An unlimited bucket takes no token, so there is nothing to give back.
 			int reserved = (granted && !isUnlimited()) ? 1 : 0;
-			return new Reservation(this, granted, delay, now + delay, this.qps, reserved);
+			return new BucketReservation(this, granted, delay, now + delay, this.qps, reserved);
 		}
 	}
 
@@ -121,7 +121,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		return delay;
 	}
 
-	private void cancel(Reservation reservation) {
+	void cancel(BucketReservation reservation) {
 		synchronized (this.lock) {
 			long now = this.ticker.read();
 			if (reservation.reservedTokens == 0 || reservation.returned || isUnlimited()
@@ -267,76 +267,6 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		if (burst < 1) {
 			throw new IllegalArgumentException("burst must be at least 1 but was " + burst);
 		}
-	}
-
-	/**
-	 * One token taken from a {@link TokenBucketRateLimiter}, with Go's
-	 * {@code rate.Reservation} semantics: it says how long to wait before acting and can give
-	 * the token back with {@link #cancel()}.
-	 */
-	public static final class Reservation {
-
-		private final TokenBucketRateLimiter<?> limiter;
-
-		private final boolean granted;
-
-		private final long delayNanos;
-
-		private final long timeToAct;
-
-		private final double qps;
-
-		private final int reservedTokens;
-
-		// guarded by the limiter's lock
-		private boolean returned;
-
-		private Reservation(TokenBucketRateLimiter<?> limiter, boolean granted, long delayNanos, long timeToAct,
-				double qps, int reservedTokens) {
-			this.limiter = limiter;
-			this.granted = granted;
-			this.delayNanos = delayNanos;
-			this.timeToAct = timeToAct;
-			this.qps = qps;
-			this.reservedTokens = reservedTokens;
-		}
-
-		/**
-		 * Return whether a token was taken; only a reservation with a horizon can be refused.
-		 * @return whether the reservation was granted
-		 */
-		public boolean isGranted() {
-			return this.granted;
-		}
-
-		/**
-		 * Return how long to wait, from the moment of reservation, before acting.
-		 * @return the delay in nanoseconds; for a refused reservation, the wait it would have
-		 * needed
-		 */
-		public long delayNanos() {
-			return this.delayNanos;
-		}
-
-		/**
-		 * Return how long to wait, from the moment of reservation, before acting.
-		 * @return the delay; for a refused reservation, the wait it would have needed
-		 */
-		public Duration delay() {
-			return Durations.of(this.delayNanos);
-		}
-
-		/**
-		 * Give the token back because the action will not happen, like Go's
-		 * {@code Reservation.Cancel}: nothing happens once the time to act has passed, and
-		 * tokens reserved after this one stay taken. Cancelling again has no further effect.
-		 */
-		public void cancel() {
-			if (this.granted) {
-				this.limiter.cancel(this);
-			}
-		}
-
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.kubereconciler.ratelimit;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Tests for {@link TokenBucketRateLimiter}.
@@ -175,7 +177,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void reservationReportsItsDelay() {
 		drain(100);
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		assertThat(reservation.isGranted()).isTrue();
 		assertThat(reservation.delay()).isEqualTo(Duration.ofMillis(100));
 		assertThat(reservation.delayNanos()).isEqualTo(100_000_000L);
@@ -184,7 +186,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void cancelBeforeTimeToActGivesTheTokenBack() {
 		drain(100);
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		this.ticker.advance(Duration.ofMillis(50));
 		reservation.cancel();
 		assertThat(this.bucket.tokens()).isEqualTo(0.5);
@@ -192,7 +194,7 @@ class TokenBucketRateLimiterTests {
 
 	@Test
 	void cancelOfAnImmediateReservationAtTheSameInstantGivesTheTokenBack() {
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		assertThat(reservation.delay()).isSameAs(Duration.ZERO);
 		reservation.cancel();
 		assertThat(this.bucket.tokens()).isEqualTo(100.0);
@@ -201,7 +203,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void cancelAfterTimeToActHasNoEffect() {
 		drain(100);
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		this.ticker.advance(Duration.ofMillis(150));
 		reservation.cancel();
 		assertThat(this.bucket.tokens()).isEqualTo(0.5);
@@ -211,8 +213,8 @@ class TokenBucketRateLimiterTests {
 	void cancelKeepsTokensReservedLaterTaken() {
 		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, 1, this.ticker);
 		bucket.reserve();
-		TokenBucketRateLimiter.Reservation second = bucket.reserve();
-		TokenBucketRateLimiter.Reservation third = bucket.reserve();
+		BucketReservation second = bucket.reserve();
+		BucketReservation third = bucket.reserve();
 		assertThat(second.delay()).isEqualTo(Duration.ofMillis(100));
 		assertThat(third.delay()).isEqualTo(Duration.ofMillis(200));
 		second.cancel();
@@ -228,7 +230,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void cancelGivesATokenBackAtMostOnce() {
 		drain(100);
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		reservation.cancel();
 		reservation.cancel();
 		assertThat(this.bucket.tokens()).isEqualTo(0.0);
@@ -236,7 +238,7 @@ class TokenBucketRateLimiterTests {
 
 	@Test
 	void cancelNeverOverfillsTheBucket() {
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve();
+		BucketReservation reservation = this.bucket.reserve();
 		this.bucket.setBurst(99);
 		reservation.cancel();
 		assertThat(this.bucket.tokens()).isEqualTo(99.0);
@@ -245,7 +247,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void reservationBeyondTheHorizonTakesNothing() {
 		drain(100);
-		TokenBucketRateLimiter.Reservation reservation = this.bucket.reserve(Duration.ofMillis(50));
+		BucketReservation reservation = this.bucket.reserve(Duration.ofMillis(50));
 		assertThat(reservation.isGranted()).isFalse();
 		assertThat(reservation.delay()).isEqualTo(Duration.ofMillis(100));
 		assertThat(this.bucket.tokens()).isEqualTo(0.0);
@@ -289,6 +291,24 @@ class TokenBucketRateLimiterTests {
 		for (int i = 0; i < sorted.size(); i++) {
 			assertThat(sorted.get(i)).isEqualTo(Math.max(0, i + 1 - 100) * 100_000_000L);
 		}
+	}
+
+	@Test
+	void zeroDelayPathAllocatesNothing() {
+		assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
+			.getThreadMXBean();
+		assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
+		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, Integer.MAX_VALUE, this.ticker);
+		bucket.when("item");
+		long threadId = Thread.currentThread().getId();
+		long before = threads.getThreadAllocatedBytes(threadId);
+		for (int call = 0; call < 10_000; call++) {
+			bucket.when("item");
+		}
+		long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+		// a Duration per call would be hundreds of kilobytes; allow for the probe itself
+		assertThat(allocated).isLessThan(1024);
 	}
 
 	private void drain(int calls) {
