@@ -52,6 +52,15 @@ public final class BucketReservation {
 	}
 
 	/**
+	 * Return when to act, as a reading of the limiter's {@link Ticker}, so that a caller
+	 * that reserved ahead of time can work out the remaining wait.
+	 * @return the time to act in ticker nanoseconds
+	 */
+	public long timeToAct() {
+		return this.timeToAct;
+	}
+
+	/**
 	 * Return how long to wait, from the moment of reservation, before acting.
 	 * @return the delay; for a refused reservation, the wait it would have needed
 	 */

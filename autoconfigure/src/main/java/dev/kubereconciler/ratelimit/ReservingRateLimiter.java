@@ -22,8 +22,8 @@ public interface ReservingRateLimiter<T> extends RateLimiter<T> {
 	 * @param item the item that failed
 	 * @param maxWaitNanos the horizon in nanoseconds, not negative; {@link Long#MAX_VALUE} for
 	 * none
-	 * @return the delay in nanoseconds, never negative; greater than {@code maxWaitNanos}
-	 * when some capacity was not reserved because of the horizon
+	 * @return the delay in nanoseconds, never negative and possibly beyond the horizon,
+	 * which the caller caps
 	 */
 	long reserveNanos(T item, long maxWaitNanos);
 

@@ -181,6 +181,7 @@ class TokenBucketRateLimiterTests {
 		assertThat(reservation.isGranted()).isTrue();
 		assertThat(reservation.delay()).isEqualTo(Duration.ofMillis(100));
 		assertThat(reservation.delayNanos()).isEqualTo(100_000_000L);
+		assertThat(reservation.timeToAct()).isEqualTo(this.ticker.read() + 100_000_000L);
 	}
 
 	@Test
