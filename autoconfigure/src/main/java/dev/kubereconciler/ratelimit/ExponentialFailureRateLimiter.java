@@ -46,6 +46,11 @@ public final class ExponentialFailureRateLimiter<T> implements ReservingRateLimi
 	}
 
 	@Override
+	public RateLimiter<T> forScope(String scope) {
+		return new ExponentialFailureRateLimiter<>(this.baseDelay, this.maxDelay);
+	}
+
+	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		return backoffNanos(this.baseNanos, this.maxNanos, this.failures.increment(item));
 	}

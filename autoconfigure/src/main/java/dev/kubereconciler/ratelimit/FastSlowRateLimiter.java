@@ -52,6 +52,11 @@ public final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 	}
 
 	@Override
+	public RateLimiter<T> forScope(String scope) {
+		return new FastSlowRateLimiter<>(this.fastDelay, this.slowDelay, this.maxFastAttempts);
+	}
+
+	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		// Counting this failure first, it is fast while the count stays within maxFastAttempts,
 		// that is while the earlier count is below it (which also holds for a saturated count).

@@ -36,6 +36,23 @@ public final class MaxOfRateLimiter<T> implements ReservingRateLimiter<T> {
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
+	public RateLimiter<T> forScope(String scope) {
+		RateLimiter<T>[] scoped = new RateLimiter[this.limiters.length];
+		boolean changed = false;
+		for (int i = 0; i < this.limiters.length; i++) {
+			scoped[i] = this.limiters[i].forScope(scope);
+			changed |= scoped[i] != this.limiters[i];
+		}
+		return changed ? new MaxOfRateLimiter<>(scoped) : this;
+	}
+
+	@Override
+	public List<RateLimiter<T>> children() {
+		return List.of(this.limiters);
+	}
+
+	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		long longest = 0;
 		for (RateLimiter<T> limiter : this.limiters) {

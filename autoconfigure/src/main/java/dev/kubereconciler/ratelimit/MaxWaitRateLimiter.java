@@ -43,6 +43,17 @@ public final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 	}
 
 	@Override
+	public RateLimiter<T> forScope(String scope) {
+		RateLimiter<T> scoped = this.limiter.forScope(scope);
+		return (scoped == this.limiter) ? this : new MaxWaitRateLimiter<>(scoped, this.maxWait);
+	}
+
+	@Override
+	public List<RateLimiter<T>> children() {
+		return List.of(this.limiter);
+	}
+
+	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		long horizon = Math.min(maxWaitNanos, this.maxWaitNanos);
 		return Math.min(MaxOfRateLimiter.reserveNanos(this.limiter, item, horizon), this.maxWaitNanos);

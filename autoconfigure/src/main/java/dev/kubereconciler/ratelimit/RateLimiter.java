@@ -1,6 +1,7 @@
 package dev.kubereconciler.ratelimit;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Decides how long an item waits before it is retried, with the semantics of client-go's
@@ -39,6 +40,27 @@ public interface RateLimiter<T> {
 	 */
 	default RateLimiterState state() {
 		return RateLimiterState.of(getClass().getSimpleName());
+	}
+
+	/**
+	 * Return a limiter for one scope, typically one controller, that keeps its own per-item
+	 * history but shares this limiter's rate: token buckets are shared, per-item backoff is not.
+	 * A manager uses it when one limiter instance is handed to several controllers, so that two
+	 * controllers never share one item's backoff.
+	 * <p>The default returns this limiter, which suits limiters without per-item state.
+	 * @param scope the scope, such as a controller name
+	 * @return the scoped limiter
+	 */
+	default RateLimiter<T> forScope(String scope) {
+		return this;
+	}
+
+	/**
+	 * Return the limiters this one is composed of, for introspection.
+	 * @return the children, empty for a leaf limiter
+	 */
+	default List<RateLimiter<T>> children() {
+		return List.of();
 	}
 
 }

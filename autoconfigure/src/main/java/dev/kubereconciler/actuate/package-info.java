@@ -1,0 +1,4 @@
+/**
+ * The {@code controllers} Actuator endpoint and health indicator.
+ */
+package dev.kubereconciler.actuate;

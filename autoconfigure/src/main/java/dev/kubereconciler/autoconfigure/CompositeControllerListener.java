@@ -1,0 +1,89 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.controller.ControllerState;
+import dev.kubereconciler.controller.DelaySource;
+import dev.kubereconciler.controller.ReconcileOutcome;
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Fans every callback out to several {@link ControllerListener} beans.
+ */
+final class CompositeControllerListener implements ControllerListener {
+
+	private final List<ControllerListener> listeners;
+
+	private CompositeControllerListener(List<ControllerListener> listeners) {
+		this.listeners = listeners;
+	}
+
+	static ControllerListener of(List<ControllerListener> listeners) {
+		if (listeners.isEmpty()) {
+			return ControllerListener.NONE;
+		}
+		return (listeners.size() == 1) ? listeners.get(0) : new CompositeControllerListener(List.copyOf(listeners));
+	}
+
+	@Override
+	public void reconcileStarted(String controller, Request request) {
+		this.listeners.forEach((listener) -> listener.reconcileStarted(controller, request));
+	}
+
+	@Override
+	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+			Throwable error) {
+		this.listeners.forEach((listener) -> listener.reconcileFinished(controller, request, outcome, nanos, error));
+	}
+
+	@Override
+	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
+			Duration delay) {
+		this.listeners.forEach((listener) -> listener.limiterDelayed(controller, request, cause, source, delay));
+	}
+
+	@Override
+	public QueueObserver<Request> queueObserver(String controller) {
+		List<QueueObserver<Request>> observers = this.listeners.stream()
+			.map((listener) -> listener.queueObserver(controller))
+			.filter(Objects::nonNull)
+			.toList();
+		if (observers.isEmpty()) {
+			return null;
+		}
+		return (observers.size() == 1) ? observers.get(0) : new QueueObserver<>() {
+
+			@Override
+			public void added(Request item, AddCause cause) {
+				observers.forEach((observer) -> observer.added(item, cause));
+			}
+
+			@Override
+			public void retried(Request item) {
+				observers.forEach((observer) -> observer.retried(item));
+			}
+
+			@Override
+			public void dequeued(Request item, long queuedNanos) {
+				observers.forEach((observer) -> observer.dequeued(item, queuedNanos));
+			}
+
+			@Override
+			public void finished(Request item, long workNanos) {
+				observers.forEach((observer) -> observer.finished(item, workNanos));
+			}
+
+		};
+	}
+
+	@Override
+	public void stateChanged(String controller, ControllerState state) {
+		this.listeners.forEach((listener) -> listener.stateChanged(controller, state));
+	}
+
+}

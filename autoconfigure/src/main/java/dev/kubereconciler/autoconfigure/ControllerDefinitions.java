@@ -1,0 +1,217 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.LabelSelector;
+import dev.kubereconciler.controller.ResourceType;
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.reconcile.Reconciler;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Turns {@code @Reconciler} methods, {@link ControllerDefinition} beans and
+ * {@code kube-reconciler.*} properties into the definitions a manager runs.
+ *
+ * <p>For an annotated method, each setting comes from {@code controllers.<name>.*}, else from the
+ * annotation, else from {@code defaults.*}. A {@link ControllerDefinition} bean carries its own
+ * settings, which only {@code controllers.<name>.*} overrides.
+ */
+final class ControllerDefinitions {
+
+	private static final String PREFIX = "kube-reconciler.controllers.";
+
+	private final KubeReconcilerProperties properties;
+
+	private final RateLimiterFactory limiters;
+
+	private final List<RateLimiterCustomizer> customizers;
+
+	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, RateLimiter<Request>> limiterBeans,
+			List<RateLimiterCustomizer> customizers) {
+		this.properties = properties;
+		this.limiters = new RateLimiterFactory(limiterBeans);
+		this.customizers = customizers;
+	}
+
+	/**
+	 * Resolve the definitions to run, leaving out disabled controllers.
+	 * @param methods the {@code @Reconciler} methods
+	 * @param beans the {@link ControllerDefinition} beans
+	 * @return the definitions
+	 */
+	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, List<ControllerDefinition> beans) {
+		Map<String, String> origins = new LinkedHashMap<>();
+		List<ControllerDefinition> resolved = new ArrayList<>();
+		List<Runnable> deferred = new ArrayList<>();
+		for (ReconcilerMethod method : methods) {
+			String name = nameOf(method);
+			register(origins, name, "@Reconciler method " + method.description());
+			deferred.add(() -> add(resolved, name, (overrides) -> fromAnnotation(name, method, overrides)));
+		}
+		for (ControllerDefinition bean : beans) {
+			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
+			deferred.add(() -> add(resolved, bean.name(), (overrides) -> fromBean(bean, overrides)));
+		}
+		for (String name : this.properties.getControllers().keySet()) {
+			if (!origins.containsKey(name)) {
+				throw new InvalidPropertyException(PREFIX + name, name, "no controller is named '" + name + "'",
+						"Use the name of a controller (" + (origins.isEmpty() ? "there are none"
+								: String.join(", ", origins.keySet())) + ") or remove the entry.");
+			}
+		}
+		deferred.forEach(Runnable::run);
+		return resolved;
+	}
+
+	private void add(List<ControllerDefinition> resolved, String name,
+			Function<ControllerProperties, ControllerDefinition> factory) {
+		ControllerProperties overrides = this.properties.getControllers().get(name);
+		if (overrides == null) {
+			overrides = new ControllerProperties();
+		}
+		if (!Boolean.FALSE.equals(overrides.getEnabled())) {
+			resolved.add(factory.apply(overrides));
+		}
+	}
+
+	private static void register(Map<String, String> origins, String name, String origin) {
+		String previous = origins.putIfAbsent(name, origin);
+		if (previous != null) {
+			throw new IllegalStateException("Duplicate controller name '" + name + "': " + origin + " and " + previous
+					+ " both use it; give one of them another name");
+		}
+	}
+
+	static String nameOf(ReconcilerMethod method) {
+		Reconciler annotation = method.annotation();
+		ResourceType watched = resourceType(method, annotation.watches());
+		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
+			resourceType(method, owned);
+		}
+		return annotation.name().isEmpty() ? watched.kind().toLowerCase(Locale.ROOT) : annotation.name();
+	}
+
+	private static ResourceType resourceType(ReconcilerMethod method, Class<? extends KubernetesObject> type) {
+		try {
+			return ResourceType.of(type);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@Reconciler method " + method.description() + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private ControllerDefinition fromAnnotation(String name, ReconcilerMethod method, ControllerProperties overrides) {
+		Reconciler annotation = method.annotation();
+		KubeReconcilerProperties.Defaults defaults = this.properties.getDefaults();
+		String prefix = PREFIX + name;
+		int workers = defaults.getMaxConcurrentReconciles();
+		String workersProperty = "kube-reconciler.defaults.max-concurrent-reconciles";
+		if (overrides.getMaxConcurrentReconciles() != null) {
+			workers = overrides.getMaxConcurrentReconciles();
+			workersProperty = prefix + ".max-concurrent-reconciles";
+		}
+		else if (annotation.maxConcurrentReconciles() != -1) {
+			workers = annotation.maxConcurrentReconciles();
+			workersProperty = "@Reconciler(maxConcurrentReconciles) of " + method.description();
+		}
+		RateLimiter<Request> limiter;
+		if (!overrides.getRateLimiter().isEmpty()) {
+			limiter = this.limiters.create(prefix + ".rate-limiter",
+					overrides.getRateLimiter().inheritFrom(defaults.getRateLimiter()));
+		}
+		else if (!annotation.rateLimiter().isEmpty()) {
+			limiter = this.limiters.bean("@Reconciler(rateLimiter) of " + method.description(),
+					annotation.rateLimiter());
+		}
+		else {
+			limiter = this.limiters.create("kube-reconciler.defaults.rate-limiter", defaults.getRateLimiter());
+		}
+		ControllerDefinition.Builder builder = ControllerDefinition.builder(name, annotation.watches())
+			.reconciler(method.function())
+			.namespaces((overrides.getNamespaces() != null) ? overrides.getNamespaces() : List.of(annotation.namespaces()))
+			.labelSelector(labelSelector(prefix, overrides, annotation.labelSelector()))
+			.maxConcurrentReconciles(requireWorkers(workersProperty, workers))
+			.rateLimiter(customize(name, limiter))
+			.reconcileTimeout(duration(prefix + ".reconcile-timeout", overrides.getReconcileTimeout(),
+					defaults.getReconcileTimeout()))
+			.cacheSyncTimeout(duration(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout(),
+					defaults.getCacheSyncTimeout()))
+			.resyncPeriod(duration(prefix + ".resync-period", overrides.getResyncPeriod(), defaults.getResyncPeriod()));
+		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
+			builder.owns(owned);
+		}
+		return builder.build();
+	}
+
+	private ControllerDefinition fromBean(ControllerDefinition bean, ControllerProperties overrides) {
+		String prefix = PREFIX + bean.name();
+		RateLimiter<Request> limiter = bean.rateLimiter();
+		if (!overrides.getRateLimiter().isEmpty()) {
+			limiter = this.limiters.create(prefix + ".rate-limiter",
+					overrides.getRateLimiter().inheritFrom(this.properties.getDefaults().getRateLimiter()));
+		}
+		int workers = (overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
+				: bean.maxConcurrentReconciles();
+		ControllerDefinition.Builder builder = ControllerDefinition.builder(bean.name(), bean.watches())
+			.reconciler(bean.reconciler())
+			.namespaces((overrides.getNamespaces() != null) ? overrides.getNamespaces() : bean.namespaces())
+			.labelSelector(labelSelector(prefix, overrides, bean.labelSelector().toString()))
+			.maxConcurrentReconciles(requireWorkers(prefix + ".max-concurrent-reconciles", workers))
+			.rateLimiter(customize(bean.name(), limiter))
+			.reconcileTimeout(duration(prefix + ".reconcile-timeout", overrides.getReconcileTimeout(),
+					bean.reconcileTimeout()))
+			.cacheSyncTimeout(duration(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout(),
+					bean.cacheSyncTimeout()))
+			.resyncPeriod(duration(prefix + ".resync-period", overrides.getResyncPeriod(), bean.resyncPeriod()));
+		bean.owns().forEach(builder::owns);
+		return builder.build();
+	}
+
+	private RateLimiter<Request> customize(String name, RateLimiter<Request> limiter) {
+		RateLimiter<Request> customized = limiter;
+		for (RateLimiterCustomizer customizer : this.customizers) {
+			customized = customizer.customize(name, customized);
+		}
+		return customized;
+	}
+
+	private static String labelSelector(String prefix, ControllerProperties overrides, String fallback) {
+		String selector = (overrides.getLabelSelector() != null) ? overrides.getLabelSelector() : fallback;
+		try {
+			LabelSelector.parse(selector);
+			return selector;
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidPropertyException(prefix + ".label-selector", selector, ex.getMessage(),
+					"Write the selector as 'kubectl -l' takes it, for example 'app=web,tier in (a,b),!legacy'.");
+		}
+	}
+
+	private static int requireWorkers(String property, int workers) {
+		if (workers < 1) {
+			throw new InvalidPropertyException(property, workers, "a controller needs at least one worker",
+					"Set " + property + " to 1 or more.");
+		}
+		return workers;
+	}
+
+	private static Duration duration(String property, Duration override, Duration fallback) {
+		Duration value = (override != null) ? override : fallback;
+		if (value.isNegative()) {
+			throw new InvalidPropertyException(property, value, "this duration cannot be negative",
+					"Set " + property + " to 0 or a positive duration such as 30s.");
+		}
+		return value;
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.kubereconciler.autoconfigure;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.annotation.Bean;
+
+import dev.kubereconciler.metrics.ControllerMetrics;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+
+/**
+ * Auto-configuration that publishes controller-runtime's metrics through Micrometer.
+ */
+@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
+		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ ManagedControllers.class, MeterRegistry.class })
+@ConditionalOnProperty(prefix = "kube-reconciler.metrics", name = "enabled", matchIfMissing = true)
+public final class KubeReconcilerMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ControllerMetrics controllerMetrics(ObjectProvider<ManagedControllers> controllers,
+			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) ObjectProvider<TokenBucketRateLimiter<?>> managerBucket) {
+		return new ControllerMetrics((name) -> controllers.getObject().getManager().controller(name),
+				managerBucket::getIfAvailable);
+	}
+
+}

@@ -1,0 +1,172 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Builds the {@link RateLimiter} that a {@link RateLimiterProperties} describes, and rejects
+ * values that cannot work with an {@link InvalidPropertyException} naming the property.
+ */
+final class RateLimiterFactory {
+
+	static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+
+	static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
+
+	static final double DEFAULT_QPS = 10;
+
+	static final int DEFAULT_BURST = 100;
+
+	private static final String TYPES = "default, exponential, bucket, fast-slow, max-of, max-wait, none or bean";
+
+	private final Function<String, RateLimiter<Request>> beans;
+
+	/**
+	 * Create a factory.
+	 * @param beans resolves a {@code RateLimiter} bean by name, or returns {@code null}
+	 */
+	RateLimiterFactory(Function<String, RateLimiter<Request>> beans) {
+		this.beans = beans;
+	}
+
+	RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
+		String type = type(properties);
+		return switch (type) {
+			case "default" -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
+			case "exponential" -> exponential(prefix, properties);
+			case "bucket" -> bucket(prefix, properties);
+			case "fast-slow" -> fastSlow(prefix, properties);
+			case "max-of" -> maxOf(prefix, properties);
+			case "max-wait" -> maxWait(prefix, properties);
+			case "none" -> RateLimiters.none();
+			case "bean" -> bean(prefix, properties.getBean());
+			default -> throw new InvalidPropertyException(prefix + ".type", properties.getType(),
+					"unknown rate limiter type", "Use one of " + TYPES + ".");
+		};
+	}
+
+	private static String type(RateLimiterProperties properties) {
+		if (properties.getType() == null) {
+			return (properties.getBean() != null) ? "bean" : "default";
+		}
+		return properties.getType().trim().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	private RateLimiter<Request> exponential(String prefix, RateLimiterProperties properties) {
+		Duration base = orDefault(properties.getBaseDelay(), DEFAULT_BASE_DELAY);
+		Duration max = orDefault(properties.getMaxDelay(), DEFAULT_MAX_DELAY);
+		requirePositive(prefix + ".base-delay", base);
+		requirePositive(prefix + ".max-delay", max);
+		if (base.compareTo(max) > 0) {
+			throw new InvalidPropertyException(prefix + ".base-delay", base,
+					"the base delay is above the max delay (" + max + ")",
+					"Set " + prefix + ".base-delay to at most " + prefix + ".max-delay, or raise the max delay.");
+		}
+		return RateLimiters.exponential(base, max);
+	}
+
+	private RateLimiter<Request> bucket(String prefix, RateLimiterProperties properties) {
+		double qps = (properties.getQps() != null) ? properties.getQps() : DEFAULT_QPS;
+		int burst = (properties.getBurst() != null) ? properties.getBurst() : DEFAULT_BURST;
+		requireQps(prefix + ".qps", qps);
+		requireBurst(prefix + ".burst", burst);
+		return RateLimiters.bucket(qps, burst);
+	}
+
+	private RateLimiter<Request> fastSlow(String prefix, RateLimiterProperties properties) {
+		Duration fast = require(prefix + ".fast-delay", properties.getFastDelay());
+		Duration slow = require(prefix + ".slow-delay", properties.getSlowDelay());
+		Integer attempts = require(prefix + ".max-fast-attempts", properties.getMaxFastAttempts());
+		if (fast.isNegative()) {
+			throw new InvalidPropertyException(prefix + ".fast-delay", fast, "a delay cannot be negative",
+					"Set a delay of 0 or more.");
+		}
+		if (slow.isNegative()) {
+			throw new InvalidPropertyException(prefix + ".slow-delay", slow, "a delay cannot be negative",
+					"Set a delay of 0 or more.");
+		}
+		if (attempts < 0) {
+			throw new InvalidPropertyException(prefix + ".max-fast-attempts", attempts,
+					"the number of fast attempts cannot be negative", "Set 0 or more.");
+		}
+		return RateLimiters.fastSlow(fast, slow, attempts);
+	}
+
+	@SuppressWarnings("unchecked")
+	private RateLimiter<Request> maxOf(String prefix, RateLimiterProperties properties) {
+		List<RateLimiterProperties> children = properties.getLimiters();
+		if (children.isEmpty()) {
+			throw new InvalidPropertyException(prefix + ".limiters", "[]", "max-of needs at least one child limiter",
+					"List the limiters to combine under " + prefix + ".limiters.");
+		}
+		List<RateLimiter<Request>> limiters = new ArrayList<>();
+		for (int i = 0; i < children.size(); i++) {
+			limiters.add(create(prefix + ".limiters[" + i + "]", children.get(i)));
+		}
+		return RateLimiters.maxOf(limiters.toArray(RateLimiter[]::new));
+	}
+
+	private RateLimiter<Request> maxWait(String prefix, RateLimiterProperties properties) {
+		Duration maxWait = require(prefix + ".max-wait", properties.getMaxWait());
+		requirePositive(prefix + ".max-wait", maxWait);
+		if (properties.getLimiters().size() != 1) {
+			throw new InvalidPropertyException(prefix + ".limiters", properties.getLimiters().size() + " limiters",
+					"max-wait wraps exactly one limiter", "List exactly one limiter under " + prefix + ".limiters.");
+		}
+		return RateLimiters.maxWait(create(prefix + ".limiters[0]", properties.getLimiters().get(0)), maxWait);
+	}
+
+	RateLimiter<Request> bean(String property, String name) {
+		if (name == null || name.isBlank()) {
+			throw new InvalidPropertyException(property + ".bean", name, "type bean needs a bean name",
+					"Set " + property + ".bean to the name of a RateLimiter bean.");
+		}
+		RateLimiter<Request> limiter = this.beans.apply(name);
+		if (limiter == null) {
+			throw new InvalidPropertyException(property.endsWith("rateLimiter") ? property : property + ".bean", name,
+					"there is no RateLimiter bean of that name",
+					"Define a RateLimiter (or client-java RateLimiter) bean named '" + name + "', or fix the name.");
+		}
+		return limiter;
+	}
+
+	static void requireQps(String property, double qps) {
+		if (!(qps > 0)) {
+			throw new InvalidPropertyException(property, qps, "qps must be greater than 0",
+					"Set " + property + " to a positive number of tokens per second, or remove it.");
+		}
+	}
+
+	static void requireBurst(String property, int burst) {
+		if (burst < 1) {
+			throw new InvalidPropertyException(property, burst, "burst must be at least 1",
+					"Set " + property + " to 1 or more.");
+		}
+	}
+
+	private static void requirePositive(String property, Duration value) {
+		if (!value.isPositive()) {
+			throw new InvalidPropertyException(property, value, "the delay must be greater than 0",
+					"Set " + property + " to a positive duration such as 5ms.");
+		}
+	}
+
+	private static <V> V require(String property, V value) {
+		if (value == null) {
+			throw new InvalidPropertyException(property, null, "this limiter type needs it", "Set " + property + ".");
+		}
+		return value;
+	}
+
+	private static Duration orDefault(Duration value, Duration defaultValue) {
+		return (value != null) ? value : defaultValue;
+	}
+
+}

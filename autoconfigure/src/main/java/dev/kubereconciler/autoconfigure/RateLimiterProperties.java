@@ -1,0 +1,193 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A rate limiter described in YAML. Every built-in limiter can be expressed: {@code default},
+ * {@code exponential}, {@code bucket}, {@code fast-slow}, {@code max-of}, {@code max-wait},
+ * {@code none}, or {@code bean} to use a {@code RateLimiter} bean by name.
+ */
+public class RateLimiterProperties {
+
+	/**
+	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or bean.
+	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)).
+	 */
+	private String type;
+
+	/**
+	 * Delay after the first failure, for exponential and default. Defaults to 5ms.
+	 */
+	private Duration baseDelay;
+
+	/**
+	 * Upper bound of the exponential delay, for exponential and default. Defaults to 1000s.
+	 */
+	private Duration maxDelay;
+
+	/**
+	 * Token refill rate in tokens per second, for bucket and default. Defaults to 10.
+	 */
+	private Double qps;
+
+	/**
+	 * Bucket size, the number of calls that pass without delay at once, for bucket and
+	 * default. Defaults to 100.
+	 */
+	private Integer burst;
+
+	/**
+	 * Delay while failures are at most max-fast-attempts, for fast-slow.
+	 */
+	private Duration fastDelay;
+
+	/**
+	 * Delay once failures exceed max-fast-attempts, for fast-slow.
+	 */
+	private Duration slowDelay;
+
+	/**
+	 * Number of failures that get the fast delay, for fast-slow.
+	 */
+	private Integer maxFastAttempts;
+
+	/**
+	 * Cap on the delay, for max-wait; the unused part of a bucket reservation is given back.
+	 */
+	private Duration maxWait;
+
+	/**
+	 * Child limiters, for max-of (all children) and max-wait (exactly one child).
+	 */
+	private final List<RateLimiterProperties> limiters = new ArrayList<>();
+
+	/**
+	 * Name of a RateLimiter bean, for type bean (the type may then be omitted).
+	 */
+	private String bean;
+
+	public String getType() {
+		return this.type;
+	}
+
+	public void setType(String type) {
+		this.type = type;
+	}
+
+	public Duration getBaseDelay() {
+		return this.baseDelay;
+	}
+
+	public void setBaseDelay(Duration baseDelay) {
+		this.baseDelay = baseDelay;
+	}
+
+	public Duration getMaxDelay() {
+		return this.maxDelay;
+	}
+
+	public void setMaxDelay(Duration maxDelay) {
+		this.maxDelay = maxDelay;
+	}
+
+	public Double getQps() {
+		return this.qps;
+	}
+
+	public void setQps(Double qps) {
+		this.qps = qps;
+	}
+
+	public Integer getBurst() {
+		return this.burst;
+	}
+
+	public void setBurst(Integer burst) {
+		this.burst = burst;
+	}
+
+	public Duration getFastDelay() {
+		return this.fastDelay;
+	}
+
+	public void setFastDelay(Duration fastDelay) {
+		this.fastDelay = fastDelay;
+	}
+
+	public Duration getSlowDelay() {
+		return this.slowDelay;
+	}
+
+	public void setSlowDelay(Duration slowDelay) {
+		this.slowDelay = slowDelay;
+	}
+
+	public Integer getMaxFastAttempts() {
+		return this.maxFastAttempts;
+	}
+
+	public void setMaxFastAttempts(Integer maxFastAttempts) {
+		this.maxFastAttempts = maxFastAttempts;
+	}
+
+	public Duration getMaxWait() {
+		return this.maxWait;
+	}
+
+	public void setMaxWait(Duration maxWait) {
+		this.maxWait = maxWait;
+	}
+
+	public List<RateLimiterProperties> getLimiters() {
+		return this.limiters;
+	}
+
+	public String getBean() {
+		return this.bean;
+	}
+
+	public void setBean(String bean) {
+		this.bean = bean;
+	}
+
+	boolean isEmpty() {
+		return this.type == null && this.baseDelay == null && this.maxDelay == null && this.qps == null
+				&& this.burst == null && this.fastDelay == null && this.slowDelay == null
+				&& this.maxFastAttempts == null && this.maxWait == null && this.limiters.isEmpty() && this.bean == null;
+	}
+
+	/**
+	 * Return these properties with every unset field taken from the given parent, so that a
+	 * controller can override one field of the defaults. A different type replaces the parent
+	 * altogether.
+	 * @param parent the inherited properties
+	 * @return the merged properties
+	 */
+	RateLimiterProperties inheritFrom(RateLimiterProperties parent) {
+		if (isEmpty()) {
+			return parent;
+		}
+		if (this.type != null && parent.type != null && !this.type.equals(parent.type)) {
+			return this;
+		}
+		if (this.bean != null && this.type == null) {
+			return this;
+		}
+		RateLimiterProperties merged = new RateLimiterProperties();
+		merged.type = (this.type != null) ? this.type : parent.type;
+		merged.baseDelay = (this.baseDelay != null) ? this.baseDelay : parent.baseDelay;
+		merged.maxDelay = (this.maxDelay != null) ? this.maxDelay : parent.maxDelay;
+		merged.qps = (this.qps != null) ? this.qps : parent.qps;
+		merged.burst = (this.burst != null) ? this.burst : parent.burst;
+		merged.fastDelay = (this.fastDelay != null) ? this.fastDelay : parent.fastDelay;
+		merged.slowDelay = (this.slowDelay != null) ? this.slowDelay : parent.slowDelay;
+		merged.maxFastAttempts = (this.maxFastAttempts != null) ? this.maxFastAttempts : parent.maxFastAttempts;
+		merged.maxWait = (this.maxWait != null) ? this.maxWait : parent.maxWait;
+		merged.limiters.addAll(this.limiters.isEmpty() ? parent.limiters : this.limiters);
+		merged.bean = (this.bean != null) ? this.bean : parent.bean;
+		return merged;
+	}
+
+}

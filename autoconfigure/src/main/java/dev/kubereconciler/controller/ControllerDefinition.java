@@ -1,0 +1,190 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Everything a {@link ControllerManager} needs to run one controller: what it watches, how it
+ * reconciles, and how it is throttled.
+ *
+ * @param name the controller name, unique in a manager; used as the metric label
+ * @param watches the primary watched type
+ * @param owns types whose changes reconcile their controlling owner of the primary type
+ * @param namespaces the namespaces to watch; empty for all namespaces
+ * @param labelSelector the label selector that watched objects must match
+ * @param reconciler the reconcile function
+ * @param maxConcurrentReconciles the number of workers, default 1
+ * @param rateLimiter the limiter for failures and {@code Result.requeue()}, default
+ * {@link RateLimiters#controllerDefault()}
+ * @param reconcileTimeout how long one reconcile may run before it is interrupted and retried,
+ * default 10 minutes; zero for no timeout
+ * @param cacheSyncTimeout how long to wait for the informers to sync before start fails, default
+ * 2 minutes
+ * @param resyncPeriod how often every watched object is reconciled again without a change,
+ * default 10 hours; zero for never
+ */
+public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
+		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelector labelSelector,
+		ReconcileFunction reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
+		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod) {
+
+	/** Default reconcile timeout. */
+	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
+
+	/** Default cache sync timeout, as in controller-runtime. */
+	public static final Duration DEFAULT_CACHE_SYNC_TIMEOUT = Duration.ofMinutes(2);
+
+	/** Default resync period, as controller-runtime's default sync period. */
+	public static final Duration DEFAULT_RESYNC_PERIOD = Duration.ofHours(10);
+
+	public ControllerDefinition {
+		if (name == null || name.isBlank()) {
+			throw new IllegalArgumentException("Controller name must not be empty");
+		}
+		Objects.requireNonNull(watches, () -> "Controller '" + name + "' must watch a type");
+		Objects.requireNonNull(reconciler, () -> "Controller '" + name + "' must have a reconciler");
+		Objects.requireNonNull(rateLimiter, () -> "Controller '" + name + "' must have a rate limiter");
+		owns = List.copyOf(owns);
+		namespaces = Set.copyOf(namespaces);
+		labelSelector = (labelSelector != null) ? labelSelector : LabelSelector.everything();
+		if (maxConcurrentReconciles < 1) {
+			throw new IllegalArgumentException("Controller '" + name + "' maxConcurrentReconciles must be at least 1, was "
+					+ maxConcurrentReconciles);
+		}
+		requireNotNegative(name, "reconcileTimeout", reconcileTimeout);
+		requireNotNegative(name, "cacheSyncTimeout", cacheSyncTimeout);
+		requireNotNegative(name, "resyncPeriod", resyncPeriod);
+	}
+
+	private static void requireNotNegative(String name, String field, Duration value) {
+		Objects.requireNonNull(value, () -> "Controller '" + name + "' " + field + " must not be null");
+		if (value.isNegative()) {
+			throw new IllegalArgumentException("Controller '" + name + "' " + field + " must not be negative, was " + value);
+		}
+	}
+
+	/**
+	 * Return a copy of this definition with another rate limiter.
+	 * @param rateLimiter the limiter
+	 * @return the copy
+	 */
+	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
+		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
+				this.reconciler, this.maxConcurrentReconciles, rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
+				this.resyncPeriod);
+	}
+
+	/**
+	 * Start building a definition.
+	 * @param name the controller name
+	 * @param watches the primary watched type
+	 * @return a builder
+	 */
+	public static Builder builder(String name, Class<? extends KubernetesObject> watches) {
+		return new Builder(name, watches);
+	}
+
+	/**
+	 * Builder for {@link ControllerDefinition}, with the documented defaults.
+	 */
+	public static final class Builder {
+
+		private final String name;
+
+		private final Class<? extends KubernetesObject> watches;
+
+		private final List<Class<? extends KubernetesObject>> owns = new ArrayList<>();
+
+		private final Set<String> namespaces = new LinkedHashSet<>();
+
+		private LabelSelector labelSelector = LabelSelector.everything();
+
+		private ReconcileFunction reconciler;
+
+		private int maxConcurrentReconciles = 1;
+
+		private RateLimiter<Request> rateLimiter;
+
+		private Duration reconcileTimeout = DEFAULT_RECONCILE_TIMEOUT;
+
+		private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
+
+		private Duration resyncPeriod = DEFAULT_RESYNC_PERIOD;
+
+		private Builder(String name, Class<? extends KubernetesObject> watches) {
+			this.name = name;
+			this.watches = watches;
+		}
+
+		public Builder owns(Class<? extends KubernetesObject> type) {
+			this.owns.add(type);
+			return this;
+		}
+
+		public Builder namespaces(String... namespaces) {
+			return namespaces(List.of(namespaces));
+		}
+
+		public Builder namespaces(Iterable<String> namespaces) {
+			this.namespaces.clear();
+			namespaces.forEach(this.namespaces::add);
+			return this;
+		}
+
+		public Builder labelSelector(String labelSelector) {
+			this.labelSelector = LabelSelector.parse(labelSelector);
+			return this;
+		}
+
+		public Builder reconciler(ReconcileFunction reconciler) {
+			this.reconciler = reconciler;
+			return this;
+		}
+
+		public Builder maxConcurrentReconciles(int maxConcurrentReconciles) {
+			this.maxConcurrentReconciles = maxConcurrentReconciles;
+			return this;
+		}
+
+		public Builder rateLimiter(RateLimiter<Request> rateLimiter) {
+			this.rateLimiter = rateLimiter;
+			return this;
+		}
+
+		public Builder reconcileTimeout(Duration reconcileTimeout) {
+			this.reconcileTimeout = reconcileTimeout;
+			return this;
+		}
+
+		public Builder cacheSyncTimeout(Duration cacheSyncTimeout) {
+			this.cacheSyncTimeout = cacheSyncTimeout;
+			return this;
+		}
+
+		public Builder resyncPeriod(Duration resyncPeriod) {
+			this.resyncPeriod = resyncPeriod;
+			return this;
+		}
+
+		public ControllerDefinition build() {
+			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
+					: RateLimiters.controllerDefault();
+			return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
+					this.reconciler, this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout,
+					this.resyncPeriod);
+		}
+
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Receives what controllers do, for metrics and diagnostics. Every method has an empty default;
+ * implementations must be thread-safe, fast, and must not throw.
+ */
+public interface ControllerListener {
+
+	/** A listener that ignores everything. */
+	ControllerListener NONE = new ControllerListener() {
+	};
+
+	/**
+	 * A worker started to reconcile a key.
+	 * @param controller the controller name
+	 * @param request the key
+	 */
+	default void reconcileStarted(String controller, Request request) {
+	}
+
+	/**
+	 * A reconcile ended.
+	 * @param controller the controller name
+	 * @param request the key
+	 * @param outcome how it ended
+	 * @param nanos how long the reconcile function ran
+	 * @param error the error, or {@code null}
+	 */
+	default void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+			Throwable error) {
+	}
+
+	/**
+	 * A limiter delayed a key.
+	 * @param controller the controller name
+	 * @param request the key
+	 * @param cause why the key was added
+	 * @param source the limiter the delay is attributed to
+	 * @param delay the delay
+	 */
+	default void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
+			Duration delay) {
+	}
+
+	/**
+	 * Return an observer for the work queue of the named controller.
+	 * @param controller the controller name
+	 * @return the observer, or {@code null} for none
+	 */
+	default QueueObserver<Request> queueObserver(String controller) {
+		return null;
+	}
+
+	/**
+	 * A controller changed state.
+	 * @param controller the controller name
+	 * @param state the new state
+	 */
+	default void stateChanged(String controller, ControllerState state) {
+	}
+
+}

@@ -1,0 +1,223 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Obtains one informer per watched type from a {@link SharedInformerFactory} and routes its
+ * events to the controllers that watch or own that type.
+ *
+ * <p>An informer is scoped to a namespace only when every controller using the type watches
+ * exactly that one namespace; otherwise it watches all namespaces and each controller filters
+ * by its own namespaces. Label selectors are applied per controller on the client side, so
+ * several controllers can share one informer.
+ */
+final class InformerWiring {
+
+	private final ApiClient apiClient;
+
+	private final SharedInformerFactory factory;
+
+	private final Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers = new java.util.LinkedHashMap<>();
+
+	InformerWiring(ApiClient apiClient, SharedInformerFactory factory) {
+		this.apiClient = apiClient;
+		this.factory = factory;
+	}
+
+	void wire(List<Controller> controllers) {
+		Map<Class<? extends KubernetesObject>, List<Controller>> users = new java.util.LinkedHashMap<>();
+		for (Controller controller : controllers) {
+			ControllerDefinition definition = controller.definition();
+			users.computeIfAbsent(definition.watches(), (key) -> new ArrayList<>()).add(controller);
+			for (Class<? extends KubernetesObject> owned : definition.owns()) {
+				users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
+			}
+		}
+		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
+		for (Controller controller : controllers) {
+			ControllerDefinition definition = controller.definition();
+			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
+			addHandler(primary, new PrimaryHandler(controller));
+			for (Class<? extends KubernetesObject> owned : definition.owns()) {
+				addHandler(this.informers.get(owned), new OwnerHandler(controller));
+			}
+			controller.initialKeys(() -> cachedKeys(primary, controller.definition()));
+		}
+	}
+
+	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
+		return this.informers;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
+		informer.addEventHandler(handler);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private SharedIndexInformer<? extends KubernetesObject> informerFor(Class<? extends KubernetesObject> type,
+			List<Controller> typeUsers) {
+		SharedIndexInformer existing = this.factory.getExistingSharedIndexInformer((Class) type);
+		if (existing != null) {
+			return existing;
+		}
+		ResourceType resourceType = ResourceType.of(type);
+		Set<String> namespaces = new LinkedHashSet<>();
+		boolean allNamespaces = false;
+		long resyncMillis = Long.MAX_VALUE;
+		for (Controller controller : typeUsers) {
+			ControllerDefinition definition = controller.definition();
+			allNamespaces |= definition.namespaces().isEmpty();
+			namespaces.addAll(definition.namespaces());
+			Duration resync = definition.resyncPeriod();
+			resyncMillis = Math.min(resyncMillis, resync.isZero() ? Long.MAX_VALUE : resync.toMillis());
+		}
+		long resync = (resyncMillis == Long.MAX_VALUE) ? 0 : resyncMillis;
+		GenericKubernetesApi api = new GenericKubernetesApi(resourceType.apiType(),
+				(Class<? extends KubernetesListObject>) resourceType.listType(), resourceType.group(),
+				resourceType.version(), resourceType.plural(), this.apiClient);
+		if (!allNamespaces && namespaces.size() == 1) {
+			return this.factory.sharedIndexInformerFor(api, (Class) type, resync, namespaces.iterator().next());
+		}
+		return this.factory.sharedIndexInformerFor(api, (Class) type, resync);
+	}
+
+	private static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,
+			ControllerDefinition definition) {
+		List<Request> keys = new ArrayList<>();
+		for (KubernetesObject object : informer.getIndexer().list()) {
+			if (selects(definition, object)) {
+				keys.add(requestFor(object.getMetadata()));
+			}
+		}
+		return keys;
+	}
+
+	static boolean inScope(ControllerDefinition definition, V1ObjectMeta metadata) {
+		return definition.namespaces().isEmpty() || definition.namespaces().contains(namespaceOf(metadata));
+	}
+
+	static boolean selects(ControllerDefinition definition, KubernetesObject object) {
+		V1ObjectMeta metadata = object.getMetadata();
+		return metadata != null && inScope(definition, metadata)
+				&& definition.labelSelector().matches(metadata.getLabels());
+	}
+
+	static Request requestFor(V1ObjectMeta metadata) {
+		return new Request(namespaceOf(metadata), metadata.getName());
+	}
+
+	private static String namespaceOf(V1ObjectMeta metadata) {
+		return (metadata.getNamespace() != null) ? metadata.getNamespace() : "";
+	}
+
+	/**
+	 * Enqueues the key of every primary object the controller selects, without delay.
+	 */
+	private static final class PrimaryHandler implements ResourceEventHandler<KubernetesObject> {
+
+		private final Controller controller;
+
+		PrimaryHandler(Controller controller) {
+			this.controller = controller;
+		}
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			enqueue(object);
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			if (!enqueue(newObject) && oldObject != null && selects(this.controller.definition(), oldObject)) {
+				// the object left the selector: reconcile once more so the controller can clean up
+				this.controller.enqueue(requestFor(oldObject.getMetadata()));
+			}
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			enqueue(object);
+		}
+
+		private boolean enqueue(KubernetesObject object) {
+			if (object != null && selects(this.controller.definition(), object)) {
+				this.controller.enqueue(requestFor(object.getMetadata()));
+				return true;
+			}
+			return false;
+		}
+
+	}
+
+	/**
+	 * Enqueues the controlling owner of an owned object, when the owner is of the controller's
+	 * primary kind.
+	 */
+	private static final class OwnerHandler implements ResourceEventHandler<KubernetesObject> {
+
+		private final Controller controller;
+
+		OwnerHandler(Controller controller) {
+			this.controller = controller;
+		}
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			enqueueOwner(object);
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			enqueueOwner(oldObject);
+			enqueueOwner(newObject);
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			enqueueOwner(object);
+		}
+
+		private void enqueueOwner(KubernetesObject object) {
+			if (object == null || object.getMetadata() == null || object.getMetadata().getOwnerReferences() == null) {
+				return;
+			}
+			ResourceType primary = this.controller.resourceType();
+			V1ObjectMeta metadata = object.getMetadata();
+			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
+				if (Boolean.TRUE.equals(owner.getController()) && primary.kind().equals(owner.getKind())
+						&& sameGroup(primary, owner.getApiVersion()) && inScope(this.controller.definition(), metadata)) {
+					this.controller.enqueue(new Request(namespaceOf(metadata), owner.getName()));
+				}
+			}
+		}
+
+		private static boolean sameGroup(ResourceType primary, String apiVersion) {
+			if (apiVersion == null) {
+				return false;
+			}
+			int slash = apiVersion.indexOf('/');
+			String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
+			return group.equals((primary.group() != null) ? primary.group() : "");
+		}
+
+	}
+
+}

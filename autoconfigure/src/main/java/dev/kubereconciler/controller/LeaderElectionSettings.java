@@ -1,0 +1,50 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Leader election through a {@code coordination.k8s.io/v1} Lease: only the instance that holds
+ * the lease runs controllers.
+ *
+ * @param leaseName the name of the Lease
+ * @param leaseNamespace the namespace of the Lease
+ * @param identity this instance's identity in the Lease
+ * @param leaseDuration how long a lease is valid without renewal, default 15 s
+ * @param renewDeadline how long the leader keeps trying to renew before it gives up, default 10 s
+ * @param retryPeriod how often candidates try to acquire or renew, default 2 s
+ */
+public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity,
+		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+
+	public LeaderElectionSettings {
+		Objects.requireNonNull(leaseName, "leaseName must not be null");
+		Objects.requireNonNull(leaseNamespace, "leaseNamespace must not be null");
+		Objects.requireNonNull(identity, "identity must not be null");
+		if (!leaseDuration.isPositive() || !renewDeadline.isPositive() || !retryPeriod.isPositive()) {
+			throw new IllegalArgumentException("Lease duration, renew deadline and retry period must be positive");
+		}
+		if (renewDeadline.compareTo(leaseDuration) >= 0) {
+			throw new IllegalArgumentException(
+					"renewDeadline (" + renewDeadline + ") must be shorter than leaseDuration (" + leaseDuration + ")");
+		}
+		if (retryPeriod.compareTo(renewDeadline) >= 0) {
+			throw new IllegalArgumentException(
+					"retryPeriod (" + retryPeriod + ") must be shorter than renewDeadline (" + renewDeadline + ")");
+		}
+	}
+
+	/**
+	 * Return settings with controller-runtime's default timings: 15 s lease, 10 s renew deadline,
+	 * 2 s retry period.
+	 * @param leaseName the name of the Lease
+	 * @param leaseNamespace the namespace of the Lease
+	 * @param identity this instance's identity
+	 * @return the settings
+	 */
+	public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
+		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, Duration.ofSeconds(15),
+				Duration.ofSeconds(10), Duration.ofSeconds(2));
+	}
+
+}

@@ -1,0 +1,5 @@
+/**
+ * Controllers and the manager that runs them: informers, workers, outcome handling, leader
+ * election and the shared manager gate. Plain Java, no Spring.
+ */
+package dev.kubereconciler.controller;

@@ -1,0 +1,79 @@
+package dev.kubereconciler.reconcile;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+/**
+ * Marks a bean method as the reconcile function of a managed controller.
+ *
+ * <p>Supported signatures are {@code Result m(Request)} and {@code void m(Request)}; a
+ * {@code void} method means {@link Result#done()} unless it throws. Properties under
+ * {@code kube-reconciler.controllers.<name>} win over the attributes here, so operators can tune
+ * a controller without recompiling.
+ *
+ * <pre class="code">
+ * &#64;Component
+ * class ConfigMapMirror {
+ *
+ *     &#64;Reconciler(name = "configmap-mirror", watches = V1ConfigMap.class)
+ *     Result reconcile(Request request) { ... }
+ *
+ * }
+ * </pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Reconciler {
+
+	/**
+	 * The controller name, unique in the application. Defaults to the watched kind in lower
+	 * case (for example {@code configmap}), as in controller-runtime.
+	 * @return the controller name
+	 */
+	String name() default "";
+
+	/**
+	 * The primary type: its events enqueue the object's own key.
+	 * @return the watched client-java model class
+	 */
+	Class<? extends KubernetesObject> watches();
+
+	/**
+	 * Owned types: their events enqueue the key of their controlling owner of the primary type.
+	 * @return the owned client-java model classes
+	 */
+	Class<? extends KubernetesObject>[] owns() default {};
+
+	/**
+	 * The namespaces to watch; empty for all namespaces.
+	 * @return the namespaces
+	 */
+	String[] namespaces() default {};
+
+	/**
+	 * A label selector that primary objects must match, such as {@code mirror=true}.
+	 * @return the label selector, empty for everything
+	 */
+	String labelSelector() default "";
+
+	/**
+	 * The number of workers; {@code -1} (the default) means
+	 * {@code kube-reconciler.defaults.max-concurrent-reconciles}.
+	 * @return the number of workers
+	 */
+	int maxConcurrentReconciles() default -1;
+
+	/**
+	 * The name of a {@code RateLimiter} bean for this controller; empty means
+	 * {@code kube-reconciler.defaults.rate-limiter}.
+	 * @return the bean name
+	 */
+	String rateLimiter() default "";
+
+}

@@ -1,0 +1,286 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.ManualTicker;
+import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.TerminalReconcileException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link Controller}'s outcome handling: one test per row of controller-runtime's
+ * reconcileHandler table, with real worker threads.
+ */
+class ControllerOutcomeTests {
+
+	private static final Request KEY = new Request("default", "a");
+
+	private final RecordingRateLimiter limiter = new RecordingRateLimiter(Duration.ZERO);
+
+	private final ConcurrentLinkedQueue<ReconcileOutcome> outcomes = new ConcurrentLinkedQueue<>();
+
+	private final ControllerListener listener = new ControllerListener() {
+
+		@Override
+		public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+				Throwable error) {
+			ControllerOutcomeTests.this.outcomes.add(outcome);
+		}
+
+	};
+
+	private Controller controller;
+
+	@AfterEach
+	void stop() {
+		if (this.controller != null) {
+			this.controller.stop(Duration.ofSeconds(5));
+		}
+	}
+
+	private Controller start(ReconcileFunction reconciler, Ticker ticker, Duration timeout) {
+		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+			.reconciler(reconciler)
+			.rateLimiter(this.limiter)
+			.reconcileTimeout(timeout)
+			.build();
+		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
+				new QueueObserver<>() {
+				}, ticker, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+		this.controller.start();
+		return this.controller;
+	}
+
+	@Test
+	void successForgetsTheKey() {
+		start((request) -> Result.done(), Ticker.system(), Duration.ZERO).enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.limiter.calls).containsExactly("forget default/a");
+	}
+
+	@Test
+	void exceptionRequeuesRateLimited() {
+		AtomicInteger calls = new AtomicInteger();
+		start((request) -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new IllegalStateException("boom");
+			}
+			return Result.done();
+		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR, ReconcileOutcome.SUCCESS);
+		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
+	}
+
+	@Test
+	void requeueRequeuesRateLimited() {
+		AtomicInteger calls = new AtomicInteger();
+		start((request) -> (calls.incrementAndGet() == 1) ? Result.requeue() : Result.done(), Ticker.system(),
+				Duration.ZERO)
+			.enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.REQUEUE, ReconcileOutcome.SUCCESS);
+		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
+	}
+
+	@Test
+	void requeueAfterForgetsBackoffAndWaitsExactly() {
+		ManualTicker ticker = new ManualTicker();
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = start((request) -> (calls.incrementAndGet() == 1)
+				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), ticker, Duration.ZERO);
+		controller.enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.REQUEUE_AFTER));
+		assertThat(this.limiter.calls).containsExactly("forget default/a");
+		await().until(() -> controller.queue().waiting() == 1);
+		ticker.advance(Duration.ofMillis(20).minusNanos(1));
+		await().during(Duration.ofMillis(150)).atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 1);
+		assertThat(controller.queue().waiting()).isEqualTo(1);
+		ticker.advance(Duration.ofNanos(1));
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(calls).hasValue(2);
+		assertThat(this.limiter.calls).containsExactly("forget default/a", "forget default/a");
+	}
+
+	@Test
+	void terminalErrorIsNotRequeued() {
+		AtomicInteger calls = new AtomicInteger();
+		start((request) -> {
+			calls.incrementAndGet();
+			throw new TerminalReconcileException("cannot fix this");
+		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.TERMINAL_ERROR));
+		await().during(Duration.ofMillis(150)).until(() -> calls.get() == 1);
+		assertThat(this.limiter.calls).containsExactly("forget default/a");
+		assertThat(this.controller.queue().waiting() + this.controller.queue().depth()).isZero();
+	}
+
+	@Test
+	void nullResultIsAnErrorAndRequeuesRateLimited() {
+		AtomicInteger calls = new AtomicInteger();
+		start((request) -> (calls.incrementAndGet() == 1) ? null : Result.done(), Ticker.system(), Duration.ZERO)
+			.enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR, ReconcileOutcome.SUCCESS);
+		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
+	}
+
+	@Test
+	void errorIsRecoveredAsPanicAndTheWorkerSurvives() {
+		AtomicInteger calls = new AtomicInteger();
+		start((request) -> {
+			if (calls.incrementAndGet() == 1) {
+				throw new StackOverflowError("simulated");
+			}
+			return Result.done();
+		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.PANIC, ReconcileOutcome.SUCCESS);
+		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
+	}
+
+	@Test
+	void timeoutInterruptsTheReconcileAndRequeuesRateLimited() {
+		ManualTicker ticker = new ManualTicker();
+		CountDownLatch started = new CountDownLatch(1);
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = start((request) -> {
+			if (calls.incrementAndGet() == 1) {
+				started.countDown();
+				new CountDownLatch(1).await();
+			}
+			return Result.done();
+		}, ticker, Duration.ofSeconds(30));
+		controller.enqueue(KEY);
+		await().until(() -> started.getCount() == 0);
+		ticker.advance(Duration.ofSeconds(30).minusNanos(1));
+		controller.checkTimeouts();
+		assertThat(this.outcomes).isEmpty();
+		ticker.advance(Duration.ofNanos(1));
+		controller.checkTimeouts();
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.TIMEOUT, ReconcileOutcome.SUCCESS);
+		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
+	}
+
+	@Test
+	void reconcileThatIgnoresTheInterruptIsAbandonedAndItsKeyRetried() {
+		ManualTicker ticker = new ManualTicker();
+		CountDownLatch release = new CountDownLatch(1);
+		AtomicInteger calls = new AtomicInteger();
+		Controller controller = start((request) -> {
+			if (calls.incrementAndGet() == 1) {
+				while (release.getCount() > 0) {
+					try {
+						release.await();
+					}
+					catch (InterruptedException ex) {
+						// a hostile reconciler that swallows interrupts
+					}
+				}
+			}
+			return Result.done();
+		}, ticker, Duration.ofSeconds(30));
+		controller.enqueue(KEY);
+		await().until(() -> calls.get() == 1);
+		ticker.advance(Duration.ofSeconds(30));
+		controller.checkTimeouts();
+		ticker.advance(Duration.ofSeconds(1));
+		controller.checkTimeouts();
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.TIMEOUT, ReconcileOutcome.SUCCESS);
+		assertThat(calls).hasValue(2);
+		release.countDown();
+	}
+
+	@Test
+	void reAddDuringProcessingIsDeferredNotLost() throws Exception {
+		CountDownLatch inside = new CountDownLatch(1);
+		CountDownLatch proceed = new CountDownLatch(1);
+		AtomicInteger calls = new AtomicInteger();
+		AtomicInteger concurrent = new AtomicInteger();
+		AtomicInteger maxConcurrent = new AtomicInteger();
+		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+			.maxConcurrentReconciles(4)
+			.rateLimiter(this.limiter)
+			.reconciler((request) -> {
+				maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+				if (calls.incrementAndGet() == 1) {
+					inside.countDown();
+					proceed.await();
+				}
+				concurrent.decrementAndGet();
+				return Result.done();
+			})
+			.build();
+		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
+				new QueueObserver<>() {
+				}, Ticker.system(), Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+		this.controller.start();
+		this.controller.enqueue(KEY);
+		inside.await();
+		this.controller.enqueue(KEY);
+		this.controller.enqueue(KEY);
+		proceed.countDown();
+		await().until(() -> calls.get() == 2);
+		await().during(Duration.ofMillis(100)).until(() -> calls.get() == 2);
+		assertThat(maxConcurrent).hasValue(1);
+	}
+
+	@Test
+	void managerGateDelaysDispatchAndIsReportedAsManagerDelay() {
+		List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
+		ManualTicker ticker = new ManualTicker();
+		dev.kubereconciler.ratelimit.TokenBucketRateLimiter<Object> bucket = dev.kubereconciler.ratelimit.RateLimiters
+			.bucket(10, 1, ticker);
+		ManagerGate gate = new ManagerGate(bucket, java.util.EnumSet.of(AddCause.EVENT), null);
+		ControllerListener recording = new ControllerListener() {
+
+			@Override
+			public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
+					Duration delay) {
+				if (source == DelaySource.MANAGER) {
+					delays.add(delay);
+				}
+			}
+
+			@Override
+			public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+					Throwable error) {
+				ControllerOutcomeTests.this.outcomes.add(outcome);
+			}
+
+		};
+		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+			.rateLimiter(this.limiter)
+			.reconciler((request) -> Result.done())
+			.build();
+		Sleeper advancing = (nanos) -> ticker.advance(Duration.ofNanos(nanos));
+		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, recording,
+				new QueueObserver<>() {
+				}, ticker, advancing, Thread::new, Duration.ofSeconds(1));
+		this.controller.start();
+		this.controller.enqueue(new Request("default", "a"));
+		this.controller.enqueue(new Request("default", "b"));
+		this.controller.enqueue(new Request("default", "c"));
+		await().until(() -> this.outcomes.size() == 3);
+		assertThat(delays).containsExactly(Duration.ofMillis(100), Duration.ofMillis(100));
+		assertThat(ticker.read()).isEqualTo(Duration.ofMillis(200).toNanos());
+	}
+
+}
