@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.UUID;
@@ -55,12 +56,19 @@ public final class KubeReconcilerAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ApiClient kubernetesApiClient() throws IOException {
-		return ClientBuilder.standard().build();
+		// watches stay open for minutes without a byte; informers require no read timeout
+		return ClientBuilder.standard().setReadTimeout(Duration.ZERO).build();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	SharedInformerFactory sharedInformerFactory(ApiClient apiClient) {
+		if (apiClient.getReadTimeout() != 0) {
+			throw new IllegalStateException("The ApiClient bean has a read timeout of " + apiClient.getReadTimeout()
+					+ " ms, but client-java informers need none: build it with "
+					+ "ClientBuilder.standard().setReadTimeout(Duration.ZERO), call apiClient.setReadTimeout(0), "
+					+ "or define your own SharedInformerFactory bean");
+		}
 		return new SharedInformerFactory(apiClient);
 	}
 

@@ -152,7 +152,7 @@ final class RateLimiterFactory {
 	}
 
 	private static void requirePositive(String property, Duration value) {
-		if (!value.isPositive()) {
+		if (value.isNegative() || value.isZero()) {
 			throw new InvalidPropertyException(property, value, "the delay must be greater than 0",
 					"Set " + property + " to a positive duration such as 5ms.");
 		}

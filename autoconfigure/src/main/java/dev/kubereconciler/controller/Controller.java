@@ -12,12 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.Ticker;
-import dev.kubereconciler.ratelimit.BucketReservation;
-import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
@@ -46,6 +46,8 @@ public final class Controller {
 
 	private final QueueObserver<Request> queueObserver;
 
+	private final DelayScheduler scheduler;
+
 	private final Ticker ticker;
 
 	private final Sleeper sleeper;
@@ -71,15 +73,16 @@ public final class Controller {
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
 	Controller(ControllerDefinition definition, ResourceType resourceType, ManagerGate gate,
-			ControllerListener listener, QueueObserver<Request> queueObserver, Ticker ticker, Sleeper sleeper,
-			ThreadFactory threadFactory, Duration abandonGrace) {
+			ControllerListener listener, QueueObserver<Request> queueObserver, DelayScheduler scheduler,
+			Sleeper sleeper, ThreadFactory threadFactory, Duration abandonGrace) {
 		this.definition = definition;
 		this.resourceType = resourceType;
 		this.rateLimiter = definition.rateLimiter();
 		this.gate = gate;
 		this.listener = listener;
 		this.queueObserver = queueObserver;
-		this.ticker = ticker;
+		this.scheduler = scheduler;
+		this.ticker = scheduler.ticker();
 		this.sleeper = sleeper;
 		this.threadFactory = threadFactory;
 		this.abandonGrace = abandonGrace;
@@ -90,7 +93,7 @@ public final class Controller {
 		return RateLimitingQueue.<Request>builder()
 			.name(this.definition.name())
 			.rateLimiter(this.rateLimiter)
-			.ticker(this.ticker)
+			.scheduler(this.scheduler)
 			.observer(this.queueObserver)
 			.build();
 	}
@@ -437,6 +440,9 @@ public final class Controller {
 			AddCause cause = queue.cause(request);
 			try {
 				if (!passGate(queue, request, cause)) {
+					// handed back to the queue with a delay; release it so that the delayed add
+					// is not deferred behind this worker forever
+					queue.done(request);
 					return true;
 				}
 			}

@@ -18,6 +18,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -50,6 +51,8 @@ public final class ControllerManager {
 
 	private final Duration shutdownTimeout;
 
+	private final DelayScheduler scheduler;
+
 	private final Ticker ticker;
 
 	private final Sleeper sleeper;
@@ -76,7 +79,9 @@ public final class ControllerManager {
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
 		this.leaderElection = builder.leaderElection;
 		this.shutdownTimeout = builder.shutdownTimeout;
-		this.ticker = builder.ticker;
+		this.scheduler = (builder.scheduler != null) ? builder.scheduler
+				: new ManagedDelayScheduler(builder.threadFactory);
+		this.ticker = this.scheduler.ticker();
 		this.sleeper = builder.sleeper;
 		this.threadFactory = builder.threadFactory;
 		this.watchdogPeriod = builder.watchdogPeriod;
@@ -96,7 +101,7 @@ public final class ControllerManager {
 				};
 			}
 			Controller controller = new Controller(definition, ResourceType.of(definition.watches()), this.gate,
-					builder.listener, observer, this.ticker, this.sleeper, this.threadFactory, builder.abandonGrace);
+					builder.listener, observer, this.scheduler, this.sleeper, this.threadFactory, builder.abandonGrace);
 			controllers.put(definition.name(), controller);
 		}
 		this.controllers = Collections.unmodifiableMap(controllers);
@@ -161,6 +166,9 @@ public final class ControllerManager {
 				return;
 			}
 			this.running = true;
+			if (this.scheduler instanceof ManagedDelayScheduler managed) {
+				managed.start();
+			}
 			this.informerFactory.startAllRegisteredInformers();
 			try {
 				awaitCacheSync();
@@ -258,6 +266,9 @@ public final class ControllerManager {
 				this.watchdog = null;
 			}
 			stopInformers();
+			if (this.scheduler instanceof ManagedDelayScheduler managed) {
+				managed.stop();
+			}
 		}
 	}
 
@@ -299,7 +310,7 @@ public final class ControllerManager {
 
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
-		private Ticker ticker = Ticker.system();
+		private DelayScheduler scheduler;
 
 		private Sleeper sleeper = Sleeper.system();
 
@@ -346,8 +357,14 @@ public final class ControllerManager {
 			return this;
 		}
 
-		public Builder ticker(Ticker ticker) {
-			this.ticker = ticker;
+		/**
+		 * Use this scheduler for every queue's delays, and its ticker for all time keeping;
+		 * by default one thread on {@link Ticker#system()} runs while the manager runs.
+		 * @param scheduler the scheduler
+		 * @return this builder
+		 */
+		public Builder scheduler(DelayScheduler scheduler) {
+			this.scheduler = scheduler;
 			return this;
 		}
 

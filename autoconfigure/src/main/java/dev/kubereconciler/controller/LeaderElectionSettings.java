@@ -21,7 +21,7 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 		Objects.requireNonNull(leaseName, "leaseName must not be null");
 		Objects.requireNonNull(leaseNamespace, "leaseNamespace must not be null");
 		Objects.requireNonNull(identity, "identity must not be null");
-		if (!leaseDuration.isPositive() || !renewDeadline.isPositive() || !retryPeriod.isPositive()) {
+		if (!isPositive(leaseDuration) || !isPositive(renewDeadline) || !isPositive(retryPeriod)) {
 			throw new IllegalArgumentException("Lease duration, renew deadline and retry period must be positive");
 		}
 		if (renewDeadline.compareTo(leaseDuration) >= 0) {
@@ -45,6 +45,10 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
 		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, Duration.ofSeconds(15),
 				Duration.ofSeconds(10), Duration.ofSeconds(2));
+	}
+
+	private static boolean isPositive(Duration duration) {
+		return !duration.isNegative() && !duration.isZero();
 	}
 
 }

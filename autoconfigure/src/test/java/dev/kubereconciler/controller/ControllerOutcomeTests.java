@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -11,9 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.DelayScheduler;
+import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.ManualTicker;
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -44,6 +47,10 @@ class ControllerOutcomeTests {
 
 	};
 
+	private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
+
+	private final DelayScheduler system = DelayScheduler.of(this.executor);
+
 	private Controller controller;
 
 	@AfterEach
@@ -51,9 +58,10 @@ class ControllerOutcomeTests {
 		if (this.controller != null) {
 			this.controller.stop(Duration.ofSeconds(5));
 		}
+		this.executor.shutdownNow();
 	}
 
-	private Controller start(ReconcileFunction reconciler, Ticker ticker, Duration timeout) {
+	private Controller start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
 		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
 			.reconciler(reconciler)
 			.rateLimiter(this.limiter)
@@ -61,14 +69,14 @@ class ControllerOutcomeTests {
 			.build();
 		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
 				new QueueObserver<>() {
-				}, ticker, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+				}, scheduler, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
 		this.controller.start();
 		return this.controller;
 	}
 
 	@Test
 	void successForgetsTheKey() {
-		start((request) -> Result.done(), Ticker.system(), Duration.ZERO).enqueue(KEY);
+		start((request) -> Result.done(), this.system, Duration.ZERO).enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 	}
@@ -81,7 +89,7 @@ class ControllerOutcomeTests {
 				throw new IllegalStateException("boom");
 			}
 			return Result.done();
-		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		}, this.system, Duration.ZERO).enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR, ReconcileOutcome.SUCCESS);
 		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
@@ -90,7 +98,7 @@ class ControllerOutcomeTests {
 	@Test
 	void requeueRequeuesRateLimited() {
 		AtomicInteger calls = new AtomicInteger();
-		start((request) -> (calls.incrementAndGet() == 1) ? Result.requeue() : Result.done(), Ticker.system(),
+		start((request) -> (calls.incrementAndGet() == 1) ? Result.requeue() : Result.done(), this.system,
 				Duration.ZERO)
 			.enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
@@ -100,18 +108,18 @@ class ControllerOutcomeTests {
 
 	@Test
 	void requeueAfterForgetsBackoffAndWaitsExactly() {
-		ManualTicker ticker = new ManualTicker();
+		ManualScheduler scheduler = new ManualScheduler();
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> (calls.incrementAndGet() == 1)
-				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), ticker, Duration.ZERO);
+				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), scheduler, Duration.ZERO);
 		controller.enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.REQUEUE_AFTER));
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 		await().until(() -> controller.queue().waiting() == 1);
-		ticker.advance(Duration.ofMillis(20).minusNanos(1));
-		await().during(Duration.ofMillis(150)).atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 1);
+		scheduler.advance(Duration.ofMillis(20).minusNanos(1));
 		assertThat(controller.queue().waiting()).isEqualTo(1);
-		ticker.advance(Duration.ofNanos(1));
+		assertThat(controller.queue().depth()).isZero();
+		scheduler.advance(Duration.ofNanos(1));
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(calls).hasValue(2);
 		assertThat(this.limiter.calls).containsExactly("forget default/a", "forget default/a");
@@ -123,7 +131,7 @@ class ControllerOutcomeTests {
 		start((request) -> {
 			calls.incrementAndGet();
 			throw new TerminalReconcileException("cannot fix this");
-		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		}, this.system, Duration.ZERO).enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.TERMINAL_ERROR));
 		await().during(Duration.ofMillis(150)).until(() -> calls.get() == 1);
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
@@ -133,7 +141,7 @@ class ControllerOutcomeTests {
 	@Test
 	void nullResultIsAnErrorAndRequeuesRateLimited() {
 		AtomicInteger calls = new AtomicInteger();
-		start((request) -> (calls.incrementAndGet() == 1) ? null : Result.done(), Ticker.system(), Duration.ZERO)
+		start((request) -> (calls.incrementAndGet() == 1) ? null : Result.done(), this.system, Duration.ZERO)
 			.enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR, ReconcileOutcome.SUCCESS);
@@ -148,7 +156,7 @@ class ControllerOutcomeTests {
 				throw new StackOverflowError("simulated");
 			}
 			return Result.done();
-		}, Ticker.system(), Duration.ZERO).enqueue(KEY);
+		}, this.system, Duration.ZERO).enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(this.outcomes).containsExactly(ReconcileOutcome.PANIC, ReconcileOutcome.SUCCESS);
 		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a");
@@ -156,7 +164,8 @@ class ControllerOutcomeTests {
 
 	@Test
 	void timeoutInterruptsTheReconcileAndRequeuesRateLimited() {
-		ManualTicker ticker = new ManualTicker();
+		ManualScheduler scheduler = new ManualScheduler();
+		ManualTicker ticker = scheduler.manualTicker();
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> {
@@ -165,7 +174,7 @@ class ControllerOutcomeTests {
 				new CountDownLatch(1).await();
 			}
 			return Result.done();
-		}, ticker, Duration.ofSeconds(30));
+		}, scheduler, Duration.ofSeconds(30));
 		controller.enqueue(KEY);
 		await().until(() -> started.getCount() == 0);
 		ticker.advance(Duration.ofSeconds(30).minusNanos(1));
@@ -180,7 +189,8 @@ class ControllerOutcomeTests {
 
 	@Test
 	void reconcileThatIgnoresTheInterruptIsAbandonedAndItsKeyRetried() {
-		ManualTicker ticker = new ManualTicker();
+		ManualScheduler scheduler = new ManualScheduler();
+		ManualTicker ticker = scheduler.manualTicker();
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> {
@@ -195,7 +205,7 @@ class ControllerOutcomeTests {
 				}
 			}
 			return Result.done();
-		}, ticker, Duration.ofSeconds(30));
+		}, scheduler, Duration.ofSeconds(30));
 		controller.enqueue(KEY);
 		await().until(() -> calls.get() == 1);
 		ticker.advance(Duration.ofSeconds(30));
@@ -230,7 +240,7 @@ class ControllerOutcomeTests {
 			.build();
 		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
 				new QueueObserver<>() {
-				}, Ticker.system(), Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+				}, this.system, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
 		this.controller.start();
 		this.controller.enqueue(KEY);
 		inside.await();
@@ -245,7 +255,8 @@ class ControllerOutcomeTests {
 	@Test
 	void managerGateDelaysDispatchAndIsReportedAsManagerDelay() {
 		List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
-		ManualTicker ticker = new ManualTicker();
+		ManualScheduler scheduler = new ManualScheduler();
+		ManualTicker ticker = scheduler.manualTicker();
 		dev.kubereconciler.ratelimit.TokenBucketRateLimiter<Object> bucket = dev.kubereconciler.ratelimit.RateLimiters
 			.bucket(10, 1, ticker);
 		ManagerGate gate = new ManagerGate(bucket, java.util.EnumSet.of(AddCause.EVENT), null);
@@ -273,7 +284,7 @@ class ControllerOutcomeTests {
 		Sleeper advancing = (nanos) -> ticker.advance(Duration.ofNanos(nanos));
 		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, recording,
 				new QueueObserver<>() {
-				}, ticker, advancing, Thread::new, Duration.ofSeconds(1));
+				}, scheduler, advancing, Thread::new, Duration.ofSeconds(1));
 		this.controller.start();
 		this.controller.enqueue(new Request("default", "a"));
 		this.controller.enqueue(new Request("default", "b"));

@@ -1,0 +1,47 @@
+package dev.kubereconciler.queue;
+
+/**
+ * Receives what a {@link RateLimitingQueue} does, for metrics; the hooks match client-go's
+ * {@code workqueue} metrics provider. Every method has an empty default.
+ *
+ * <p>Callbacks run on the queue's callers' threads while the queue is locked, so they must be
+ * fast, must not block and must not call back into the queue.
+ *
+ * @param <T> the type of item
+ */
+public interface QueueObserver<T> {
+
+	/**
+	 * An item became pending; adds of an item that was already pending are not reported, as
+	 * client-go's {@code workqueue_adds_total} does not count them.
+	 * @param item the item
+	 * @param cause why it was added
+	 */
+	default void added(T item, AddCause cause) {
+	}
+
+	/**
+	 * A delayed add was requested, as for a rate-limited retry or a requeue-after; this is
+	 * client-go's {@code workqueue_retries_total}.
+	 * @param item the item
+	 */
+	default void retried(T item) {
+	}
+
+	/**
+	 * A worker took an item.
+	 * @param item the item
+	 * @param queuedNanos how long the item was pending, from its add to now
+	 */
+	default void dequeued(T item, long queuedNanos) {
+	}
+
+	/**
+	 * A worker finished an item.
+	 * @param item the item
+	 * @param workNanos how long the worker held it
+	 */
+	default void finished(T item, long workNanos) {
+	}
+
+}

@@ -1,0 +1,5 @@
+/**
+ * The work queue of a controller: dedup of keys, delayed adds and rate-limited retries, with
+ * client-go's invariants.
+ */
+package dev.kubereconciler.queue;
