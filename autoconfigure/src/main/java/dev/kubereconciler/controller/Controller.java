@@ -290,6 +290,7 @@ public final class Controller {
 		BucketReservation reservation = this.gate.reserve();
 		long delay = reservation.delayNanos();
 		if (delay <= 0) {
+			this.gate.admit();
 			return true;
 		}
 		if (!this.gate.withinMaxWait(delay)) {
@@ -301,6 +302,7 @@ public final class Controller {
 		this.listener.limiterDelayed(name(), request, cause, DelaySource.MANAGER, Duration.ofNanos(delay));
 		try {
 			this.sleeper.sleep(delay);
+			this.gate.admit();
 			return true;
 		}
 		catch (InterruptedException ex) {
@@ -438,6 +440,12 @@ public final class Controller {
 		 */
 		private boolean process(RateLimitingQueue<Request> queue, Request request) throws InterruptedException {
 			AddCause cause = queue.cause(request);
+			if (Controller.this.paused) {
+				// paused while this worker waited for a key: hand it back, it runs after resume
+				queue.add(request, cause);
+				queue.done(request);
+				return true;
+			}
 			try {
 				if (!passGate(queue, request, cause)) {
 					// handed back to the queue with a delay; release it so that the delayed add

@@ -59,8 +59,25 @@ final class LeaderElectionRunner {
 					(ex) -> logger.warn("Leader election on Lease {}/{} failed", this.settings.leaseNamespace(),
 							this.settings.leaseName(), ex));
 			this.elector = elector;
+			// client-java runs the start hook on another thread, so it could run after the
+			// stop hook of the same term; a term that ended never starts the controllers
+			Object term = new Object();
+			boolean[] ended = { false };
+			Runnable start = () -> {
+				synchronized (term) {
+					if (!ended[0]) {
+						this.onStartLeading.run();
+					}
+				}
+			};
+			Runnable stop = () -> {
+				synchronized (term) {
+					ended[0] = true;
+					this.onStopLeading.run();
+				}
+			};
 			try {
-				elector.run(this.onStartLeading, this.onStopLeading);
+				elector.run(start, stop);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Leader election loop ended with an error; retrying", ex);

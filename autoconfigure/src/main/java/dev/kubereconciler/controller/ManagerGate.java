@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -26,6 +27,8 @@ public final class ManagerGate {
 	private final Set<AddCause> appliesTo;
 
 	private final Duration maxWait;
+
+	private final LongAdder admitted = new LongAdder();
 
 	/**
 	 * Create a gate.
@@ -76,6 +79,22 @@ public final class ManagerGate {
 	 */
 	public boolean withinMaxWait(long delayNanos) {
 		return this.maxWait == null || delayNanos <= this.maxWait.toNanos();
+	}
+
+	/**
+	 * Record that a reconcile passed the gate.
+	 */
+	void admit() {
+		this.admitted.increment();
+	}
+
+	/**
+	 * Return how many reconciles passed the gate so far; keys whose cause the policy exempts
+	 * do not pass it.
+	 * @return the admissions
+	 */
+	public long admitted() {
+		return this.admitted.sum();
 	}
 
 	public TokenBucketRateLimiter<?> bucket() {
