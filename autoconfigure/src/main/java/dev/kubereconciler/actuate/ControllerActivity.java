@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.DelaySource;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.Ticker;

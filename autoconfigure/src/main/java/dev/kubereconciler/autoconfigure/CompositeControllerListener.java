@@ -6,7 +6,7 @@ import java.util.Objects;
 
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
-import dev.kubereconciler.controller.DelaySource;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;

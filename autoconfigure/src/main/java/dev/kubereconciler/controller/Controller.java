@@ -15,8 +15,10 @@ import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -326,9 +328,9 @@ public final class Controller {
 						error);
 			}
 			default -> {
-				Duration delay = queue.addRateLimited(request);
-				logFailure(request, outcome, error, delay);
-				this.listener.limiterDelayed(name(), request, AddCause.RETRY, DelaySource.BACKOFF, delay);
+				Decision decision = queue.addRateLimited(request);
+				logFailure(request, outcome, error, decision.delay());
+				this.listener.limiterDelayed(name(), request, AddCause.RETRY, decision.source(), decision.delay());
 			}
 		}
 		this.listener.reconcileFinished(name(), request, outcome, nanos, error);

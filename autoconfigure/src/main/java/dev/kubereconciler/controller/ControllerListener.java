@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 
 /**

@@ -17,7 +17,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
-import dev.kubereconciler.controller.DelaySource;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;

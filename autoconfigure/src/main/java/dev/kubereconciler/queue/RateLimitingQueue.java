@@ -14,6 +14,7 @@ import java.util.function.IntSupplier;
 
 import dev.kubereconciler.queue.DelayScheduler.Cancellable;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
@@ -165,12 +166,12 @@ public final class RateLimitingQueue<T> {
 	/**
 	 * Add a key after the delay its rate limiter gives for one more failure.
 	 * @param item the key
-	 * @return the delay
+	 * @return the delay and the kind of limiter that decided it
 	 */
-	public Duration addRateLimited(T item) {
-		Duration delay = this.rateLimiter.when(item);
-		addAfter(item, delay, AddCause.RETRY);
-		return delay;
+	public Decision addRateLimited(T item) {
+		Decision decision = this.rateLimiter.decide(item);
+		addAfter(item, decision.delay(), AddCause.RETRY);
+		return decision;
 	}
 
 	/**

@@ -61,6 +61,25 @@ public final class MaxOfRateLimiter<T> implements ReservingRateLimiter<T> {
 		return longest;
 	}
 
+	@Override
+	public Decision decide(T item, long maxWaitNanos) {
+		Decision longest = null;
+		for (RateLimiter<T> limiter : this.limiters) {
+			Decision decision = decide(limiter, item, maxWaitNanos);
+			if (longest == null || decision.delay().compareTo(longest.delay()) > 0) {
+				longest = decision;
+			}
+		}
+		return longest;
+	}
+
+	static <T> Decision decide(RateLimiter<T> limiter, T item, long maxWaitNanos) {
+		if (limiter instanceof ReservingRateLimiter<T> reserving) {
+			return reserving.decide(item, maxWaitNanos);
+		}
+		return limiter.decide(item);
+	}
+
 	static <T> long reserveNanos(RateLimiter<T> limiter, T item, long maxWaitNanos) {
 		if (limiter instanceof ReservingRateLimiter<T> reserving) {
 			return reserving.reserveNanos(item, maxWaitNanos);

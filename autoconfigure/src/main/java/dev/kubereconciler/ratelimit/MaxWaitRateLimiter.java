@@ -60,6 +60,14 @@ public final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 	}
 
 	@Override
+	public Decision decide(T item, long maxWaitNanos) {
+		long horizon = Math.min(maxWaitNanos, this.maxWaitNanos);
+		Decision decision = MaxOfRateLimiter.decide(this.limiter, item, horizon);
+		return (decision.delay().compareTo(this.maxWait) > 0) ? new Decision(this.maxWait, decision.source())
+				: decision;
+	}
+
+	@Override
 	public Duration when(T item) {
 		long nanos = whenNanos(item);
 		return (nanos == this.maxWaitNanos) ? this.maxWait : Durations.of(nanos);

@@ -22,6 +22,16 @@ public interface RateLimiter<T> {
 	Duration when(T item);
 
 	/**
+	 * Record a failure of the given item, like {@link #when}, and say which kind of limiter
+	 * decided the delay, so that a delay can be attributed to backoff or to a token bucket.
+	 * @param item the item that failed
+	 * @return the delay and its source; {@link DelaySource#BACKOFF} unless overridden
+	 */
+	default Decision decide(T item) {
+		return new Decision(when(item), DelaySource.BACKOFF);
+	}
+
+	/**
 	 * Clear the failure history of the given item, as after a successful reconcile.
 	 * @param item the item
 	 */
@@ -61,6 +71,16 @@ public interface RateLimiter<T> {
 	 */
 	default List<RateLimiter<T>> children() {
 		return List.of();
+	}
+
+	/**
+	 * A delay and the kind of limiter that decided it.
+	 *
+	 * @param delay the delay, never negative
+	 * @param source the kind of limiter whose delay was the longest
+	 */
+	record Decision(Duration delay, DelaySource source) {
+
 	}
 
 }

@@ -37,6 +37,22 @@ public interface ReservingRateLimiter<T> extends RateLimiter<T> {
 		return reserveNanos(item, Long.MAX_VALUE);
 	}
 
+	/**
+	 * Record a failure of the item like {@link #reserveNanos} and say which kind of limiter
+	 * decided the delay.
+	 * @param item the item that failed
+	 * @param maxWaitNanos the horizon in nanoseconds, not negative
+	 * @return the delay, possibly beyond the horizon, and its source
+	 */
+	default Decision decide(T item, long maxWaitNanos) {
+		return new Decision(Durations.of(reserveNanos(item, maxWaitNanos)), DelaySource.BACKOFF);
+	}
+
+	@Override
+	default Decision decide(T item) {
+		return decide(item, Long.MAX_VALUE);
+	}
+
 	@Override
 	default Duration when(T item) {
 		return Durations.of(whenNanos(item));

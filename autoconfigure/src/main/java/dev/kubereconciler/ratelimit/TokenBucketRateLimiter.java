@@ -74,6 +74,11 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 	}
 
+	@Override
+	public Decision decide(T item, long maxWaitNanos) {
+		return new Decision(Durations.of(reserveNanos(item, maxWaitNanos)), DelaySource.BUCKET);
+	}
+
 	/**
 	 * Take one token now and return a reservation that says how long to wait for it and can
 	 * give it back.

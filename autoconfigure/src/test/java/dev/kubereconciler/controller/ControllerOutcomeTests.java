@@ -16,6 +16,7 @@ import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.ManualTicker;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;

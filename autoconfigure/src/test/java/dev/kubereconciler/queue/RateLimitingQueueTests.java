@@ -177,15 +177,15 @@ class RateLimitingQueueTests {
 
 	@Test
 	void addRateLimitedWaitsWhatTheLimiterSays() {
-		assertThat(this.queue.addRateLimited("a")).isEqualTo(Duration.ofMillis(5));
+		assertThat(this.queue.addRateLimited("a").delay()).isEqualTo(Duration.ofMillis(5));
 		this.scheduler.advance(Duration.ofMillis(5));
 		assertThat(this.queue.depth()).isEqualTo(1);
 		assertThat(this.queue.numRequeues("a")).isEqualTo(1);
-		assertThat(this.queue.addRateLimited("b")).isEqualTo(Duration.ofMillis(5));
-		assertThat(this.queue.addRateLimited("b")).isEqualTo(Duration.ofMillis(10));
+		assertThat(this.queue.addRateLimited("b").delay()).isEqualTo(Duration.ofMillis(5));
+		assertThat(this.queue.addRateLimited("b").delay()).isEqualTo(Duration.ofMillis(10));
 		this.queue.forget("b");
 		assertThat(this.queue.numRequeues("b")).isZero();
-		assertThat(this.queue.addRateLimited("b")).isEqualTo(Duration.ofMillis(5));
+		assertThat(this.queue.addRateLimited("b").delay()).isEqualTo(Duration.ofMillis(5));
 	}
 
 	@Test

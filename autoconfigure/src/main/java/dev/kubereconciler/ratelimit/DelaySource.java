@@ -1,14 +1,15 @@
-package dev.kubereconciler.controller;
+package dev.kubereconciler.ratelimit;
 
 /**
- * Which limiter a key's delay is attributed to.
+ * The kind of limiter a delay is attributed to: when limiters are composed, the one whose
+ * delay was the longest decided it.
  */
 public enum DelaySource {
 
-	/** The controller's per-item backoff. */
+	/** A per-item backoff, such as exponential or fast-slow. */
 	BACKOFF("backoff"),
 
-	/** The controller's own token bucket. */
+	/** A token bucket of the controller's own limiter. */
 	BUCKET("bucket"),
 
 	/** The manager-level token bucket shared by every controller. */
