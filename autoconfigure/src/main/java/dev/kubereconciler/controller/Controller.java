@@ -2,7 +2,7 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
+import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,14 +15,9 @@ import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.queue.RateLimitingQueue;
-import dev.kubereconciler.ratelimit.DelaySource;
-import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiter;
-import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
-import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.reconcile.TerminalReconcileException;
 
 /**
  * Runs one controller: a work queue of {@link Request keys} and the workers that reconcile them,
@@ -58,7 +53,9 @@ public final class Controller {
 
 	private final Duration abandonGrace;
 
-	private final List<Worker> workers = new CopyOnWriteArrayList<>();
+	private final ResultHandler results;
+
+	private final List<ReconcileWorker> workers = new CopyOnWriteArrayList<>();
 
 	private final AtomicInteger activeWorkers = new AtomicInteger();
 
@@ -88,6 +85,7 @@ public final class Controller {
 		this.sleeper = sleeper;
 		this.threadFactory = threadFactory;
 		this.abandonGrace = abandonGrace;
+		this.results = new ResultHandler(definition.name(), definition.reconcileTimeout(), listener);
 		this.queue = newQueue();
 	}
 
@@ -153,7 +151,7 @@ public final class Controller {
 	 * Start the workers. A controller that was stopped starts again on a fresh queue filled with
 	 * every key in the cache, so nothing that changed while it was stopped is missed.
 	 */
-	void start() {
+	public void start() {
 		synchronized (this.lifecycleMonitor) {
 			if (this.state == ControllerState.RUNNING || this.state == ControllerState.PAUSED) {
 				return;
@@ -182,7 +180,7 @@ public final class Controller {
 	 * @param timeout how long in-flight reconciles may take to finish
 	 * @return {@code true} if every in-flight reconcile finished in time
 	 */
-	boolean stop(Duration timeout) {
+	public boolean stop(Duration timeout) {
 		synchronized (this.lifecycleMonitor) {
 			if (this.state != ControllerState.RUNNING && this.state != ControllerState.PAUSED) {
 				if (this.state == ControllerState.WAITING_FOR_LEADERSHIP || this.state == ControllerState.NEW) {
@@ -204,9 +202,10 @@ public final class Controller {
 				logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
 						name(), this.queue.inFlight(), timeout);
 			}
-			for (Worker worker : this.workers) {
+			for (ReconcileWorker worker : this.workers) {
 				worker.stop();
 			}
+			joinWorkers();
 			this.workers.clear();
 			this.lifecycleMonitor.notifyAll();
 			return drained;
@@ -249,11 +248,33 @@ public final class Controller {
 	}
 
 	private void startWorker() {
-		Worker worker = new Worker();
+		ReconcileWorker worker = new ReconcileWorker(this, this.queue);
 		this.workers.add(worker);
-		worker.thread = this.threadFactory.newThread(worker);
-		worker.thread.setName("reconcile-" + name() + "-" + worker.id);
-		worker.thread.start();
+		Thread thread = this.threadFactory.newThread(worker);
+		thread.setName("reconcile-" + name() + "-" + this.workerIds.incrementAndGet());
+		worker.start(thread);
+	}
+
+	private void joinWorkers() {
+		// interrupted workers exit at once unless a reconciler ignores interrupts; do not let
+		// such a reconciler hold up the shutdown for longer than the abandon grace
+		long deadline = this.ticker.read() + this.abandonGrace.toNanos();
+		for (ReconcileWorker worker : this.workers) {
+			long remaining = deadline - this.ticker.read();
+			try {
+				if (remaining > 0) {
+					worker.thread().join(Math.max(1, remaining / 1_000_000));
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			if (worker.thread().isAlive()) {
+				logger.error("Worker thread {} of controller '{}' ignored its interrupt; leaving it behind",
+						worker.thread().getName(), name());
+			}
+		}
 	}
 
 	/**
@@ -261,18 +282,25 @@ public final class Controller {
 	 * the interrupt for longer than the grace period, so that their keys are retried and the
 	 * workers replaced. Called periodically by the manager's watchdog.
 	 */
-	void checkTimeouts() {
+	public void checkTimeouts() {
 		Duration timeout = this.definition.reconcileTimeout();
 		if (timeout.isZero()) {
 			return;
 		}
 		long now = this.ticker.read();
-		for (Worker worker : this.workers) {
-			worker.checkTimeout(now, timeout.toNanos(), this.abandonGrace.toNanos());
+		for (ReconcileWorker worker : this.workers) {
+			if (worker.checkTimeout(now, timeout.toNanos(), this.abandonGrace.toNanos())) {
+				this.workers.remove(worker);
+				synchronized (this.lifecycleMonitor) {
+					if (this.state == ControllerState.RUNNING || this.state == ControllerState.PAUSED) {
+						startWorker();
+					}
+				}
+			}
 		}
 	}
 
-	private void awaitUnpaused() throws InterruptedException {
+	void awaitUnpaused() throws InterruptedException {
 		synchronized (this.lifecycleMonitor) {
 			while (this.paused && this.state == ControllerState.PAUSED) {
 				this.lifecycleMonitor.wait();
@@ -280,277 +308,130 @@ public final class Controller {
 		}
 	}
 
-	/**
-	 * Pass the manager gate for a key, waiting out the reservation's delay.
-	 * @return {@code true} to reconcile now, {@code false} if the key was handed back to the queue
-	 */
-	private boolean passGate(RateLimitingQueue<Request> queue, Request request, AddCause cause)
-			throws InterruptedException {
-		if (this.gate == null || !this.gate.appliesTo(cause)) {
-			return true;
-		}
-		BucketReservation reservation = this.gate.reserve();
-		long delay = reservation.delayNanos();
-		if (delay <= 0) {
-			this.gate.admit();
-			return true;
-		}
-		if (!this.gate.withinMaxWait(delay)) {
-			reservation.cancel();
-			queue.addAfter(request, Duration.ofNanos(delay), cause);
-			this.listener.limiterDelayed(name(), request, cause, DelaySource.MANAGER, Duration.ofNanos(delay));
-			return false;
-		}
-		this.listener.limiterDelayed(name(), request, cause, DelaySource.MANAGER, Duration.ofNanos(delay));
-		try {
-			this.sleeper.sleep(delay);
-			this.gate.admit();
-			return true;
-		}
-		catch (InterruptedException ex) {
-			reservation.cancel();
-			queue.add(request, cause);
-			throw ex;
-		}
+	void workerStarted(Request request) {
+		this.activeWorkers.incrementAndGet();
+		this.listener.reconcileStarted(name(), request);
 	}
 
-	private void handle(RateLimitingQueue<Request> queue, Request request, AddCause cause, ReconcileOutcome outcome,
-			Result result, Throwable error, long nanos) {
-		switch (outcome) {
-			case SUCCESS -> queue.forget(request);
-			case REQUEUE_AFTER -> {
-				queue.forget(request);
-				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER);
-			}
-			case TERMINAL_ERROR -> {
-				queue.forget(request);
-				logger.error("Reconcile of {} by controller '{}' failed terminally; not requeued", request, name(),
-						error);
-			}
-			default -> {
-				Decision decision = queue.addRateLimited(request);
-				logFailure(request, outcome, error, decision.delay());
-				this.listener.limiterDelayed(name(), request, AddCause.RETRY, decision.source(), decision.delay());
-			}
-		}
-		this.listener.reconcileFinished(name(), request, outcome, nanos, error);
+	void workerFinished() {
+		this.activeWorkers.decrementAndGet();
 	}
 
-	private void logFailure(Request request, ReconcileOutcome outcome, Throwable error, Duration delay) {
-		if (outcome == ReconcileOutcome.REQUEUE) {
-			logger.debug("Controller '{}' requeued {} after {}", name(), request, delay);
-		}
-		else if (outcome == ReconcileOutcome.TIMEOUT) {
-			logger.warn("Reconcile of {} by controller '{}' ran past its timeout of {}; retrying in {}", request,
-					name(), this.definition.reconcileTimeout(), delay);
-		}
-		else if (error instanceof NullResultException) {
-			logger.error("Reconciler of controller '{}' returned null for {}; treated as an error, retrying in {}. "
-					+ "Return Result.done() instead", name(), request, delay);
-		}
-		else {
-			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}", request, name(), delay, error);
-		}
+	ResultHandler results() {
+		return this.results;
 	}
 
-	static ReconcileOutcome classify(Result result, Throwable error) {
-		if (error instanceof TerminalReconcileException) {
-			return ReconcileOutcome.TERMINAL_ERROR;
-		}
-		if (error instanceof Error) {
-			return ReconcileOutcome.PANIC;
-		}
-		if (error != null) {
-			return ReconcileOutcome.ERROR;
-		}
-		if (result.isRequeue()) {
-			return ReconcileOutcome.REQUEUE;
-		}
-		return result.getRequeueAfter().isZero() ? ReconcileOutcome.SUCCESS : ReconcileOutcome.REQUEUE_AFTER;
+	ManagerGate gate() {
+		return this.gate;
+	}
+
+	ControllerListener listener() {
+		return this.listener;
+	}
+
+	Ticker ticker() {
+		return this.ticker;
+	}
+
+	Sleeper sleeper() {
+		return this.sleeper;
 	}
 
 	/**
-	 * Thrown into the outcome handling when a reconciler returns {@code null}.
+	 * Start building a controller that runs on its own, without informers: keys come from
+	 * {@link #enqueue}. A {@link ControllerManager} builds its controllers itself.
+	 * @param definition the definition
+	 * @return a builder
 	 */
-	static final class NullResultException extends RuntimeException {
-
-		private static final long serialVersionUID = 1L;
-
-		NullResultException() {
-			super("Reconciler returned null; return Result.done() instead");
-		}
-
+	public static Builder builder(ControllerDefinition definition) {
+		return new Builder(definition);
 	}
 
-	private static final int IDLE = 0;
-
-	private static final int RUNNING = 1;
-
-	private static final int TIMED_OUT = 2;
-
-	private static final int ABANDONED = 3;
-
 	/**
-	 * One worker thread. Its state moves IDLE → RUNNING → IDLE per reconcile; the watchdog
-	 * moves RUNNING → TIMED_OUT (and interrupts) and TIMED_OUT → ABANDONED (and takes over the
-	 * key). Transitions happen under the worker's monitor so an interrupt meant for one reconcile
-	 * never leaks into the next.
+	 * Builder for a {@link Controller} that runs on its own.
 	 */
-	private final class Worker implements Runnable {
+	public static final class Builder {
 
-		final int id = workerIds.incrementAndGet();
+		private final ControllerDefinition definition;
 
-		volatile Thread thread;
+		private DelayScheduler scheduler;
 
-		private int state = IDLE;
+		private ManagerGate gate;
 
-		private long startedAt;
+		private ControllerListener listener = ControllerListener.NONE;
 
-		private long timedOutAt;
+		private Sleeper sleeper = Sleeper.system();
 
-		private Request current;
+		private ThreadFactory threadFactory = ControllerManager.Builder.defaultThreadFactory();
 
-		private RateLimitingQueue<Request> currentQueue;
+		private Duration abandonGrace = ControllerManager.DEFAULT_ABANDON_GRACE;
 
-		private volatile boolean stopped;
-
-		@Override
-		public void run() {
-			RateLimitingQueue<Request> queue = Controller.this.queue;
-			while (!this.stopped) {
-				try {
-					awaitUnpaused();
-					Optional<Request> next = queue.get();
-					if (next.isEmpty()) {
-						return;
-					}
-					if (!process(queue, next.get())) {
-						return;
-					}
-				}
-				catch (InterruptedException ex) {
-					if (this.stopped || queue.isShuttingDown()) {
-						return;
-					}
-				}
-			}
+		private Builder(ControllerDefinition definition) {
+			this.definition = Objects.requireNonNull(definition, "definition must not be null");
 		}
 
 		/**
-		 * Reconcile one key.
-		 * @return {@code false} if this worker was abandoned and must exit
+		 * Set the scheduler of delayed adds, and with it the ticker; required.
+		 * @param scheduler the scheduler
+		 * @return this builder
 		 */
-		private boolean process(RateLimitingQueue<Request> queue, Request request) throws InterruptedException {
-			AddCause cause = queue.cause(request);
-			if (Controller.this.paused) {
-				// paused while this worker waited for a key: hand it back, it runs after resume
-				queue.add(request, cause);
-				queue.done(request);
-				return true;
-			}
-			try {
-				if (!passGate(queue, request, cause)) {
-					// handed back to the queue with a delay; release it so that the delayed add
-					// is not deferred behind this worker forever
-					queue.done(request);
-					return true;
-				}
-			}
-			catch (InterruptedException ex) {
-				queue.done(request);
-				throw ex;
-			}
-			synchronized (this) {
-				this.state = RUNNING;
-				this.startedAt = Controller.this.ticker.read();
-				this.current = request;
-				this.currentQueue = queue;
-			}
-			Controller.this.activeWorkers.incrementAndGet();
-			Controller.this.listener.reconcileStarted(name(), request);
-			Result result = null;
-			Throwable error = null;
-			long started = Controller.this.ticker.read();
-			try {
-				result = Controller.this.definition.reconciler().reconcile(request);
-				if (result == null) {
-					error = new NullResultException();
-				}
-			}
-			catch (Throwable ex) {
-				error = ex;
-			}
-			long nanos = Controller.this.ticker.read() - started;
-			int ended;
-			synchronized (this) {
-				ended = this.state;
-				if (ended != ABANDONED) {
-					this.state = IDLE;
-					this.current = null;
-					this.currentQueue = null;
-				}
-				if (ended != RUNNING) {
-					Thread.interrupted();
-				}
-			}
-			if (ended != ABANDONED) {
-				Controller.this.activeWorkers.decrementAndGet();
-			}
-			else {
-				logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
-						+ "retried", request, name(), nanos / 1_000_000);
-				return false;
-			}
-			ReconcileOutcome outcome = (ended == TIMED_OUT) ? ReconcileOutcome.TIMEOUT : classify(result, error);
-			try {
-				handle(queue, request, cause, outcome, result, error, nanos);
-			}
-			finally {
-				queue.done(request);
-			}
-			return true;
+		public Builder scheduler(DelayScheduler scheduler) {
+			this.scheduler = scheduler;
+			return this;
 		}
 
-		void checkTimeout(long now, long timeoutNanos, long graceNanos) {
-			Request abandoned = null;
-			RateLimitingQueue<Request> abandonedQueue = null;
-			long ran = 0;
-			synchronized (this) {
-				if (this.state == RUNNING && now - this.startedAt >= timeoutNanos) {
-					this.state = TIMED_OUT;
-					this.timedOutAt = now;
-					this.thread.interrupt();
-				}
-				else if (this.state == TIMED_OUT && now - this.timedOutAt >= graceNanos) {
-					this.state = ABANDONED;
-					abandoned = this.current;
-					abandonedQueue = this.currentQueue;
-					ran = now - this.startedAt;
-				}
-			}
-			if (abandoned != null) {
-				logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
-						+ "thread {} and starting a new worker", abandoned, name(), this.thread.getName());
-				Controller.this.workers.remove(this);
-				Controller.this.activeWorkers.decrementAndGet();
-				try {
-					handle(abandonedQueue, abandoned, AddCause.RETRY, ReconcileOutcome.TIMEOUT, null, null, ran);
-				}
-				finally {
-					abandonedQueue.done(abandoned);
-				}
-				if (!abandonedQueue.isShuttingDown()) {
-					startWorker();
-				}
-			}
+		/**
+		 * Pass every reconcile through a manager gate; none by default.
+		 * @param gate the gate
+		 * @return this builder
+		 */
+		public Builder gate(ManagerGate gate) {
+			this.gate = gate;
+			return this;
 		}
 
-		void stop() {
-			this.stopped = true;
-			Thread thread = this.thread;
-			if (thread != null) {
-				thread.interrupt();
+		/**
+		 * Report what the controller does; nothing by default.
+		 * @param listener the listener
+		 * @return this builder
+		 */
+		public Builder listener(ControllerListener listener) {
+			this.listener = Objects.requireNonNull(listener, "listener must not be null");
+			return this;
+		}
+
+		/**
+		 * Wait out manager gate delays with this sleeper; the system's by default.
+		 * @param sleeper the sleeper
+		 * @return this builder
+		 */
+		public Builder sleeper(Sleeper sleeper) {
+			this.sleeper = Objects.requireNonNull(sleeper, "sleeper must not be null");
+			return this;
+		}
+
+		/**
+		 * Create worker threads with this factory; daemon threads by default.
+		 * @param threadFactory the factory
+		 * @return this builder
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory must not be null");
+			return this;
+		}
+
+		/**
+		 * Build the controller; start it with {@link Controller#start()}.
+		 * @return the controller
+		 */
+		public Controller build() {
+			if (this.scheduler == null) {
+				throw new IllegalStateException("A delay scheduler is required");
 			}
+			QueueObserver<Request> observer = this.listener.queueObserver(this.definition.name());
+			return new Controller(this.definition, ResourceType.of(this.definition.watches()), this.gate,
+					this.listener, (observer != null) ? observer : new QueueObserver<>() {
+					}, this.scheduler, this.sleeper, this.threadFactory, this.abandonGrace);
 		}
 
 	}

@@ -33,6 +33,12 @@ import dev.kubereconciler.reconcile.Request;
  */
 public final class ControllerManager {
 
+	/**
+	 * How long a reconcile that ignores the interrupt after its timeout may go on before its
+	 * key is retried and its worker replaced, by default.
+	 */
+	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
+
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
 	private final Map<String, Controller> controllers;
@@ -318,7 +324,7 @@ public final class ControllerManager {
 
 		private ControllerListener listener = ControllerListener.NONE;
 
-		private Duration abandonGrace = Duration.ofSeconds(5);
+		private Duration abandonGrace = DEFAULT_ABANDON_GRACE;
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
@@ -403,7 +409,7 @@ public final class ControllerManager {
 			return new ControllerManager(this);
 		}
 
-		private static ThreadFactory defaultThreadFactory() {
+		static ThreadFactory defaultThreadFactory() {
 			AtomicInteger count = new AtomicInteger();
 			return (runnable) -> {
 				Thread thread = new Thread(runnable, "kube-reconciler-" + count.incrementAndGet());

@@ -1,0 +1,104 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.ratelimit.RateLimiter.Decision;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.TerminalReconcileException;
+
+/**
+ * Acts on how a reconcile ended, row by row as controller-runtime's {@code reconcileHandler}:
+ * errors and {@code requeue()} go through the rate limiter, {@code requeueAfter(d)} forgets the
+ * backoff and waits exactly {@code d}, success and terminal errors forget it.
+ */
+final class ResultHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(Controller.class);
+
+	private final String name;
+
+	private final Duration reconcileTimeout;
+
+	private final ControllerListener listener;
+
+	ResultHandler(String name, Duration reconcileTimeout, ControllerListener listener) {
+		this.name = name;
+		this.reconcileTimeout = reconcileTimeout;
+		this.listener = listener;
+	}
+
+	static ReconcileOutcome classify(Result result, Throwable error) {
+		if (error instanceof TerminalReconcileException) {
+			return ReconcileOutcome.TERMINAL_ERROR;
+		}
+		if (error instanceof Error) {
+			return ReconcileOutcome.PANIC;
+		}
+		if (error != null) {
+			return ReconcileOutcome.ERROR;
+		}
+		if (result.isRequeue()) {
+			return ReconcileOutcome.REQUEUE;
+		}
+		return result.getRequeueAfter().isZero() ? ReconcileOutcome.SUCCESS : ReconcileOutcome.REQUEUE_AFTER;
+	}
+
+	void handle(RateLimitingQueue<Request> queue, Request request, ReconcileOutcome outcome, Result result,
+			Throwable error, long nanos) {
+		switch (outcome) {
+			case SUCCESS -> queue.forget(request);
+			case REQUEUE_AFTER -> {
+				queue.forget(request);
+				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER);
+			}
+			case TERMINAL_ERROR -> {
+				queue.forget(request);
+				logger.error("Reconcile of {} by controller '{}' failed terminally; not requeued", request, this.name,
+						error);
+			}
+			default -> {
+				Decision decision = queue.addRateLimited(request);
+				logRetry(request, outcome, error, decision.delay());
+				this.listener.limiterDelayed(this.name, request, AddCause.RETRY, decision.source(), decision.delay());
+			}
+		}
+		this.listener.reconcileFinished(this.name, request, outcome, nanos, error);
+	}
+
+	private void logRetry(Request request, ReconcileOutcome outcome, Throwable error, Duration delay) {
+		if (outcome == ReconcileOutcome.REQUEUE) {
+			logger.debug("Controller '{}' requeued {} after {}", this.name, request, delay);
+		}
+		else if (outcome == ReconcileOutcome.TIMEOUT) {
+			logger.warn("Reconcile of {} by controller '{}' ran past its timeout of {}; retrying in {}", request,
+					this.name, this.reconcileTimeout, delay);
+		}
+		else if (error instanceof NullResultException) {
+			logger.error("Reconciler of controller '{}' returned null for {}; treated as an error, retrying in {}. "
+					+ "Return Result.done() instead", this.name, request, delay);
+		}
+		else {
+			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}", request, this.name, delay, error);
+		}
+	}
+
+	/**
+	 * Stands for the error of a reconciler that returned {@code null}.
+	 */
+	static final class NullResultException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		NullResultException() {
+			super("Reconciler returned null; return Result.done() instead");
+		}
+
+	}
+
+}
