@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration properties for kube-reconciler.
@@ -128,6 +129,7 @@ public class KubeReconcilerProperties {
 		 * Rate limiter for failures and Result.requeue(). Defaults to client-go's: max-of
 		 * exponential 5ms..1000s and bucket 10 qps / burst 100.
 		 */
+		@NestedConfigurationProperty
 		private final RateLimiterProperties rateLimiter = defaultRateLimiter();
 
 		private static RateLimiterProperties defaultRateLimiter() {
@@ -284,7 +286,8 @@ public class KubeReconcilerProperties {
 		private boolean enabled;
 
 		/**
-		 * Name of the Lease. Defaults to "<spring.application.name>-kube-reconciler".
+		 * Name of the Lease. Defaults to "<spring.application.name>-leader", or
+		 * "kube-reconciler-leader" without an application name.
 		 */
 		private String leaseName;
 
