@@ -65,8 +65,9 @@ public class KubernetesTestExtension
 	}
 
 	@Override
-	public void beforeAll(ExtensionContext context) throws IllegalAccessException {
-		inject(null, context.getRequiredTestClass(), resources(context));
+	public void beforeAll(ExtensionContext context) {
+		// at class level, so that a server that cannot start fails the class once, up front
+		resources(context);
 	}
 
 	@Override
@@ -97,12 +98,14 @@ public class KubernetesTestExtension
 			.computeIfAbsent(ClassResources.class, (key) -> ClassResources.create(testClass), ClassResources.class);
 	}
 
+	// Static fields are left alone: a class's own static server or client, set in @BeforeAll,
+	// must not be mistaken for a slot to fill. @BeforeAll methods take parameters instead.
 	private static void inject(Object instance, Class<?> testClass, ClassResources resources)
 			throws IllegalAccessException {
 		for (Class<?> type = testClass; type != null && type != Object.class; type = type.getSuperclass()) {
 			for (Field field : type.getDeclaredFields()) {
 				int modifiers = field.getModifiers();
-				boolean wanted = (instance == null) == Modifier.isStatic(modifiers) && !Modifier.isFinal(modifiers)
+				boolean wanted = !Modifier.isStatic(modifiers) && !Modifier.isFinal(modifiers)
 						&& ClassResources.supports(field.getType());
 				if (wanted) {
 					field.setAccessible(true);

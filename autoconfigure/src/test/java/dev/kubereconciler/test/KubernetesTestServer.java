@@ -79,15 +79,18 @@ public final class KubernetesTestServer implements AutoCloseable {
 		String etcdPeerUrl = "http://127.0.0.1:" + ports[1];
 		this.url = URI.create("https://127.0.0.1:" + ports[2]);
 		Path certs = createDirectory(directory.resolve("certs"));
-		TestCertificates certificates = TestCertificates.generate();
+		TestCertificates certificates = TestCertificates.ofThisJvm();
 		certificates.writeTo(certs);
 		this.kubeconfig = directory.resolve("kubeconfig");
 		write(this.kubeconfig, kubeconfigYaml(this.url, certificates));
+		// A single member can never lose its leadership, so short raft timers are safe; they
+		// let it elect itself in about 100 ms instead of up to a second.
 		this.etcd = new ManagedProcess("etcd", List.of(assets.etcd().toString(), "--name=default",
 				"--data-dir=" + directory.resolve("etcd-data"), "--listen-client-urls=" + this.etcdUrl,
 				"--advertise-client-urls=" + this.etcdUrl, "--listen-peer-urls=" + etcdPeerUrl,
-				"--initial-advertise-peer-urls=" + etcdPeerUrl, "--initial-cluster=default=" + etcdPeerUrl),
-				etcdEnvironment(), directory.resolve("etcd.log"));
+				"--initial-advertise-peer-urls=" + etcdPeerUrl, "--initial-cluster=default=" + etcdPeerUrl,
+				"--heartbeat-interval=10", "--election-timeout=100"), etcdEnvironment(),
+				directory.resolve("etcd.log"));
 		this.apiServer = new ManagedProcess("kube-apiserver", List.of(assets.kubeApiServer().toString(),
 				"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1", "--secure-port=" + ports[2],
 				"--cert-dir=" + certs, "--client-ca-file=" + certs.resolve(TestCertificates.CA_CERTIFICATE),
@@ -226,6 +229,14 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 */
 	public synchronized void stopApiServer() {
 		this.apiServer.stop(STOP_GRACE);
+	}
+
+	/**
+	 * Kill the kube-apiserver process at once (SIGKILL), as a crash or an evicted pod would,
+	 * while etcd keeps running; does nothing if it is stopped.
+	 */
+	public synchronized void killApiServer() {
+		this.apiServer.stop(Duration.ZERO);
 	}
 
 	/**

@@ -10,8 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 
 /**
  * One child process of a test server, with its output appended to a log file so that the
@@ -22,6 +26,8 @@ final class ManagedProcess {
 	private static final long POLL_MILLIS = 50;
 
 	private static final int TAIL_BYTES = 8 * 1024;
+
+	private static final Duration KILL_TIMEOUT = Duration.ofSeconds(5);
 
 	private final String name;
 
@@ -91,35 +97,40 @@ final class ManagedProcess {
 
 	/**
 	 * Ask the process (and any children, should a wrapper script not {@code exec}) to
-	 * terminate, then kill whatever is still running after the grace period.
-	 * @param grace how long to wait for a clean exit
+	 * terminate, kill whatever still runs after the grace period, and wait for the end.
+	 * @param grace how long to wait for a clean exit; zero to kill at once
 	 */
 	synchronized void stop(Duration grace) {
 		if (this.process == null) {
 			return;
 		}
-		List<ProcessHandle> descendants = this.process.descendants().toList();
-		this.process.destroy();
-		descendants.forEach(ProcessHandle::destroy);
-		if (!waitFor(this.process.toHandle(), grace)) {
-			this.process.destroyForcibly();
+		List<ProcessHandle> handles = Stream.concat(Stream.of(this.process.toHandle()), this.process.descendants())
+			.toList();
+		if (grace.isZero() || !terminate(handles, grace)) {
+			handles.forEach(ProcessHandle::destroyForcibly);
+			// a killed process cannot linger, so this only waits for the kernel to reap it
+			awaitExit(handles, KILL_TIMEOUT);
 		}
-		descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-		waitFor(this.process.toHandle(), grace);
 		this.process = null;
 	}
 
-	private static boolean waitFor(ProcessHandle handle, Duration timeout) {
+	private static boolean terminate(List<ProcessHandle> handles, Duration grace) {
+		handles.forEach(ProcessHandle::destroy);
+		return awaitExit(handles, grace);
+	}
+
+	private static boolean awaitExit(List<ProcessHandle> handles, Duration timeout) {
+		CompletableFuture<?>[] exits = handles.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
 		try {
-			handle.onExit().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+			CompletableFuture.allOf(exits).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 			return true;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return !handle.isAlive();
+			return false;
 		}
-		catch (Exception ex) {
-			return !handle.isAlive();
+		catch (ExecutionException | TimeoutException ex) {
+			return false;
 		}
 	}
 

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
+import java.security.Provider;
 import java.security.SecureRandom;
 import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
@@ -30,6 +31,7 @@ import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.jce.provider.BouncyCastleProvider;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
@@ -61,6 +63,11 @@ final class TestCertificates {
 	private static final Duration SKEW = Duration.ofHours(1);
 
 	private static final String SIGNATURE = "SHA256withECDSA";
+
+	// Bouncy Castle's EC private keys carry their public key in their encoding, as OpenSSL's
+	// do; client-java's PEM reader fails on the JDK's, which leave it out. Made once: it is
+	// slow to construct.
+	private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
 
 	private final SecureRandom random = new SecureRandom();
 
@@ -108,6 +115,15 @@ final class TestCertificates {
 	}
 
 	/**
+	 * Return the key material of this JVM, generated on first use. Nothing in it names a
+	 * port, so every server can use the same, and only the first pays for the RSA key.
+	 * @return the key material
+	 */
+	static TestCertificates ofThisJvm() {
+		return OfThisJvm.CERTIFICATES;
+	}
+
+	/**
 	 * Generate a fresh set of keys and certificates.
 	 * @return the key material
 	 */
@@ -147,7 +163,7 @@ final class TestCertificates {
 	}
 
 	private KeyPair ecKeyPair() throws GeneralSecurityException {
-		KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+		KeyPairGenerator generator = KeyPairGenerator.getInstance("EC", BOUNCY_CASTLE);
 		generator.initialize(new ECGenParameterSpec("secp256r1"), this.random);
 		return generator.generateKeyPair();
 	}
@@ -192,6 +208,13 @@ final class TestCertificates {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	private static final class OfThisJvm {
+
+		// initialized when first used, once, by the JVM's class initialization lock
+		static final TestCertificates CERTIFICATES = generate();
+
 	}
 
 	@FunctionalInterface
