@@ -65,7 +65,18 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	 * @throws MissingKubernetesTestAssetsException if none are found
 	 */
 	public static KubernetesTestAssets discover() {
-		return discover(System.getenv(), Path.of(System.getProperty("user.home")));
+		return discover(System.getenv(), home(System.getenv()));
+	}
+
+	/**
+	 * Return the home folder as setup-envtest and {@code ./dev} see it: {@code HOME}, which
+	 * may differ from Java's {@code user.home} (taken from the password database).
+	 * @param environment the environment variables
+	 * @return the home folder
+	 */
+	static Path home(Map<String, String> environment) {
+		String home = environment.get("HOME");
+		return (home != null && !home.isBlank()) ? Path.of(home) : Path.of(System.getProperty("user.home"));
 	}
 
 	/**
@@ -77,7 +88,6 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	 * @throws MissingKubernetesTestAssetsException if none are found
 	 */
 	public static KubernetesTestAssets discover(Map<String, String> environment, Path home) {
-		Path cache = xdgFolder(environment, "XDG_CACHE_HOME", home, ".cache").resolve("kube-reconciler/assets");
 		String assets = environment.get(ASSETS_VARIABLE);
 		if (assets != null && !assets.isBlank()) {
 			return inFolder(Path.of(assets), ASSETS_VARIABLE + "=" + assets);
@@ -87,6 +97,7 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 		if (newest.isPresent()) {
 			return new KubernetesTestAssets(newest.get().resolve(ETCD), newest.get().resolve(KUBE_APISERVER));
 		}
+		Path cache = xdgFolder(environment, "XDG_CACHE_HOME", home, ".cache").resolve("kube-reconciler/assets");
 		String notInStore = "KUBEBUILDER_ASSETS is not set, no folder in " + store + " holds both, and ";
 		Path kubeApiServer = cache.resolve(KUBE_APISERVER);
 		if (!isExecutable(kubeApiServer)) {

@@ -144,6 +144,13 @@ class KubernetesTestAssetsTests {
 			.withMessageContaining(empty + " has no executable etcd or kube-apiserver.");
 	}
 
+	@Test
+	void homeComesFromTheHomeVariableLikeSetupEnvtestAndDevSetup() {
+		assertThat(KubernetesTestAssets.home(Map.of("HOME", "/somewhere/else"))).isEqualTo(Path.of("/somewhere/else"));
+		assertThat(KubernetesTestAssets.home(Map.of("HOME", ""))).isEqualTo(Path.of(System.getProperty("user.home")));
+		assertThat(KubernetesTestAssets.home(Map.of())).isEqualTo(Path.of(System.getProperty("user.home")));
+	}
+
 	private KubernetesTestAssets discover() {
 		return KubernetesTestAssets.discover(this.environment, home());
 	}

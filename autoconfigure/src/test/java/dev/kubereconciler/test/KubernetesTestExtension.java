@@ -39,7 +39,7 @@ public class KubernetesTestExtension
 		return context.getRoot()
 			.getStore(STORE)
 			.computeIfAbsent(ConditionEvaluationResult.class,
-					(key) -> evaluate(System.getenv(), Path.of(System.getProperty("user.home"))),
+					(key) -> evaluate(System.getenv(), KubernetesTestAssets.home(System.getenv())),
 					ConditionEvaluationResult.class);
 	}
 

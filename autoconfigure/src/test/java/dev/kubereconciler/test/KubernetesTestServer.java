@@ -3,19 +3,12 @@ package dev.kubereconciler.test;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -50,13 +43,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private final KubernetesTestAssets assets;
 
-	private final Path directory;
-
-	private final URI url;
-
-	private final URI etcdUrl;
-
-	private final Path kubeconfig;
+	private final ServerLayout layout;
 
 	private final ManagedProcess etcd;
 
@@ -70,35 +57,28 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private boolean stopped;
 
-	private KubernetesTestServer(KubernetesTestAssets assets, Path directory, boolean shared) {
+	private KubernetesTestServer(KubernetesTestAssets assets, ServerLayout layout, boolean shared) {
 		this.assets = assets;
-		this.directory = directory;
+		this.layout = layout;
 		this.shared = shared;
-		int[] ports = freeLoopbackPorts(3);
-		this.etcdUrl = URI.create("http://127.0.0.1:" + ports[0]);
-		String etcdPeerUrl = "http://127.0.0.1:" + ports[1];
-		this.url = URI.create("https://127.0.0.1:" + ports[2]);
-		Path certs = createDirectory(directory.resolve("certs"));
-		TestCertificates certificates = TestCertificates.ofThisJvm();
-		certificates.writeTo(certs);
-		this.kubeconfig = directory.resolve("kubeconfig");
-		write(this.kubeconfig, kubeconfigYaml(this.url, certificates));
+		String peer = layout.etcdPeerUrl().toString();
 		// A single member can never lose its leadership, so short raft timers are safe; they
 		// let it elect itself in about 100 ms instead of up to a second.
 		this.etcd = new ManagedProcess("etcd", List.of(assets.etcd().toString(), "--name=default",
-				"--data-dir=" + directory.resolve("etcd-data"), "--listen-client-urls=" + this.etcdUrl,
-				"--advertise-client-urls=" + this.etcdUrl, "--listen-peer-urls=" + etcdPeerUrl,
-				"--initial-advertise-peer-urls=" + etcdPeerUrl, "--initial-cluster=default=" + etcdPeerUrl,
-				"--heartbeat-interval=10", "--election-timeout=100"), etcdEnvironment(),
-				directory.resolve("etcd.log"));
+				"--data-dir=" + layout.etcdData(), "--listen-client-urls=" + layout.etcdUrl(),
+				"--advertise-client-urls=" + layout.etcdUrl(), "--listen-peer-urls=" + peer,
+				"--initial-advertise-peer-urls=" + peer, "--initial-cluster=default=" + peer,
+				"--heartbeat-interval=10", "--election-timeout=100"), etcdEnvironment(), layout.log("etcd"));
+		// envtest's flags: what an upstream kube-apiserver needs, and all the test server needs
 		this.apiServer = new ManagedProcess("kube-apiserver", List.of(assets.kubeApiServer().toString(),
-				"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1", "--secure-port=" + ports[2],
-				"--cert-dir=" + certs, "--client-ca-file=" + certs.resolve(TestCertificates.CA_CERTIFICATE),
-				"--etcd-servers=" + this.etcdUrl, "--service-account-issuer=https://kubernetes.default.svc",
-				"--service-account-key-file=" + certs.resolve(TestCertificates.SERVICE_ACCOUNT_PUBLIC_KEY),
-				"--service-account-signing-key-file=" + certs.resolve(TestCertificates.SERVICE_ACCOUNT_KEY),
+				"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1",
+				"--secure-port=" + layout.apiServerUrl().getPort(), "--cert-dir=" + layout.certificates(),
+				"--client-ca-file=" + layout.certificate(TestCertificates.CA_CERTIFICATE),
+				"--etcd-servers=" + layout.etcdUrl(), "--service-account-issuer=https://kubernetes.default.svc",
+				"--service-account-key-file=" + layout.certificate(TestCertificates.SERVICE_ACCOUNT_PUBLIC_KEY),
+				"--service-account-signing-key-file=" + layout.certificate(TestCertificates.SERVICE_ACCOUNT_KEY),
 				"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true", "--authorization-mode=RBAC",
-				"--disable-admission-plugins=ServiceAccount"), Map.of(), directory.resolve("kube-apiserver.log"));
+				"--disable-admission-plugins=ServiceAccount"), Map.of(), layout.log("kube-apiserver"));
 		// registered before anything runs, so a failed or abandoned start leaves no process behind
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
@@ -129,30 +109,16 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	private static KubernetesTestServer start(KubernetesTestAssets assets, boolean shared) {
-		Path directory;
-		try {
-			directory = Files.createTempDirectory("kube-reconciler-test-");
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		KubernetesTestServer server;
-		try {
-			server = new KubernetesTestServer(assets, directory, shared);
-		}
-		catch (RuntimeException ex) {
-			deleteRecursively(directory);
-			throw ex;
-		}
+		KubernetesTestServer server = new KubernetesTestServer(assets,
+				ServerLayout.create(TestCertificates.ofThisJvm()), shared);
 		try {
 			server.etcd.start();
-			server.etcd.awaitReady(ETCD_STARTUP, () -> server.answers200(server.etcdUrl + "/health"));
+			server.etcd.awaitReady(ETCD_STARTUP, () -> server.answers200(server.etcdUrl() + "/health"));
 			server.startApiServer();
 			return server;
 		}
 		catch (RuntimeException ex) {
-			server.shutdown();
-			server.removeShutdownHook();
+			server.destroy();
 			throw ex;
 		}
 	}
@@ -164,7 +130,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return a new client
 	 */
 	public ApiClient apiClient() {
-		try (Reader reader = Files.newBufferedReader(this.kubeconfig)) {
+		try (Reader reader = Files.newBufferedReader(kubeconfig())) {
 			return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
 		}
 		catch (IOException ex) {
@@ -178,7 +144,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return the kubeconfig file
 	 */
 	public Path kubeconfig() {
-		return this.kubeconfig;
+		return this.layout.kubeconfig();
 	}
 
 	/**
@@ -187,7 +153,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return the URL
 	 */
 	public URI url() {
-		return this.url;
+		return this.layout.apiServerUrl();
 	}
 
 	/**
@@ -195,7 +161,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return the URL
 	 */
 	public URI etcdUrl() {
-		return this.etcdUrl;
+		return this.layout.etcdUrl();
 	}
 
 	/**
@@ -212,7 +178,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return the folder
 	 */
 	public Path directory() {
-		return this.directory;
+		return this.layout.directory();
 	}
 
 	/**
@@ -252,7 +218,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 			return;
 		}
 		this.apiServer.start();
-		this.apiServer.awaitReady(API_SERVER_STARTUP, () -> answers200(this.url + "/readyz"));
+		this.apiServer.awaitReady(API_SERVER_STARTUP, () -> answers200(url() + "/readyz"));
 	}
 
 	/**
@@ -261,11 +227,19 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		if (this.shared) {
-			return;
+		if (!this.shared) {
+			destroy();
 		}
+	}
+
+	private void destroy() {
 		shutdown();
-		removeShutdownHook();
+		try {
+			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
+		}
+		catch (IllegalStateException ex) {
+			// the JVM is already shutting down and the hook runs or has run
+		}
 	}
 
 	private synchronized void shutdown() {
@@ -276,16 +250,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 		// the API server first: without etcd it would keep retrying until its own timeout
 		this.apiServer.stop(STOP_GRACE);
 		this.etcd.stop(STOP_GRACE);
-		deleteRecursively(this.directory);
-	}
-
-	private void removeShutdownHook() {
-		try {
-			Runtime.getRuntime().removeShutdownHook(this.shutdownHook);
-		}
-		catch (IllegalStateException ex) {
-			// the JVM is already shutting down and the hook runs or has run
-		}
+		this.layout.delete();
 	}
 
 	private boolean answers200(String url) {
@@ -312,85 +277,6 @@ public final class KubernetesTestServer implements AutoCloseable {
 		}
 		// etcd 3.4 refuses to start on other architectures unless told they are fine
 		return Map.of("ETCD_UNSUPPORTED_ARCH", arch.equals("aarch64") ? "arm64" : arch);
-	}
-
-	private static String kubeconfigYaml(URI url, TestCertificates certificates) {
-		return """
-				apiVersion: v1
-				kind: Config
-				clusters:
-				- name: kube-reconciler-test
-				  cluster:
-				    server: %s
-				    certificate-authority-data: %s
-				users:
-				- name: admin
-				  user:
-				    client-certificate-data: %s
-				    client-key-data: %s
-				contexts:
-				- name: kube-reconciler-test
-				  context:
-				    cluster: kube-reconciler-test
-				    user: admin
-				current-context: kube-reconciler-test
-				""".formatted(url, base64(certificates.caCertificatePem()),
-				base64(certificates.clientCertificatePem()), base64(certificates.clientKeyPem()));
-	}
-
-	private static String base64(String text) {
-		return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.US_ASCII));
-	}
-
-	// Holding all sockets open until every port is chosen keeps the ports distinct.
-	private static int[] freeLoopbackPorts(int count) {
-		List<ServerSocket> sockets = new ArrayList<>();
-		try {
-			for (int i = 0; i < count; i++) {
-				sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-			}
-			return sockets.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		finally {
-			for (ServerSocket socket : sockets) {
-				try {
-					socket.close();
-				}
-				catch (IOException ex) {
-					// nothing was sent on it, and the port is released either way
-				}
-			}
-		}
-	}
-
-	private static Path createDirectory(Path directory) {
-		try {
-			return Files.createDirectories(directory);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static void write(Path file, String content) {
-		try {
-			Files.writeString(file, content, StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static void deleteRecursively(Path directory) {
-		try (Stream<Path> paths = Files.walk(directory)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temporary folder is not worth failing a test run for
-		}
 	}
 
 	private static final class SharedServer {

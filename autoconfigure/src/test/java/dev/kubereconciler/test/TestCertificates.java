@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.security.cert.X509Certificate;
 import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 
 import org.bouncycastle.asn1.x500.X500Name;
@@ -144,22 +146,48 @@ final class TestCertificates {
 		write(folder.resolve(CA_CERTIFICATE), caCertificatePem());
 		write(folder.resolve(SERVING_CERTIFICATE), pem(this.servingCertificate));
 		write(folder.resolve(SERVING_KEY), pem(this.servingKey.getPrivate()));
-		write(folder.resolve(CLIENT_CERTIFICATE), clientCertificatePem());
-		write(folder.resolve(CLIENT_KEY), clientKeyPem());
+		write(folder.resolve(CLIENT_CERTIFICATE), pem(this.clientCertificate));
+		write(folder.resolve(CLIENT_KEY), pem(this.clientKey.getPrivate()));
 		write(folder.resolve(SERVICE_ACCOUNT_KEY), pem(this.serviceAccountKey.getPrivate()));
 		write(folder.resolve(SERVICE_ACCOUNT_PUBLIC_KEY), pem(this.serviceAccountKey.getPublic()));
 	}
 
-	String caCertificatePem() {
+	/**
+	 * Return a kubeconfig for the admin user with every certificate embedded, so that it
+	 * works wherever it is copied.
+	 * @param server the API server's URL
+	 * @return the kubeconfig, as YAML
+	 */
+	String kubeconfig(URI server) {
+		return """
+				apiVersion: v1
+				kind: Config
+				clusters:
+				- name: kube-reconciler-test
+				  cluster:
+				    server: %s
+				    certificate-authority-data: %s
+				users:
+				- name: admin
+				  user:
+				    client-certificate-data: %s
+				    client-key-data: %s
+				contexts:
+				- name: kube-reconciler-test
+				  context:
+				    cluster: kube-reconciler-test
+				    user: admin
+				current-context: kube-reconciler-test
+				""".formatted(server, base64(caCertificatePem()), base64(pem(this.clientCertificate)),
+				base64(pem(this.clientKey.getPrivate())));
+	}
+
+	private String caCertificatePem() {
 		return pem(this.caCertificate);
 	}
 
-	String clientCertificatePem() {
-		return pem(this.clientCertificate);
-	}
-
-	String clientKeyPem() {
-		return pem(this.clientKey.getPrivate());
+	private static String base64(String text) {
+		return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.US_ASCII));
 	}
 
 	private KeyPair ecKeyPair() throws GeneralSecurityException {
