@@ -88,9 +88,10 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	 * @throws MissingKubernetesTestAssetsException if none are found
 	 */
 	public static KubernetesTestAssets discover(Map<String, String> environment, Path home) {
+		String setup = setupCommand(environment);
 		String assets = environment.get(ASSETS_VARIABLE);
 		if (assets != null && !assets.isBlank()) {
-			return inFolder(Path.of(assets), ASSETS_VARIABLE + "=" + assets);
+			return inFolder(Path.of(assets), ASSETS_VARIABLE + "=" + assets, setup);
 		}
 		Path store = xdgFolder(environment, "XDG_DATA_HOME", home, ".local/share").resolve("kubebuilder-envtest/k8s");
 		Optional<Path> newest = subfolders(store).filter((folder) -> missingIn(folder).isEmpty()).max(BY_VERSION);
@@ -101,13 +102,13 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 		String notInStore = "KUBEBUILDER_ASSETS is not set, no folder in " + store + " holds both, and ";
 		Path kubeApiServer = cache.resolve(KUBE_APISERVER);
 		if (!isExecutable(kubeApiServer)) {
-			throw missing(notInStore + cache + " has no executable kube-apiserver");
+			throw missing(notInStore + cache + " has no executable kube-apiserver", setup);
 		}
 		Optional<Path> etcd = Optional.of(cache.resolve(ETCD))
 			.filter(KubernetesTestAssets::isExecutable)
 			.or(() -> onPath(environment.get("PATH"), ETCD));
 		return etcd.map((found) -> new KubernetesTestAssets(found, kubeApiServer))
-			.orElseThrow(() -> missing(notInStore + "no executable etcd is in " + cache + " or on PATH"));
+			.orElseThrow(() -> missing(notInStore + "no executable etcd is in " + cache + " or on PATH", setup));
 	}
 
 	/**
@@ -117,13 +118,13 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	 * @throws MissingKubernetesTestAssetsException if either is missing or not executable
 	 */
 	public static KubernetesTestAssets fromFolder(Path folder) {
-		return inFolder(folder, folder.toString());
+		return inFolder(folder, folder.toString(), setupCommand(System.getenv()));
 	}
 
-	private static KubernetesTestAssets inFolder(Path folder, String description) {
+	private static KubernetesTestAssets inFolder(Path folder, String description, String setup) {
 		List<String> missing = missingIn(folder);
 		if (!missing.isEmpty()) {
-			throw missing(description + " has no executable " + String.join(" or ", missing));
+			throw missing(description + " has no executable " + String.join(" or ", missing), setup);
 		}
 		return new KubernetesTestAssets(folder.resolve(ETCD), folder.resolve(KUBE_APISERVER));
 	}
@@ -138,12 +139,18 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 		return missing;
 	}
 
-	private static MissingKubernetesTestAssetsException missing(String reason) {
+	private static MissingKubernetesTestAssetsException missing(String reason, String setup) {
 		return new MissingKubernetesTestAssetsException("No etcd and kube-apiserver for the Kubernetes test server: "
-				+ reason + ". Either run './dev setup' in the kube-reconciler checkout (it installs etcd and unpacks "
-				+ "the test kube-apiserver into ${XDG_CACHE_HOME:-~/.cache}/kube-reconciler/assets), or set "
-				+ "KUBEBUILDER_ASSETS to a folder holding executable etcd and kube-apiserver, such as the one "
-				+ "'setup-envtest use -p path' prints.");
+				+ reason + ". Either run " + setup + " (it installs etcd and unpacks the test kube-apiserver into "
+				+ "${XDG_CACHE_HOME:-~/.cache}/kube-reconciler/assets), or set KUBEBUILDER_ASSETS to a folder "
+				+ "holding executable etcd and kube-apiserver, such as the one 'setup-envtest use -p path' prints.");
+	}
+
+	// The build passes the checkout's root to tests, so the message can name the exact script.
+	private static String setupCommand(Map<String, String> environment) {
+		String root = environment.get("KUBE_RECONCILER_REPO_ROOT");
+		return (root != null && !root.isBlank()) ? "'" + Path.of(root, "dev") + " setup'"
+				: "'./dev setup' in the kube-reconciler checkout";
 	}
 
 	private static Path xdgFolder(Map<String, String> environment, String variable, Path home, String fallback) {

@@ -120,6 +120,13 @@ class KubernetesTestAssetsTests {
 	}
 
 	@Test
+	void theMessageNamesTheSetupScriptOfTheCheckoutWhenTheBuildSaysWhereItIs() {
+		this.environment.put("KUBE_RECONCILER_REPO_ROOT", "/src/kube-reconciler");
+		assertThatExceptionOfType(MissingKubernetesTestAssetsException.class).isThrownBy(this::discover)
+			.withMessageContaining("Either run '/src/kube-reconciler/dev setup' (it installs etcd");
+	}
+
+	@Test
 	void cacheWithoutAnyEtcdSaysSo() throws IOException {
 		Path cache = executable(home().resolve(".cache/kube-reconciler/assets/kube-apiserver")).getParent();
 		this.environment.put("PATH", this.root.toString());

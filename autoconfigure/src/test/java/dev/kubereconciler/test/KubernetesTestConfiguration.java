@@ -23,7 +23,7 @@ import org.springframework.context.annotation.Bean;
  * </pre>
  */
 @TestConfiguration(proxyBeanMethods = false)
-public class KubernetesTestConfiguration {
+public final class KubernetesTestConfiguration {
 
 	// the shared server outlives every application context; Spring must not close it
 	@Bean(destroyMethod = "")

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * binaries are missing, gives each test class a namespace and a client of its own on the
  * {@linkplain KubernetesTestServer#shared() shared} server, and injects them.
  */
-public class KubernetesTestExtension
+public final class KubernetesTestExtension
 		implements ExecutionCondition, BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
 
 	private static final Namespace STORE = Namespace.create(KubernetesTestExtension.class);
