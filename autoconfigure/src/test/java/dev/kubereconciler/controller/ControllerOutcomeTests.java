@@ -127,6 +127,37 @@ class ControllerOutcomeTests {
 	}
 
 	@Test
+	void failingThreeTimesIsRetriedExactlyOnTheLimitersDelays() {
+		ManualScheduler scheduler = new ManualScheduler();
+		AtomicInteger calls = new AtomicInteger();
+		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+			.rateLimiter(dev.kubereconciler.ratelimit.RateLimiters.exponential(Duration.ofMillis(5),
+					Duration.ofSeconds(1000)))
+			.reconciler((request) -> {
+				if (calls.incrementAndGet() <= 3) {
+					throw new IllegalStateException("fails on purpose");
+				}
+				return Result.done();
+			})
+			.build();
+		this.controller = Controller.builder(definition).scheduler(scheduler).listener(this.listener).build();
+		this.controller.start();
+		this.controller.enqueue(KEY);
+		for (Duration delay : List.of(Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20))) {
+			int attempts = calls.get() + 1;
+			await().until(() -> calls.get() == attempts && this.controller.queue().waiting() == 1);
+			scheduler.advance(delay.minusNanos(1));
+			assertThat(this.controller.queue().depth()).as("retry before %s", delay).isZero();
+			scheduler.advance(Duration.ofNanos(1));
+		}
+		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
+		assertThat(calls).hasValue(4);
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR, ReconcileOutcome.ERROR,
+				ReconcileOutcome.ERROR, ReconcileOutcome.SUCCESS);
+		assertThat(this.controller.queue().numRequeues(KEY)).isZero();
+	}
+
+	@Test
 	void terminalErrorIsNotRequeued() {
 		AtomicInteger calls = new AtomicInteger();
 		start((request) -> {

@@ -1,0 +1,211 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.TestNamespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Tests for {@link ControllerManager} against the real test API server: watch events,
+ * owned objects, retries and leader election.
+ */
+@KubernetesTest
+class ControllerManagerIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	private static final Duration LEASE_DURATION = Duration.ofSeconds(4);
+
+	private final List<ControllerManager> managers = new ArrayList<>();
+
+	private final Map<String, AtomicInteger> reconciles = new ConcurrentHashMap<>();
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	@AfterEach
+	void stopManagers() {
+		this.managers.forEach(ControllerManager::stop);
+	}
+
+	@Test
+	void createUpdateAndDeleteEachReconcileTheirKey() throws ApiException {
+		start(ControllerDefinition.builder("configmaps", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.reconciler(counting())
+			.build());
+		CoreV1Api core = new CoreV1Api(this.client);
+		V1ConfigMap created = core.createNamespacedConfigMap(this.namespace.name(), configMap("settings")).execute();
+		await().atMost(TIMEOUT).until(() -> count("settings") == 1);
+		core.replaceNamespacedConfigMap("settings", this.namespace.name(), created.data(Map.of("color", "blue")))
+			.execute();
+		await().atMost(TIMEOUT).until(() -> count("settings") == 2);
+		core.deleteNamespacedConfigMap("settings", this.namespace.name()).execute();
+		await().atMost(TIMEOUT).until(() -> count("settings") == 3);
+		await().during(Duration.ofMillis(300)).atMost(TIMEOUT).until(() -> count("settings") == 3);
+	}
+
+	@Test
+	void labelSelectorAndNamespaceScopeWhatIsReconciled() throws ApiException {
+		start(ControllerDefinition.builder("selected", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.labelSelector("mirror=true")
+			.reconciler(counting())
+			.build());
+		CoreV1Api core = new CoreV1Api(this.client);
+		core.createNamespacedConfigMap(this.namespace.name(), configMap("plain")).execute();
+		V1ConfigMap labelled = configMap("labelled");
+		labelled.getMetadata().labels(Map.of("mirror", "true"));
+		core.createNamespacedConfigMap(this.namespace.name(), labelled).execute();
+		await().atMost(TIMEOUT).until(() -> count("labelled") == 1);
+		assertThat(count("plain")).isZero();
+	}
+
+	@Test
+	void changeToAnOwnedObjectReconcilesItsOwner() throws ApiException {
+		start(ControllerDefinition.builder("owners", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.owns(V1Secret.class)
+			.reconciler(counting())
+			.build());
+		CoreV1Api core = new CoreV1Api(this.client);
+		V1ConfigMap owner = core.createNamespacedConfigMap(this.namespace.name(), configMap("owner")).execute();
+		await().atMost(TIMEOUT).until(() -> count("owner") == 1);
+		V1OwnerReference reference = new V1OwnerReference().apiVersion("v1")
+			.kind("ConfigMap")
+			.name("owner")
+			.uid(owner.getMetadata().getUid())
+			.controller(true);
+		V1Secret secret = core
+			.createNamespacedSecret(this.namespace.name(), new V1Secret()
+				.metadata(new V1ObjectMeta().name("child").ownerReferences(List.of(reference)))
+				.stringData(Map.of("password", "one")))
+			.execute();
+		await().atMost(TIMEOUT).until(() -> count("owner") == 2);
+		core.replaceNamespacedSecret("child", this.namespace.name(), secret.stringData(Map.of("password", "two")))
+			.execute();
+		await().atMost(TIMEOUT).until(() -> count("owner") >= 3);
+		assertThat(count("child")).isZero();
+	}
+
+	@Test
+	void failingThreeTimesIsRetriedOnTheLimitersDelays() throws ApiException {
+		List<Long> attempts = new CopyOnWriteArrayList<>();
+		start(ControllerDefinition.builder("flaky", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.rateLimiter(RateLimiters.exponential(Duration.ofMillis(200), Duration.ofSeconds(10)))
+			.labelSelector("test=flaky")
+			.reconciler((request) -> {
+				attempts.add(System.nanoTime());
+				if (attempts.size() <= 3) {
+					throw new IllegalStateException("attempt " + attempts.size() + " fails on purpose");
+				}
+				return Result.done();
+			})
+			.build());
+		V1ConfigMap flaky = configMap("flaky");
+		flaky.getMetadata().labels(Map.of("test", "flaky"));
+		new CoreV1Api(this.client).createNamespacedConfigMap(this.namespace.name(), flaky).execute();
+		await().atMost(TIMEOUT).until(() -> attempts.size() == 4);
+		// 200 ms, 400 ms, 800 ms: never early, and in order
+		long[] expected = { 200, 400, 800 };
+		for (int i = 1; i < 4; i++) {
+			long gapMillis = Duration.ofNanos(attempts.get(i) - attempts.get(i - 1)).toMillis();
+			assertThat(gapMillis).as("gap before attempt %d", i + 1)
+				.isGreaterThanOrEqualTo(expected[i - 1])
+				.isLessThan(expected[i - 1] + 1000);
+		}
+		await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> attempts.size() == 4);
+	}
+
+	@Test
+	void onlyTheLeaderReconcilesAndTheOtherTakesOverWhenItStops() throws ApiException {
+		Map<String, List<String>> byInstance = new ConcurrentHashMap<>();
+		ControllerManager first = startElected("first", byInstance);
+		await().atMost(TIMEOUT).until(first::isLeader);
+		ControllerManager second = startElected("second", byInstance);
+		CoreV1Api core = new CoreV1Api(this.client);
+		core.createNamespacedConfigMap(this.namespace.name(), configMap("before")).execute();
+		await().atMost(TIMEOUT).until(() -> byInstance.getOrDefault("first", List.of()).contains("before"));
+		assertThat(second.isLeader()).isFalse();
+		assertThat(second.controller("elected").state()).isEqualTo(ControllerState.WAITING_FOR_LEADERSHIP);
+		assertThat(byInstance).doesNotContainKey("second");
+		long stoppedAt = System.nanoTime();
+		first.stop();
+		await().atMost(LEASE_DURATION).until(second::isLeader);
+		assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThanOrEqualTo(LEASE_DURATION);
+		core.createNamespacedConfigMap(this.namespace.name(), configMap("after")).execute();
+		await().atMost(TIMEOUT).until(() -> byInstance.getOrDefault("second", List.of()).contains("after"));
+		assertThat(byInstance.get("first")).doesNotContain("after");
+	}
+
+	private ControllerManager startElected(String identity, Map<String, List<String>> byInstance) {
+		ControllerDefinition definition = ControllerDefinition.builder("elected", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.reconciler((request) -> {
+				byInstance.computeIfAbsent(identity, (key) -> new CopyOnWriteArrayList<>()).add(request.name());
+				return Result.done();
+			})
+			.build();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(definition)
+			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity,
+					LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500)))
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build();
+		this.managers.add(manager);
+		manager.start();
+		return manager;
+	}
+
+	private void start(ControllerDefinition definition) {
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(definition)
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build();
+		this.managers.add(manager);
+		manager.start();
+		assertThat(manager.controller(definition.name()).state()).isEqualTo(ControllerState.RUNNING);
+	}
+
+	private ReconcileFunction counting() {
+		return (request) -> {
+			this.reconciles.computeIfAbsent(request.key(), (key) -> new AtomicInteger()).incrementAndGet();
+			return Result.done();
+		};
+	}
+
+	private int count(String name) {
+		AtomicInteger count = this.reconciles.get(new Request(this.namespace.name(), name).key());
+		return (count != null) ? count.get() : 0;
+	}
+
+	private static V1ConfigMap configMap(String name) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("color", "red"));
+	}
+
+}
