@@ -60,7 +60,8 @@ public final class KubeReconcilerAutoConfiguration {
 		return ClientBuilder.standard().setReadTimeout(Duration.ZERO).build();
 	}
 
-	@Bean
+	// its informer threads come from a cached pool, which only a full stop shuts down
+	@Bean(destroyMethod = "stopAllRegisteredInformers")
 	@ConditionalOnMissingBean
 	SharedInformerFactory sharedInformerFactory(ApiClient apiClient) {
 		if (apiClient.getReadTimeout() != 0) {

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Indexer;
+import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,6 +152,24 @@ public final class ControllerManager {
 
 	public boolean isLeaderElectionEnabled() {
 		return this.leaderElection != null;
+	}
+
+	/**
+	 * Return a lister over the informer cache of a watched or owned type, so that reconcilers
+	 * read objects without a request to the API server, as controller-runtime's cached client
+	 * does.
+	 * @param <T> the model type
+	 * @param type the model class, watched or owned by one of the controllers
+	 * @return the lister
+	 * @throws IllegalArgumentException if no controller watches or owns the type
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
+		SharedIndexInformer<? extends KubernetesObject> informer = this.informers.informers().get(type);
+		if (informer == null) {
+			throw new IllegalArgumentException("No controller watches or owns " + type.getName());
+		}
+		return new Lister<>((Indexer<T>) informer.getIndexer());
 	}
 
 	/**
