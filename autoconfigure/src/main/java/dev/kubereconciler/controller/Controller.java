@@ -63,6 +63,8 @@ public final class Controller {
 
 	private final Object lifecycleMonitor = new Object();
 
+	private final Object pauseMonitor = new Object();
+
 	private volatile RateLimitingQueue<Request> queue;
 
 	private volatile ControllerState state = ControllerState.NEW;
@@ -181,6 +183,8 @@ public final class Controller {
 	 * @return {@code true} if every in-flight reconcile finished in time
 	 */
 	public boolean stop(Duration timeout) {
+		RateLimitingQueue<Request> stopping;
+		List<ReconcileWorker> stopped;
 		synchronized (this.lifecycleMonitor) {
 			if (this.state != ControllerState.RUNNING && this.state != ControllerState.PAUSED) {
 				if (this.state == ControllerState.WAITING_FOR_LEADERSHIP || this.state == ControllerState.NEW) {
@@ -190,26 +194,27 @@ public final class Controller {
 				return true;
 			}
 			setState(ControllerState.STOPPED);
-			boolean drained;
-			try {
-				drained = this.queue.shutDownWithDrain(timeout);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				drained = false;
-			}
-			if (!drained) {
-				logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
-						name(), this.queue.inFlight(), timeout);
-			}
-			for (ReconcileWorker worker : this.workers) {
-				worker.stop();
-			}
-			joinWorkers();
+			stopping = this.queue;
+			stopped = List.copyOf(this.workers);
 			this.workers.clear();
-			this.lifecycleMonitor.notifyAll();
-			return drained;
 		}
+		// drain outside the lifecycle monitor: finishing workers must not queue up behind it
+		wakePaused();
+		boolean drained;
+		try {
+			drained = stopping.shutDownWithDrain(timeout);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			drained = false;
+		}
+		if (!drained) {
+			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
+					name(), stopping.inFlight(), timeout);
+		}
+		stopped.forEach(ReconcileWorker::stop);
+		join(stopped);
+		return drained;
 	}
 
 	/**
@@ -234,7 +239,13 @@ public final class Controller {
 			if (this.state == ControllerState.PAUSED) {
 				setState(ControllerState.RUNNING);
 			}
-			this.lifecycleMonitor.notifyAll();
+		}
+		wakePaused();
+	}
+
+	private void wakePaused() {
+		synchronized (this.pauseMonitor) {
+			this.pauseMonitor.notifyAll();
 		}
 	}
 
@@ -255,11 +266,11 @@ public final class Controller {
 		worker.start(thread);
 	}
 
-	private void joinWorkers() {
+	private void join(List<ReconcileWorker> workers) {
 		// interrupted workers exit at once unless a reconciler ignores interrupts; do not let
 		// such a reconciler hold up the shutdown for longer than the abandon grace
 		long deadline = this.ticker.read() + this.abandonGrace.toNanos();
-		for (ReconcileWorker worker : this.workers) {
+		for (ReconcileWorker worker : workers) {
 			long remaining = deadline - this.ticker.read();
 			try {
 				if (remaining > 0) {
@@ -301,9 +312,9 @@ public final class Controller {
 	}
 
 	void awaitUnpaused() throws InterruptedException {
-		synchronized (this.lifecycleMonitor) {
+		synchronized (this.pauseMonitor) {
 			while (this.paused && this.state == ControllerState.PAUSED) {
-				this.lifecycleMonitor.wait();
+				this.pauseMonitor.wait();
 			}
 		}
 	}
