@@ -1,18 +1,47 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Explains an {@link InvalidPropertyException}: the property, its value, and the fix.
+ * Explains an {@link InvalidPropertyException}: the property, its value and the fix.
  */
 class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPropertyException> {
+
+	private static final List<ChronoUnit> UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
+			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
+
+	private static final List<String> SUFFIXES = List.of("d", "h", "m", "s", "ms", "us");
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidPropertyException cause) {
 		String description = String.format("Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: %s%n"
-				+ "    Reason: %s%n", cause.getProperty(), cause.getValue(), cause.getReason());
+				+ "    Reason: %s%n", cause.getProperty(), format(cause.getValue()), cause.getReason());
 		return new FailureAnalysis(description, cause.getAction(), cause);
+	}
+
+	/**
+	 * Render a value the way it is written in YAML, so that {@code 30m} reads as {@code 30m}
+	 * and not as {@code PT30M}.
+	 * @param value the value
+	 * @return the rendering
+	 */
+	static String format(Object value) {
+		if (value instanceof Duration duration && !duration.isZero() && !duration.isNegative()
+				&& duration.getSeconds() < Long.MAX_VALUE / 1_000_000_000L) {
+			for (int i = 0; i < UNITS.size(); i++) {
+				long nanos = UNITS.get(i).getDuration().toNanos();
+				if (duration.toNanos() % nanos == 0) {
+					return (duration.toNanos() / nanos) + SUFFIXES.get(i);
+				}
+			}
+			return duration.toNanos() + "ns";
+		}
+		return String.valueOf(value);
 	}
 
 }

@@ -66,7 +66,7 @@ final class RateLimiterFactory {
 		requirePositive(prefix + ".max-delay", max);
 		if (base.compareTo(max) > 0) {
 			throw new InvalidPropertyException(prefix + ".base-delay", base,
-					"the base delay is above the max delay (" + max + ")",
+					"the base delay is above the max delay (" + InvalidPropertyFailureAnalyzer.format(max) + ")",
 					"Set " + prefix + ".base-delay to at most " + prefix + ".max-delay, or raise the max delay.");
 		}
 		return RateLimiters.exponential(base, max);

@@ -1,0 +1,137 @@
+package dev.kubereconciler.reliability;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.TestNamespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Scenario 5: two application instances against one API server with leader election. Only the
+ * leader reconciles. When the leader's process is killed (no chance to give up its lease), the
+ * other takes over once the lease expires, and no object is reconciled by both at once.
+ */
+@KubernetesTest
+class LeaderFailoverTests {
+
+	static final Duration LEASE_DURATION = Duration.ofSeconds(4);
+
+	static final Duration RETRY_PERIOD = Duration.ofMillis(500);
+
+	private static final int OBJECTS = Reliability.scaled(20);
+
+	@TempDir
+	Path folder;
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	KubernetesTestServer server;
+
+	private Process first;
+
+	private ConfigurableApplicationContext second;
+
+	@AfterEach
+	void stop() {
+		if (this.first != null) {
+			this.first.destroyForcibly();
+		}
+		if (this.second != null) {
+			this.second.close();
+		}
+	}
+
+	@Test
+	void followerTakesOverFromAKilledLeaderAndNoObjectIsReconciledByBoth() throws Exception {
+		Path journal = this.folder.resolve("journal");
+		this.first = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), LeaderCandidate.class.getName(),
+				this.server.kubeconfig().toString(), this.namespace.name(), journal.toString(), "first")
+			.redirectErrorStream(true)
+			.redirectOutput(this.folder.resolve("first.log").toFile())
+			.start();
+		await().atMost(Duration.ofSeconds(60)).until(() -> facts(journal, "first", "leading").size() == 1);
+		this.second = LeaderCandidate.start(this.server.kubeconfig(), this.namespace.name(), journal, "second");
+		CoreV1Api core = new CoreV1Api(this.client);
+		for (int i = 0; i < OBJECTS; i++) {
+			core.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("before-" + i)))
+				.execute();
+		}
+		await().atMost(Duration.ofSeconds(30)).until(() -> facts(journal, "first", "end").size() >= OBJECTS);
+		assertThat(this.second.getBean(ManagedControllers.class).getManager().isLeader()).isFalse();
+		assertThat(facts(journal, "second", "start")).isEmpty();
+		long killed = System.nanoTime();
+		this.first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+		await().atMost(LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)))
+			.until(() -> facts(journal, "second", "leading").size() == 1);
+		long tookOver = facts(journal, "second", "leading").get(0).nanos();
+		for (int i = 0; i < OBJECTS; i++) {
+			core.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("after-" + i)))
+				.execute();
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> facts(journal, "second", "end").stream().filter((fact) -> fact.name().startsWith("after-"))
+				.count() >= OBJECTS);
+		List<Fact> firstFacts = facts(journal, "first", null);
+		List<Fact> secondStarts = facts(journal, "second", "start");
+		long firstLast = firstFacts.stream().mapToLong(Fact::nanos).max().orElseThrow();
+		// the killed leader's last reconcile ended before the new leader's first one began
+		assertThat(secondStarts).allSatisfy((fact) -> assertThat(fact.nanos()).isGreaterThan(firstLast));
+		assertThat(facts(journal, "first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
+		Duration takeover = Duration.ofNanos(tookOver - killed);
+		assertThat(takeover).isLessThanOrEqualTo(LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)));
+		Map<String, Object> figures = new LinkedHashMap<>();
+		figures.put("lease duration; renew deadline; retry period", "4 s; 3 s; 0.5 s");
+		figures.put("reconciles by the leader; by the follower while the leader lived",
+				facts(journal, "first", "end").size() + "; "
+						+ secondStarts.stream().filter((fact) -> fact.nanos() < killed).count());
+		figures.put("takeover after SIGKILL of the leader", String.format("%.2f s", takeover.toNanos() / 1e9));
+		figures.put("follower's first reconcile after the leader's last one", String.format("%+.2f s",
+				(secondStarts.stream().mapToLong(Fact::nanos).min().orElseThrow() - firstLast) / 1e9));
+		Reliability.report("5-leader-failover", "5. Leader failover", figures);
+	}
+
+	private static List<Fact> facts(Path journal, String identity, String fact) throws IOException {
+		List<Fact> facts = new ArrayList<>();
+		if (!Files.exists(journal)) {
+			return facts;
+		}
+		for (String line : Files.readAllLines(journal)) {
+			String[] parts = line.split(" ");
+			if (parts.length == 4 && parts[0].equals(identity) && (fact == null || parts[1].equals(fact))) {
+				facts.add(new Fact(parts[1], parts[2], Long.parseLong(parts[3])));
+			}
+		}
+		return facts;
+	}
+
+	record Fact(String fact, String name, long nanos) {
+	}
+
+}
