@@ -40,6 +40,10 @@ class LeaderFailoverTests {
 
 	static final Duration RETRY_PERIOD = Duration.ofMillis(500);
 
+	// client-java counts a lease's expiry from when the follower saw its last renewal, which
+	// it polls every retry period with jitter; a busy CI machine adds to that
+	private static final Duration TAKEOVER_LIMIT = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)).plusSeconds(3);
+
 	private static final int OBJECTS = Reliability.scaled(20);
 
 	@TempDir
@@ -87,8 +91,7 @@ class LeaderFailoverTests {
 		assertThat(facts(journal, "second", "start")).isEmpty();
 		long killed = System.nanoTime();
 		this.first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-		await().atMost(LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)))
-			.until(() -> facts(journal, "second", "leading").size() == 1);
+		await().atMost(TAKEOVER_LIMIT).until(() -> facts(journal, "second", "leading").size() == 1);
 		long tookOver = facts(journal, "second", "leading").get(0).nanos();
 		for (int i = 0; i < OBJECTS; i++) {
 			core.createNamespacedConfigMap(this.namespace.name(),
@@ -105,7 +108,8 @@ class LeaderFailoverTests {
 		assertThat(secondStarts).allSatisfy((fact) -> assertThat(fact.nanos()).isGreaterThan(firstLast));
 		assertThat(facts(journal, "first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
 		Duration takeover = Duration.ofNanos(tookOver - killed);
-		assertThat(takeover).isLessThanOrEqualTo(LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)));
+		// the follower respects the lease it last saw renewed, and takes it once it expires
+		assertThat(takeover).isBetween(LEASE_DURATION.minus(RETRY_PERIOD.multipliedBy(2)), TAKEOVER_LIMIT);
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("lease duration; renew deadline; retry period", "4 s; 3 s; 0.5 s");
 		figures.put("reconciles by the leader; by the follower while the leader lived",
