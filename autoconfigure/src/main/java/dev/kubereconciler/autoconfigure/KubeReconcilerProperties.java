@@ -130,13 +130,7 @@ public class KubeReconcilerProperties {
 		 * exponential 5ms..1000s and bucket 10 qps / burst 100.
 		 */
 		@NestedConfigurationProperty
-		private final RateLimiterProperties rateLimiter = defaultRateLimiter();
-
-		private static RateLimiterProperties defaultRateLimiter() {
-			RateLimiterProperties limiter = new RateLimiterProperties();
-			limiter.setType("default");
-			return limiter;
-		}
+		private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
 
 		public int getMaxConcurrentReconciles() {
 			return this.maxConcurrentReconciles;

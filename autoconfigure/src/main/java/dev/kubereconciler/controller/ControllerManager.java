@@ -155,6 +155,22 @@ public final class ControllerManager {
 	}
 
 	/**
+	 * Return the leader election settings.
+	 * @return the settings, or {@code null} when every instance runs the controllers
+	 */
+	public LeaderElectionSettings leaderElection() {
+		return this.leaderElection;
+	}
+
+	/**
+	 * Return how long {@link #stop()} lets in-flight reconciles finish.
+	 * @return the shutdown timeout
+	 */
+	public Duration shutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	/**
 	 * Return a lister over the informer cache of a watched or owned type, so that reconcilers
 	 * read objects without a request to the API server, as controller-runtime's cached client
 	 * does.

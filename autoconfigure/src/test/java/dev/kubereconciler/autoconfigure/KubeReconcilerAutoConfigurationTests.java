@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.LeaderElectionSettings;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -28,6 +29,7 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link KubeReconcilerAutoConfiguration}. The manager is built but not started
@@ -329,6 +331,73 @@ class KubeReconcilerAutoConfigurationTests {
 			});
 	}
 
+	@Test
+	void watchedTypeWithoutModelMetadataFailsStartupNamingTheMethod() {
+		this.contextRunner.withBean(Unregistered.class).run((context) -> {
+			assertThat(context).hasFailed();
+			IllegalStateException failure = findCause(context.getStartupFailure(), IllegalStateException.class);
+			assertThat(failure)
+				.hasMessageContaining("@Reconciler method " + Unregistered.class.getName() + ".reconcile")
+				.hasMessageContaining("ModelMapper.addModelMap");
+		});
+	}
+
+	@Test
+	void voidMethodMeansDoneAndItsExceptionsReachTheController() {
+		this.contextRunner.withBean(Throwing.class).run((context) -> {
+			ControllerDefinition definition = manager(context).controller("throwing").definition();
+			assertThat(definition.reconciler().reconcile(new Request("ns", "fine"))).isEqualTo(Result.done());
+			assertThatIllegalStateException()
+				.isThrownBy(() -> definition.reconciler().reconcile(new Request("ns", "broken")))
+				.withMessage("broken on purpose");
+		});
+	}
+
+	@Test
+	void oneLimiterBeanForTwoControllersKeepsBackoffPerController() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class, UnnamedConfiguration.class,
+				LimiterConfiguration.class)
+			.withPropertyValues("kube-reconciler.defaults.rate-limiter.bean=slowLimiter")
+			.run((context) -> {
+				RateLimiter<Request> mirror = manager(context).controller("configmap-mirror").rateLimiter();
+				RateLimiter<Request> secret = manager(context).controller("secret").rateLimiter();
+				Request key = new Request("ns", "same-name");
+				assertThat(mirror.when(key)).isEqualTo(Duration.ofSeconds(1));
+				assertThat(mirror.when(key)).isEqualTo(Duration.ofSeconds(2));
+				assertThat(secret.when(key)).isEqualTo(Duration.ofSeconds(1));
+				assertThat(secret.numRequeues(key)).isEqualTo(1);
+			});
+	}
+
+	@Test
+	void leaderElectionAndShutdownTimeoutFollowProperties() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("spring.application.name=mirror-service", "kube-reconciler.leader-election.enabled=true",
+					"kube-reconciler.leader-election.lease-namespace=ops",
+					"kube-reconciler.leader-election.lease-duration=20s", "kube-reconciler.shutdown-timeout=12s")
+			.run((context) -> {
+				LeaderElectionSettings settings = manager(context).leaderElection();
+				assertThat(settings.leaseName()).isEqualTo("mirror-service-leader");
+				assertThat(settings.leaseNamespace()).isEqualTo("ops");
+				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(settings.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(settings.identity()).isNotBlank();
+				assertThat(manager(context).shutdownTimeout()).isEqualTo(Duration.ofSeconds(12));
+			});
+	}
+
+	@Test
+	void leaderElectionIsOffByDefault() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.run((context) -> assertThat(manager(context).leaderElection()).isNull());
+	}
+
+	@Test
+	void renewDeadlineNotBelowLeaseDurationFailsStartup() {
+		assertInvalid("kube-reconciler.leader-election.enabled=true", "kube-reconciler.leader-election",
+				"kube-reconciler.leader-election.renew-deadline=15s");
+	}
+
 	private void assertInvalid(String property, String expectedName, String... otherProperties) {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.withPropertyValues(property)
@@ -387,6 +456,47 @@ class KubeReconcilerAutoConfigurationTests {
 
 		@Reconciler(watches = V1Secret.class)
 		void reconcile(Request request) {
+		}
+
+	}
+
+	static class Unregistered {
+
+		@Reconciler(watches = UnregisteredResource.class)
+		void reconcile(Request request) {
+		}
+
+	}
+
+	static class Throwing {
+
+		@Reconciler(name = "throwing", watches = V1ConfigMap.class)
+		void reconcile(Request request) {
+			if (request.name().equals("broken")) {
+				throw new IllegalStateException("broken on purpose");
+			}
+		}
+
+	}
+
+	/**
+	 * A custom resource that nobody registered with client-java's ModelMapper.
+	 */
+	static class UnregisteredResource implements io.kubernetes.client.common.KubernetesObject {
+
+		@Override
+		public io.kubernetes.client.openapi.models.V1ObjectMeta getMetadata() {
+			return null;
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "example.com/v1";
+		}
+
+		@Override
+		public String getKind() {
+			return "UnregisteredResource";
 		}
 
 	}
