@@ -1,8 +1,11 @@
 package dev.kubereconciler.reliability;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -30,6 +33,8 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
  */
 @ExtendWith(OutputCaptureExtension.class)
 class BadInputTests {
+
+	private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
 
 	static Stream<Arguments> invalidProperties() {
 		return Stream.of(
@@ -66,7 +71,14 @@ class BadInputTests {
 			.contains("Value: " + value)
 			.contains("Action:");
 		String action = output.getOut().substring(output.getOut().lastIndexOf("Action:"));
-		assertThat(action.lines().skip(1).filter((line) -> !line.isBlank()).findFirst()).isPresent();
+		String fix = action.lines().skip(1).filter((line) -> !line.isBlank()).findFirst().orElse(null);
+		assertThat(fix).isNotNull();
+		FIGURES.put(description, "`" + property + "` fails startup: \"" + fix.strip() + "\"");
+	}
+
+	@AfterAll
+	static void report() {
+		Reliability.report("7-bad-input", "7. Bad input", FIGURES);
 	}
 
 	@Configuration(proxyBeanMethods = false)
