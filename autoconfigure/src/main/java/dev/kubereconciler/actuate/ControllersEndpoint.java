@@ -1,6 +1,7 @@
 package dev.kubereconciler.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -135,7 +136,7 @@ public class ControllersEndpoint {
 				MAX_SIMULATED_ATTEMPTS);
 		try {
 			StormSimulator.Storm storm = simulator.run((ticker) -> RateLimiterStates.rebuild(state, ticker));
-			List<Long> requeues = new java.util.ArrayList<>(storm.attempts());
+			List<Long> requeues = new ArrayList<>(storm.attempts());
 			// every key's first attempt happens at time 0 and is not a requeue
 			requeues.set(0, requeues.get(0) - keys);
 			return new SimulationDescriptor(name, keys, horizon, state, requeues, storm.total() - keys);
