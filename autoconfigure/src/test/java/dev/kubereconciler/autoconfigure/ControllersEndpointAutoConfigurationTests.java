@@ -95,7 +95,7 @@ class ControllersEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void userActivityAndEndpointReplaceOurs() {
+	void userActivityReplacesOurs() {
 		ControllerActivity activity = new ControllerActivity();
 		this.contextRunner.withPropertyValues("management.endpoints.web.exposure.include=controllers")
 			.withBean("myActivity", ControllerActivity.class, () -> activity)
