@@ -1,9 +1,11 @@
 package dev.kubereconciler.actuate;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -13,16 +15,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Records what each controller did, for the {@code controllers} endpoint: reconcile counts by
- * outcome, limiter delay statistics by source, the keys that are retrying, and a bounded log of
- * the latest limiter decisions.
+ * Records what each controller did, for the {@code controllers} endpoint: reconciles by
+ * outcome, rate-limited requeues, limiter delays by source, the keys that keep retrying, and a
+ * bounded log of the latest limiter decisions.
  */
 public class ControllerActivity implements ControllerListener {
 
@@ -32,35 +33,47 @@ public class ControllerActivity implements ControllerListener {
 	/** Default number of retrying keys tracked per controller. */
 	public static final int DEFAULT_ITEM_CAPACITY = 10_000;
 
+	private static final Activity NONE = new Activity();
+
 	private final Map<String, Activity> activities = new ConcurrentHashMap<>();
 
-	private final Ticker ticker;
+	private final Clock clock;
 
 	private final int eventCapacity;
 
 	private final int itemCapacity;
 
+	/**
+	 * Create a recorder with the default capacities on the system clock.
+	 */
 	public ControllerActivity() {
-		this(Ticker.system(), DEFAULT_EVENT_CAPACITY, DEFAULT_ITEM_CAPACITY);
+		this(Clock.systemUTC(), DEFAULT_EVENT_CAPACITY, DEFAULT_ITEM_CAPACITY);
 	}
 
-	public ControllerActivity(Ticker ticker, int eventCapacity, int itemCapacity) {
-		this.ticker = ticker;
+	/**
+	 * Create a recorder.
+	 * @param clock the clock that time-stamps limiter decisions
+	 * @param eventCapacity how many limiter decisions to keep per controller
+	 * @param itemCapacity how many retrying keys to track per controller; keys beyond it still
+	 * count as retries but are not listed
+	 */
+	public ControllerActivity(Clock clock, int eventCapacity, int itemCapacity) {
+		if (eventCapacity < 0 || itemCapacity < 0) {
+			throw new IllegalArgumentException("Capacities must not be negative");
+		}
+		this.clock = clock;
 		this.eventCapacity = eventCapacity;
 		this.itemCapacity = itemCapacity;
-	}
-
-	private Activity activity(String controller) {
-		return this.activities.computeIfAbsent(controller, (name) -> new Activity());
 	}
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
 			Throwable error) {
-		Activity activity = activity(controller);
+		Activity activity = record(controller);
 		activity.outcomes.get(outcome).increment();
 		if (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER
 				|| outcome == ReconcileOutcome.TERMINAL_ERROR) {
+			// these outcomes forget the key's backoff, so it no longer counts as retrying
 			activity.retrying.remove(request);
 		}
 	}
@@ -68,24 +81,23 @@ public class ControllerActivity implements ControllerListener {
 	@Override
 	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
 			Duration delay) {
-		Activity activity = activity(controller);
-		long now = this.ticker.read();
+		Activity activity = record(controller);
+		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
-			activity.delayCount++;
-			activity.delayTotalNanos += delay.toNanos();
-			activity.delayMaxNanos = Math.max(activity.delayMaxNanos, delay.toNanos());
-			activity.bySource.merge(source, delay.toNanos(), Long::sum);
-			activity.countBySource.merge(source, 1L, Long::sum);
-			activity.events.addLast(new Decision(request.key(), cause, source, delay, Instant.now()));
-			while (activity.events.size() > this.eventCapacity) {
-				activity.events.removeFirst();
+			activity.delays.get(source).add(delay.toNanos());
+			if (this.eventCapacity > 0) {
+				if (activity.events.size() == this.eventCapacity) {
+					activity.events.removeFirst();
+				}
+				activity.events.addLast(decision);
 			}
 		}
-		if (source == DelaySource.BACKOFF || source == DelaySource.BUCKET) {
+		if (source != DelaySource.MANAGER) {
+			// backoff and bucket decisions are made once per rate-limited requeue, the manager
+			// gate's on dispatch
+			activity.retries.increment();
 			if (activity.retrying.size() < this.itemCapacity || activity.retrying.containsKey(request)) {
-				activity.retrying.compute(request,
-						(key, previous) -> new Retry(((previous != null) ? previous.retries() : 0) + 1,
-								now + delay.toNanos()));
+				activity.retrying.merge(request, 1L, Long::sum);
 			}
 		}
 	}
@@ -93,107 +105,125 @@ public class ControllerActivity implements ControllerListener {
 	/**
 	 * Return the counts of reconciles by outcome.
 	 * @param controller the controller name
-	 * @return counts keyed by {@code success}, {@code error}, {@code requeue},
-	 * {@code requeueAfter} and {@code terminal}
+	 * @return the counts
 	 */
-	public Map<String, Long> reconciles(String controller) {
-		Activity activity = activity(controller);
-		Map<String, Long> counts = new LinkedHashMap<>();
-		counts.put("success", activity.count(ReconcileOutcome.SUCCESS));
-		counts.put("error", activity.count(ReconcileOutcome.ERROR) + activity.count(ReconcileOutcome.PANIC)
-				+ activity.count(ReconcileOutcome.TIMEOUT));
-		counts.put("requeue", activity.count(ReconcileOutcome.REQUEUE));
-		counts.put("requeueAfter", activity.count(ReconcileOutcome.REQUEUE_AFTER));
-		counts.put("terminal", activity.count(ReconcileOutcome.TERMINAL_ERROR));
-		return counts;
+	public ReconcileCounts reconciles(String controller) {
+		Activity activity = read(controller);
+		return new ReconcileCounts(activity.count(ReconcileOutcome.SUCCESS),
+				activity.count(ReconcileOutcome.ERROR) + activity.count(ReconcileOutcome.PANIC)
+						+ activity.count(ReconcileOutcome.TIMEOUT),
+				activity.count(ReconcileOutcome.REQUEUE), activity.count(ReconcileOutcome.REQUEUE_AFTER),
+				activity.count(ReconcileOutcome.TERMINAL_ERROR));
 	}
 
 	/**
-	 * Return statistics of the delays limiters imposed on a controller's keys.
+	 * Return how many rate-limited requeues a controller made: one per error, panic, timeout or
+	 * {@code Result.requeue()}.
 	 * @param controller the controller name
-	 * @return the statistics
+	 * @return the rate-limited requeues
+	 */
+	public long retries(String controller) {
+		return read(controller).retries.sum();
+	}
+
+	/**
+	 * Return statistics of the delays that limiters decided for a controller's keys.
+	 * @param controller the controller name
+	 * @return the statistics, with every source present
 	 */
 	public DelayStatistics delays(String controller) {
-		Activity activity = activity(controller);
+		Activity activity = read(controller);
 		synchronized (activity) {
 			Map<String, SourceStatistics> bySource = new LinkedHashMap<>();
-			activity.countBySource.forEach((source, count) -> bySource.put(source.label(),
-					new SourceStatistics(count, activity.bySource.get(source) / 1e9)));
-			return new DelayStatistics(activity.delayCount, activity.delayTotalNanos / 1e9,
-					activity.delayMaxNanos / 1e9, bySource);
+			long count = 0;
+			long total = 0;
+			long max = 0;
+			for (Map.Entry<DelaySource, Delays> entry : activity.delays.entrySet()) {
+				Delays delays = entry.getValue();
+				bySource.put(entry.getKey().label(),
+						new SourceStatistics(delays.count, seconds(delays.totalNanos), seconds(delays.maxNanos)));
+				count += delays.count;
+				total += delays.totalNanos;
+				max = Math.max(max, delays.maxNanos);
+			}
+			return new DelayStatistics(count, seconds(total), seconds(max), bySource);
 		}
 	}
 
 	/**
-	 * Return the latest limiter decisions, oldest first.
+	 * Return the latest limiter decisions, newest first.
 	 * @param controller the controller name
-	 * @return the decisions
+	 * @return the decisions, at most the event capacity
 	 */
-	public List<Decision> events(String controller) {
-		Activity activity = activity(controller);
+	public List<Decision> decisions(String controller) {
+		Activity activity = read(controller);
 		synchronized (activity) {
-			return new ArrayList<>(activity.events);
+			List<Decision> decisions = new ArrayList<>(activity.events);
+			Collections.reverse(decisions);
+			return decisions;
 		}
 	}
 
 	/**
-	 * Return the retrying keys with the most retries.
+	 * Return the keys with the most rate-limited requeues since they last succeeded.
 	 * @param controller the controller name
 	 * @param limit the most keys to return
 	 * @return the keys, most retries first
 	 */
-	public List<RetryingItem> retrying(String controller, int limit) {
-		long now = this.ticker.read();
-		return activity(controller).retrying.entrySet()
+	public List<RetryingKey> retrying(String controller, int limit) {
+		return read(controller).retrying.entrySet()
 			.stream()
-			.sorted(Comparator.comparingLong((Map.Entry<Request, Retry> entry) -> entry.getValue().retries())
-				.reversed())
+			.map((entry) -> new RetryingKey(entry.getKey(), entry.getValue()))
+			.sorted(Comparator.comparingLong(RetryingKey::retries)
+				.reversed()
+				.thenComparing((key) -> key.request().key()))
 			.limit(limit)
-			.map((entry) -> new RetryingItem(entry.getKey().key(), entry.getValue().retries(),
-					Math.max(0, entry.getValue().nextAttemptAt() - now) / 1e9))
 			.toList();
 	}
 
 	/**
-	 * Forget what is recorded for one key, as after the endpoint's forget operation.
+	 * Stop listing a key as retrying, as after the endpoint forgot its backoff.
 	 * @param controller the controller name
 	 * @param request the key
 	 */
 	public void forget(String controller, Request request) {
-		activity(controller).retrying.remove(request);
+		read(controller).retrying.remove(request);
+	}
+
+	private Activity record(String controller) {
+		return this.activities.computeIfAbsent(controller, (name) -> new Activity());
+	}
+
+	private Activity read(String controller) {
+		// reads never create state, so asking about unknown names cannot grow the map
+		return this.activities.getOrDefault(controller, NONE);
+	}
+
+	private static double seconds(long nanos) {
+		return nanos / 1e9;
 	}
 
 	/**
-	 * A limiter decision.
+	 * Reconciles of one controller by outcome.
 	 *
-	 * @param key the {@code namespace/name} key
-	 * @param cause why the key was added
-	 * @param source the limiter the delay is attributed to
-	 * @param delay the delay
-	 * @param time when the decision was made
+	 * @param success returned {@code Result.done()}
+	 * @param error failed and were requeued through the rate limiter: exceptions, panics and
+	 * timeouts
+	 * @param requeue returned {@code Result.requeue()}
+	 * @param requeueAfter returned {@code Result.requeueAfter(d)}
+	 * @param terminal failed with a {@code TerminalReconcileException} and were not requeued
 	 */
-	public record Decision(String key, AddCause cause, DelaySource source, Duration delay, Instant time) {
-
-	}
-
-	/**
-	 * A key that is retrying.
-	 *
-	 * @param key the {@code namespace/name} key
-	 * @param numRequeues how many rate-limited requeues since its last success
-	 * @param nextAttemptInSeconds seconds until its next attempt, 0 when due
-	 */
-	public record RetryingItem(String key, long numRequeues, double nextAttemptInSeconds) {
+	public record ReconcileCounts(long success, long error, long requeue, long requeueAfter, long terminal) {
 
 	}
 
 	/**
 	 * Limiter delay statistics of one controller.
 	 *
-	 * @param count how many delays were imposed
-	 * @param totalSeconds their sum
-	 * @param maxSeconds the longest
-	 * @param bySource count and sum by source
+	 * @param count how many delays limiters decided, zero delays of rate-limited requeues included
+	 * @param totalSeconds their sum in seconds
+	 * @param maxSeconds the longest in seconds
+	 * @param bySource the same by source: {@code backoff}, {@code bucket} and {@code manager}
 	 */
 	public record DelayStatistics(long count, double totalSeconds, double maxSeconds,
 			Map<String, SourceStatistics> bySource) {
@@ -204,13 +234,49 @@ public class ControllerActivity implements ControllerListener {
 	 * Delay statistics of one source.
 	 *
 	 * @param count how many delays
-	 * @param totalSeconds their sum
+	 * @param totalSeconds their sum in seconds
+	 * @param maxSeconds the longest in seconds
 	 */
-	public record SourceStatistics(long count, double totalSeconds) {
+	public record SourceStatistics(long count, double totalSeconds, double maxSeconds) {
 
 	}
 
-	private record Retry(long retries, long nextAttemptAt) {
+	/**
+	 * One limiter decision.
+	 *
+	 * @param request the key
+	 * @param cause why the key had been added
+	 * @param source the limiter the delay is attributed to
+	 * @param delay the delay
+	 * @param time when the decision was made
+	 */
+	public record Decision(Request request, AddCause cause, DelaySource source, Duration delay, Instant time) {
+
+	}
+
+	/**
+	 * A key that is retrying.
+	 *
+	 * @param request the key
+	 * @param retries its rate-limited requeues since it last succeeded
+	 */
+	public record RetryingKey(Request request, long retries) {
+
+	}
+
+	private static final class Delays {
+
+		long count;
+
+		long totalNanos;
+
+		long maxNanos;
+
+		void add(long nanos) {
+			this.count++;
+			this.totalNanos += nanos;
+			this.maxNanos = Math.max(this.maxNanos, nanos);
+		}
 
 	}
 
@@ -218,23 +284,21 @@ public class ControllerActivity implements ControllerListener {
 
 		final Map<ReconcileOutcome, LongAdder> outcomes = new EnumMap<>(ReconcileOutcome.class);
 
-		final Map<DelaySource, Long> bySource = new EnumMap<>(DelaySource.class);
+		final LongAdder retries = new LongAdder();
 
-		final Map<DelaySource, Long> countBySource = new EnumMap<>(DelaySource.class);
+		// guarded by this Activity, like events
+		final Map<DelaySource, Delays> delays = new EnumMap<>(DelaySource.class);
 
 		final ArrayDeque<Decision> events = new ArrayDeque<>();
 
-		final Map<Request, Retry> retrying = new ConcurrentHashMap<>();
-
-		long delayCount;
-
-		long delayTotalNanos;
-
-		long delayMaxNanos;
+		final Map<Request, Long> retrying = new ConcurrentHashMap<>();
 
 		Activity() {
 			for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
 				this.outcomes.put(outcome, new LongAdder());
+			}
+			for (DelaySource source : DelaySource.values()) {
+				this.delays.put(source, new Delays());
 			}
 		}
 

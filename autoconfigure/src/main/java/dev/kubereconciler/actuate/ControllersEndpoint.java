@@ -1,10 +1,11 @@
 package dev.kubereconciler.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -12,38 +13,49 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
-import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
-import dev.kubereconciler.actuate.ControllerActivity.Decision;
 import dev.kubereconciler.actuate.ControllerActivity.DelayStatistics;
-import dev.kubereconciler.actuate.ControllerActivity.RetryingItem;
+import dev.kubereconciler.actuate.ControllerActivity.ReconcileCounts;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.ratelimit.RateLimiterState;
 import dev.kubereconciler.ratelimit.RateLimiterStates;
 import dev.kubereconciler.ratelimit.StormSimulator;
-import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * {@link Endpoint @Endpoint} {@code controllers}: what every controller is doing, why its keys
- * wait, and a few write operations to intervene. Read-only by default; writes need
- * {@code management.endpoint.controllers.access=unrestricted}.
+ * {@link Endpoint @Endpoint} to expose what every controller is doing and why its keys wait,
+ * with write operations to pause, resume, forget a key's backoff and retune token buckets.
+ *
+ * <p>Read-only by default: the write operations need
+ * {@code management.endpoint.controllers.access=unrestricted}. A single duration is rendered
+ * as an ISO-8601 string ({@code PT0.2S}); sums and maxima are numbers of seconds in fields
+ * named {@code ...Seconds}.
  */
 @Endpoint(id = "controllers", defaultAccess = Access.READ_ONLY)
 public class ControllersEndpoint {
 
+	/** The most retrying keys listed for one controller. */
 	static final int MAX_ITEMS = 20;
+
+	static final int DEFAULT_SIMULATED_ITEMS = 1000;
+
+	static final int DEFAULT_SIMULATED_SECONDS = 60;
 
 	static final int MAX_SIMULATED_ITEMS = 100_000;
 
 	static final int MAX_SIMULATED_SECONDS = 3_600;
+
+	// a limiter that never delays would retry forever at one instant; this bounds the work
+	static final long MAX_SIMULATED_ATTEMPTS = 5_000_000;
+
+	private static final String HIDDEN = "******";
 
 	private final Supplier<ControllerManager> manager;
 
@@ -51,21 +63,17 @@ public class ControllersEndpoint {
 
 	private final Show showItems;
 
-	private final Set<String> roles;
-
 	/**
 	 * Create the endpoint.
-	 * @param manager the manager, resolved on each call
+	 * @param manager supplies the manager on each call
 	 * @param activity the recorded activity
-	 * @param showItems when object keys are shown
-	 * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED}
+	 * @param showItems when object keys are shown; outside the web, where there is no
+	 * security context, {@link Show#WHEN_AUTHORIZED} shows them
 	 */
-	public ControllersEndpoint(Supplier<ControllerManager> manager, ControllerActivity activity, Show showItems,
-			Set<String> roles) {
+	public ControllersEndpoint(Supplier<ControllerManager> manager, ControllerActivity activity, Show showItems) {
 		this.manager = manager;
 		this.activity = activity;
 		this.showItems = showItems;
-		this.roles = roles;
 	}
 
 	@ReadOperation
@@ -73,143 +81,148 @@ public class ControllersEndpoint {
 		ControllerManager manager = this.manager.get();
 		Map<String, ControllerDescriptor> controllers = new LinkedHashMap<>();
 		manager.controllers().forEach((name, controller) -> controllers.put(name, describe(controller)));
-		return new ControllersDescriptor(new ManagerDescriptor(manager.isLeader(), manager.gate().bucket().state(),
-				manager.gate().appliesTo().stream().map((cause) -> cause.name().toLowerCase().replace('_', '-')).toList()),
-				controllers);
+		return new ControllersDescriptor(describe(manager), controllers);
 	}
 
 	@ReadOperation
-	public ControllerDetails controller(SecurityContext securityContext, @Selector String name) {
-		Controller controller = find(name);
-		boolean show = this.showItems.isShown(securityContext, this.roles);
-		List<RetryingItem> items = show ? this.activity.retrying(name, MAX_ITEMS) : List.of();
-		List<Decision> events = this.activity.events(name);
-		if (!show) {
-			events = events.stream()
-				.map((event) -> new Decision("******", event.cause(), event.source(), event.delay(), event.time()))
-				.toList();
+	public @Nullable ControllerDetails controller(@Selector String name) {
+		return details(name, this.showItems.isShown(true));
+	}
+
+	@Nullable ControllerDetails details(String name, boolean showKeys) {
+		Controller controller = this.manager.get().controller(name);
+		if (controller == null) {
+			return null;
 		}
-		return new ControllerDetails(describe(controller), items, events);
+		List<ItemDescriptor> items = this.activity.retrying(name, MAX_ITEMS)
+			.stream()
+			.map((retrying) -> describe(controller, retrying.request(), retrying.retries(), showKeys))
+			.toList();
+		List<DecisionDescriptor> events = this.activity.decisions(name)
+			.stream()
+			.map((decision) -> new DecisionDescriptor(showKeys ? decision.request().key() : HIDDEN,
+					label(decision.cause()), decision.source().label(), decision.delay().toString(),
+					decision.time().toString()))
+			.toList();
+		return new ControllerDetails(name, describe(controller), items, events);
 	}
 
+	/**
+	 * Replay a failure storm against a fresh copy of a controller's configured limiter, on a
+	 * virtual clock; the live limiter is not touched.
+	 * @param name the controller name
+	 * @param operation must be {@code simulate}
+	 * @param items how many keys fail on every attempt from time 0; 1000 by default
+	 * @param seconds how long to simulate; 60 by default
+	 * @return the requeues in each second, or {@code null} for an unknown controller
+	 */
 	@ReadOperation
-	public SimulationDescriptor simulate(@Selector String name, @Selector String operation, @Nullable Integer items,
-			@Nullable Integer seconds) {
+	public @Nullable SimulationDescriptor simulate(@Selector String name, @Selector String operation,
+			@Nullable Integer items, @Nullable Integer seconds) {
 		if (!"simulate".equals(operation)) {
-			throw new InvalidEndpointRequestException("Unknown operation '" + operation + "'",
-					"Unknown operation; use /simulate");
+			throw new InvalidEndpointRequestException(
+					"Unknown operation '" + operation + "'; GET " + name + "/simulate is the only one",
+					"Unknown operation");
 		}
-		Controller controller = find(name);
-		int n = (items != null) ? items : 1000;
-		int s = (seconds != null) ? seconds : 60;
-		if (n < 1 || n > MAX_SIMULATED_ITEMS) {
-			throw new InvalidEndpointRequestException("items must be between 1 and " + MAX_SIMULATED_ITEMS,
-					"Invalid items");
-		}
-		if (s < 1 || s > MAX_SIMULATED_SECONDS) {
-			throw new InvalidEndpointRequestException("seconds must be between 1 and " + MAX_SIMULATED_SECONDS,
-					"Invalid seconds");
+		int keys = within("items", (items != null) ? items : DEFAULT_SIMULATED_ITEMS, MAX_SIMULATED_ITEMS);
+		int horizon = within("seconds", (seconds != null) ? seconds : DEFAULT_SIMULATED_SECONDS,
+				MAX_SIMULATED_SECONDS);
+		Controller controller = this.manager.get().controller(name);
+		if (controller == null) {
+			return null;
 		}
 		RateLimiterState state = controller.rateLimiter().state();
-		StormSimulator simulator = new StormSimulator(n, Duration.ofSeconds(s), Duration.ofSeconds(1));
+		StormSimulator simulator = new StormSimulator(keys, Duration.ofSeconds(horizon), Duration.ofSeconds(1),
+				MAX_SIMULATED_ATTEMPTS);
 		try {
-			StormSimulator.Storm storm = simulator.run((ticker) -> RateLimiterStates.<Integer>rebuild(state, ticker));
-			return new SimulationDescriptor(name, n, s, state, storm.attempts(), storm.total());
+			StormSimulator.Storm storm = simulator.run((ticker) -> RateLimiterStates.rebuild(state, ticker));
+			List<Long> requeues = new ArrayList<>(storm.attempts());
+			// every key's first attempt happens at time 0 and is not a requeue
+			requeues.set(0, requeues.get(0) - keys);
+			return new SimulationDescriptor(name, keys, horizon, state, requeues, storm.total() - keys);
 		}
 		catch (IllegalArgumentException | IllegalStateException ex) {
-			throw new InvalidEndpointRequestException(ex.getMessage(), "Cannot simulate this limiter");
+			throw new InvalidEndpointRequestException("Cannot simulate the limiter of controller '" + name + "': "
+					+ ex.getMessage(), "Cannot simulate this limiter");
 		}
 	}
 
 	/**
-	 * Change the manager bucket's rate and burst.
+	 * Change the rate and burst of the manager's token bucket from now on.
 	 * @param qps the new rate in tokens per second, or {@code null} to keep it
 	 * @param burst the new burst, or {@code null} to keep it
 	 * @return the manager's new state
 	 */
 	@WriteOperation
 	public ManagerDescriptor retuneManager(@Nullable Double qps, @Nullable Integer burst) {
-		retune(this.manager.get().gate().bucket(), qps, burst);
-		return controllers().manager();
+		ControllerManager manager = this.manager.get();
+		WriteArguments.apply(manager.gate().bucket(), qps, burst);
+		return describe(manager);
 	}
 
 	/**
-	 * Act on one controller: {@code pause}, {@code resume}, {@code forget} (with {@code key}) or
-	 * {@code retune} (with {@code qps} and/or {@code burst}) of its token bucket.
+	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget} the
+	 * backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst} of its
+	 * token bucket.
 	 * @param name the controller name
-	 * @param action the action
-	 * @param key the {@code namespace/name} key, for {@code forget}
-	 * @param qps the new rate, for {@code retune}
-	 * @param burst the new burst, for {@code retune}
+	 * @param action {@code pause}, {@code resume}, {@code forget} or {@code retune}
+	 * @param key the {@code namespace/name} key, for {@code forget} only
+	 * @param qps the new rate, for {@code retune} only
+	 * @param burst the new burst, for {@code retune} only
 	 * @return the controller's new state
 	 */
 	@WriteOperation
 	public ControllerDescriptor act(@Selector String name, @Selector String action, @Nullable String key,
 			@Nullable Double qps, @Nullable Integer burst) {
-		Controller controller = find(name);
+		Controller controller = this.manager.get().controller(name);
+		if (controller == null) {
+			throw new InvalidEndpointRequestException("No controller named '" + name + "'; there are "
+					+ this.manager.get().controllers().keySet(), "Unknown controller");
+		}
 		switch (action) {
-			case "pause" -> controller.pause();
-			case "resume" -> controller.resume();
-			case "forget" -> {
-				if (key == null || key.isBlank()) {
-					throw new InvalidEndpointRequestException("forget needs a 'key' such as namespace/name",
-							"Missing key");
+			case "pause", "resume" -> {
+				WriteArguments.none(action, key, qps, burst);
+				if ("pause".equals(action)) {
+					controller.pause();
 				}
-				Request request = Request.fromKey(key);
+				else {
+					controller.resume();
+				}
+			}
+			case "forget" -> {
+				if (qps != null || burst != null) {
+					throw new InvalidEndpointRequestException("forget takes only 'key'", "Unexpected argument");
+				}
+				Request request = WriteArguments.parseKey(key);
 				controller.queue().forget(request);
 				this.activity.forget(name, request);
 			}
 			case "retune" -> {
-				TokenBucketRateLimiter<?> bucket = findBucket(controller.rateLimiter());
-				if (bucket == null) {
-					throw new InvalidEndpointRequestException(
-							"Controller '" + name + "' has no token bucket to retune", "No bucket");
+				if (key != null) {
+					throw new InvalidEndpointRequestException("retune takes only 'qps' and 'burst'",
+							"Unexpected argument");
 				}
-				retune(bucket, qps, burst);
+				WriteArguments.apply(WriteArguments.bucketOf(name, controller.rateLimiter()), qps, burst);
 			}
-			default -> throw new InvalidEndpointRequestException("Unknown action '" + action
-					+ "'; use pause, resume, forget or retune", "Unknown action");
+			default -> throw new InvalidEndpointRequestException(
+					"Unknown action '" + action + "'; use pause, resume, forget or retune", "Unknown action");
 		}
 		return describe(controller);
 	}
 
-	private static void retune(TokenBucketRateLimiter<?> bucket, Double qps, Integer burst) {
-		if (qps == null && burst == null) {
-			throw new InvalidEndpointRequestException("retune needs 'qps' and/or 'burst'", "Nothing to retune");
+	private int within(String name, int value, int max) {
+		if (value < 1 || value > max) {
+			throw new InvalidEndpointRequestException(name + " must be between 1 and " + max + ", was " + value,
+					"Invalid " + name);
 		}
-		if (qps != null && !(qps > 0)) {
-			throw new InvalidEndpointRequestException("qps must be greater than 0, was " + qps, "Invalid qps");
-		}
-		if (burst != null && burst < 1) {
-			throw new InvalidEndpointRequestException("burst must be at least 1, was " + burst, "Invalid burst");
-		}
-		if (qps != null) {
-			bucket.setRate(qps);
-		}
-		if (burst != null) {
-			bucket.setBurst(burst);
-		}
+		return value;
 	}
 
-	static TokenBucketRateLimiter<?> findBucket(RateLimiter<?> limiter) {
-		if (limiter instanceof TokenBucketRateLimiter<?> bucket) {
-			return bucket;
-		}
-		for (RateLimiter<?> child : limiter.children()) {
-			TokenBucketRateLimiter<?> bucket = findBucket(child);
-			if (bucket != null) {
-				return bucket;
-			}
-		}
-		return null;
-	}
-
-	private Controller find(String name) {
-		Controller controller = this.manager.get().controller(name);
-		if (controller == null) {
-			throw new InvalidEndpointRequestException("No controller named '" + name + "'", "Unknown controller");
-		}
-		return controller;
+	private ManagerDescriptor describe(ControllerManager manager) {
+		ManagerGate gate = manager.gate();
+		return new ManagerDescriptor(manager.isLeader(), manager.isLeaderElectionEnabled(), gate.bucket().state(),
+				gate.appliesTo().stream().map(ControllersEndpoint::label).toList(),
+				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted());
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -218,13 +231,18 @@ public class ControllersEndpoint {
 				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
 				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
 						controller.queue().inFlight()),
-				this.activity.delays(name).count() == 0 ? 0 : sumRetries(name), this.activity.reconciles(name),
-				controller.rateLimiter().state(), this.activity.delays(name));
+				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
+				this.activity.delays(name));
 	}
 
-	private long sumRetries(String name) {
-		Map<String, Long> reconciles = this.activity.reconciles(name);
-		return reconciles.get("error") + reconciles.get("requeue");
+	private static ItemDescriptor describe(Controller controller, Request request, long retries, boolean showKeys) {
+		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
+		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
+				nextAttemptIn.toString());
+	}
+
+	private static String label(Enum<?> value) {
+		return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
 	/**
@@ -241,12 +259,16 @@ public class ControllersEndpoint {
 	/**
 	 * The manager's state.
 	 *
-	 * @param leader whether this instance runs the controllers
-	 * @param rateLimiter the manager bucket
-	 * @param appliesTo the causes that pass through the manager bucket
+	 * @param leader whether this instance runs the controllers; always once started without
+	 * leader election
+	 * @param leaderElection whether leader election is enabled
+	 * @param rateLimiter the manager bucket that reconciles pass before they run
+	 * @param appliesTo the causes whose reconciles pass the manager bucket
+	 * @param maxWait the longest a worker waits at the gate (ISO-8601), {@code null} for no limit
+	 * @param admitted how many reconciles passed the gate
 	 */
-	public record ManagerDescriptor(boolean leader, RateLimiterState rateLimiter,
-			List<String> appliesTo) implements OperationResponseBody {
+	public record ManagerDescriptor(boolean leader, boolean leaderElection, RateLimiterState rateLimiter,
+			List<String> appliesTo, @Nullable String maxWait, long admitted) implements OperationResponseBody {
 
 	}
 
@@ -254,17 +276,18 @@ public class ControllersEndpoint {
 	 * One controller's summary.
 	 *
 	 * @param watches the watched type, such as {@code v1/ConfigMap}
-	 * @param state running, paused, waiting-for-leadership, stopped, failed or new
+	 * @param state {@code new}, {@code waiting-for-leadership}, {@code running},
+	 * {@code paused}, {@code stopped} or {@code failed}
 	 * @param maxConcurrentReconciles the number of workers
 	 * @param activeWorkers the workers reconciling now
-	 * @param queue the queue's counts
+	 * @param queue the work queue's counts
 	 * @param retries rate-limited requeues so far
 	 * @param reconciles reconciles by outcome
-	 * @param rateLimiter the limiter's state
-	 * @param limiterDelay delays imposed on keys, by source
+	 * @param rateLimiter the limiter's configuration and live state
+	 * @param limiterDelay delays that limiters decided, by source
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
-			QueueDescriptor queue, long retries, Map<String, Long> reconciles, RateLimiterState rateLimiter,
+			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
 			DelayStatistics limiterDelay) implements OperationResponseBody {
 
 	}
@@ -283,12 +306,38 @@ public class ControllersEndpoint {
 	/**
 	 * One controller's details.
 	 *
-	 * @param summary the summary
-	 * @param items the retrying keys with the most requeues (empty when keys are hidden)
-	 * @param events the latest limiter decisions
+	 * @param name the controller name
+	 * @param summary the summary, as in the list of all controllers
+	 * @param items the keys with the most rate-limited requeues since they last succeeded
+	 * @param events the latest limiter decisions, newest first
 	 */
-	public record ControllerDetails(ControllerDescriptor summary, List<RetryingItem> items,
-			List<Decision> events) implements OperationResponseBody {
+	public record ControllerDetails(String name, ControllerDescriptor summary, List<ItemDescriptor> items,
+			List<DecisionDescriptor> events) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * A key that keeps being requeued.
+	 *
+	 * @param key the {@code namespace/name} key, or {@code ******} when keys are hidden
+	 * @param retries rate-limited requeues since it last succeeded
+	 * @param numRequeues the failures its rate limiter counts, which decide its next backoff
+	 * @param nextAttemptIn how long it still waits (ISO-8601); {@code PT0S} when due or running
+	 */
+	public record ItemDescriptor(String key, long retries, int numRequeues, String nextAttemptIn) {
+
+	}
+
+	/**
+	 * One limiter decision.
+	 *
+	 * @param key the {@code namespace/name} key, or {@code ******} when keys are hidden
+	 * @param cause {@code event}, {@code retry} or {@code requeue-after}
+	 * @param source {@code backoff}, {@code bucket} or {@code manager}
+	 * @param delay the delay (ISO-8601)
+	 * @param time when it was decided (ISO-8601)
+	 */
+	public record DecisionDescriptor(String key, String cause, String source, String delay, String time) {
 
 	}
 
@@ -296,14 +345,14 @@ public class ControllersEndpoint {
 	 * A storm simulation of a controller's limiter.
 	 *
 	 * @param controller the controller name
-	 * @param items how many items fail continuously from t=0
-	 * @param seconds the horizon
-	 * @param rateLimiter the simulated limiter
-	 * @param requeuesPerSecond attempts in each second
-	 * @param total all attempts
+	 * @param items how many keys fail on every attempt from time 0
+	 * @param seconds the simulated time
+	 * @param rateLimiter the simulated limiter's configuration
+	 * @param requeuesPerSecond the requeues in each second
+	 * @param totalRequeues all requeues
 	 */
 	public record SimulationDescriptor(String controller, int items, int seconds, RateLimiterState rateLimiter,
-			List<Long> requeuesPerSecond, long total) implements OperationResponseBody {
+			List<Long> requeuesPerSecond, long totalRequeues) implements OperationResponseBody {
 
 	}
 

@@ -6,18 +6,26 @@ import java.util.function.Supplier;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 
+import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.ControllerState;
 
 /**
- * Health of the controllers: DOWN when an informer did not sync or a controller failed or
- * stopped while the manager runs; UP otherwise, with each controller's state as details.
+ * Health of the controllers: {@code DOWN} when a controller failed, for example because its
+ * informer cache did not sync, or stopped while the manager runs; {@code UNKNOWN} while the
+ * manager is not running or its caches are still syncing; {@code UP} otherwise. The details
+ * give each controller's state.
  */
 public class ControllersHealthIndicator extends AbstractHealthIndicator {
 
 	private final Supplier<ControllerManager> manager;
 
+	/**
+	 * Create the indicator.
+	 * @param manager supplies the manager on each check
+	 */
 	public ControllersHealthIndicator(Supplier<ControllerManager> manager) {
 		super("Controllers health check failed");
 		this.manager = manager;
@@ -26,18 +34,27 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		ControllerManager manager = this.manager.get();
-		boolean up = true;
+		boolean running = manager.isRunning();
+		boolean failed = false;
 		Map<String, Object> controllers = new LinkedHashMap<>();
-		for (var entry : manager.controllers().entrySet()) {
-			ControllerState state = entry.getValue().state();
-			controllers.put(entry.getKey(), state.label());
-			if (state == ControllerState.FAILED || (manager.isRunning() && state == ControllerState.STOPPED)) {
-				up = false;
-			}
+		for (Controller controller : manager.controllers().values()) {
+			ControllerState state = controller.state();
+			// the manager stops its controllers only on shutdown (after running turned false) or,
+			// for a moment, when leadership moves; any other stop is unexpected
+			boolean down = state == ControllerState.FAILED || (running && state == ControllerState.STOPPED);
+			failed |= down;
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("status", down ? Status.DOWN.getCode() : Status.UP.getCode());
+			details.put("state", state.label());
+			details.put("watches", controller.resourceType().displayName());
+			controllers.put(controller.name(), details);
 		}
-		boolean synced = !manager.isRunning() || manager.hasSynced();
-		up &= synced;
-		builder.status(up ? "UP" : "DOWN")
+		// a manager that is still waiting for its caches has not failed yet: its start fails,
+		// and the controllers turn failed, once the cache sync timeout passes
+		boolean synced = manager.hasSynced();
+		Status status = failed ? Status.DOWN : ((running && synced) ? Status.UP : Status.UNKNOWN);
+		builder.status(status)
+			.withDetail("running", running)
 			.withDetail("leader", manager.isLeader())
 			.withDetail("cachesSynced", synced)
 			.withDetail("controllers", controllers);

@@ -1,33 +1,27 @@
 package dev.kubereconciler.autoconfigure;
 
-import java.util.HashSet;
-import java.util.Set;
-
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
-import org.springframework.boot.actuate.endpoint.Show;
-import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.actuate.ControllerActivity;
 import dev.kubereconciler.actuate.ControllersEndpoint;
-import dev.kubereconciler.actuate.ControllersHealthIndicator;
+import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
 
 /**
- * Auto-configuration for the {@code controllers} Actuator endpoint and health indicator.
+ * Auto-configuration for the {@code controllers} Actuator endpoint; the activity it reports is
+ * only recorded while the endpoint is available.
  */
 @AutoConfiguration(after = KubeReconcilerAutoConfiguration.class)
-@ConditionalOnClass(Endpoint.class)
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(ManagedControllers.class)
-@EnableConfigurationProperties(ControllersEndpointAutoConfiguration.ControllersEndpointProperties.class)
+@ConditionalOnAvailableEndpoint(ControllersEndpoint.class)
+@EnableConfigurationProperties(ControllersEndpointProperties.class)
 public final class ControllersEndpointAutoConfiguration {
 
 	@Bean
@@ -38,59 +32,18 @@ public final class ControllersEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	@ConditionalOnAvailableEndpoint(ControllersEndpoint.class)
-	ControllersEndpoint controllersEndpoint(ObjectProvider<ManagedControllers> controllers, ControllerActivity activity,
+	ControllersEndpoint controllersEndpoint(ManagedControllers controllers, ControllerActivity activity,
 			ControllersEndpointProperties properties) {
-		return new ControllersEndpoint(() -> controllers.getObject().getManager(), activity, properties.getShowItems(),
-				properties.getRoles());
+		return new ControllersEndpoint(controllers::getManager, activity, properties.getShowItems());
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ConditionalOnClass(name = "org.springframework.boot.health.contributor.HealthIndicator")
-	@ConditionalOnEnabledHealthIndicator("controllers")
-	static class HealthConfiguration {
-
-		@Bean
-		@ConditionalOnMissingBean(name = "controllersHealthIndicator")
-		ControllersHealthIndicator controllersHealthIndicator(ObjectProvider<ManagedControllers> controllers) {
-			return new ControllersHealthIndicator(() -> controllers.getObject().getManager());
-		}
-
-	}
-
-	/**
-	 * Settings of the {@code controllers} endpoint.
-	 */
-	@ConfigurationProperties("management.endpoint.controllers")
-	public static class ControllersEndpointProperties {
-
-		/**
-		 * When to show object keys (namespace/name) in the endpoint's responses.
-		 */
-		private Show showItems = Show.WHEN_AUTHORIZED;
-
-		/**
-		 * Roles that may see object keys when show-items is when-authorized. When empty, any
-		 * authenticated user may.
-		 */
-		private Set<String> roles = new HashSet<>();
-
-		public Show getShowItems() {
-			return this.showItems;
-		}
-
-		public void setShowItems(Show showItems) {
-			this.showItems = showItems;
-		}
-
-		public Set<String> getRoles() {
-			return this.roles;
-		}
-
-		public void setRoles(Set<String> roles) {
-			this.roles = roles;
-		}
-
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ControllersEndpoint.class)
+	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+	ControllersEndpointWebExtension controllersEndpointWebExtension(ControllersEndpoint endpoint,
+			ControllersEndpointProperties properties) {
+		return new ControllersEndpointWebExtension(endpoint, properties.getShowItems(), properties.getRoles());
 	}
 
 }

@@ -328,6 +328,23 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
+	 * Return how long a key that waits out a delay still waits.
+	 * @param item the key
+	 * @return the time until the key is ready, or empty if it is not waiting out a delay
+	 */
+	public Optional<Duration> remainingDelay(T item) {
+		this.lock.lock();
+		try {
+			Pending pending = this.waiting.get(item);
+			return (pending != null) ? Optional.of(Duration.ofNanos(Math.max(0, pending.since - this.ticker.read())))
+					: Optional.empty();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Return the number of keys that workers hold.
 	 * @return the keys in flight
 	 */

@@ -9,13 +9,13 @@ import dev.kubereconciler.queue.ManualScheduler;
  * A {@link Sleeper} on a {@link ManualScheduler}: a sleeping thread wakes when the test
  * advances time past its deadline, never on its own.
  */
-final class ManualSleeper implements Sleeper {
+public final class ManualSleeper implements Sleeper {
 
 	private final ManualScheduler scheduler;
 
 	private final AtomicInteger sleeping = new AtomicInteger();
 
-	ManualSleeper(ManualScheduler scheduler) {
+	public ManualSleeper(ManualScheduler scheduler) {
 		this.scheduler = scheduler;
 	}
 
@@ -39,7 +39,7 @@ final class ManualSleeper implements Sleeper {
 	 * Return how many threads sleep now.
 	 * @return the sleeping threads
 	 */
-	int sleeping() {
+	public int sleeping() {
 		return this.sleeping.get();
 	}
 

@@ -106,6 +106,18 @@ class RateLimitingQueueTests {
 	}
 
 	@Test
+	void remainingDelayCountsDownForAWaitingKeyOnly() throws Exception {
+		this.queue.addAfter("a", Duration.ofMillis(100), AddCause.RETRY);
+		this.queue.add("b");
+		this.scheduler.advance(Duration.ofMillis(30));
+		assertThat(this.queue.remainingDelay("a")).contains(Duration.ofMillis(70));
+		assertThat(this.queue.remainingDelay("b")).isEmpty();
+		assertThat(this.queue.remainingDelay("c")).isEmpty();
+		this.scheduler.advance(Duration.ofMillis(70));
+		assertThat(this.queue.remainingDelay("a")).isEmpty();
+	}
+
+	@Test
 	void immediateAddTakesAWaitingKeyOutOfTheHeap() throws Exception {
 		this.queue.addAfter("a", Duration.ofSeconds(1), AddCause.RETRY);
 		this.queue.add("a");

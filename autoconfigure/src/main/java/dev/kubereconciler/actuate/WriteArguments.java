@@ -1,0 +1,81 @@
+package dev.kubereconciler.actuate;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Checks and applies the arguments of the {@code controllers} endpoint's write operations.
+ * Every argument is checked before anything changes, so a bad request leaves the state as it
+ * was.
+ */
+final class WriteArguments {
+
+	private WriteArguments() {
+	}
+
+	static void none(String action, @Nullable String key, @Nullable Double qps, @Nullable Integer burst) {
+		if (key != null || qps != null || burst != null) {
+			throw new InvalidEndpointRequestException(action + " takes no arguments", "Unexpected argument");
+		}
+	}
+
+	static Request parseKey(@Nullable String key) {
+		if (key == null || key.isBlank()) {
+			throw new InvalidEndpointRequestException("forget needs a 'key' such as namespace/name", "Missing key");
+		}
+		Request request = Request.fromKey(key);
+		if (request.name().isEmpty() || request.name().contains("/") || (key.contains("/") && request.namespace().isEmpty())) {
+			throw new InvalidEndpointRequestException(
+					"'" + key + "' is not a key; write namespace/name, or name for a cluster-scoped object",
+					"Invalid key");
+		}
+		return request;
+	}
+
+	static void apply(TokenBucketRateLimiter<?> bucket, @Nullable Double qps, @Nullable Integer burst) {
+		if (qps == null && burst == null) {
+			throw new InvalidEndpointRequestException("retune needs 'qps', 'burst' or both", "Nothing to retune");
+		}
+		if (qps != null && !(qps > 0)) {
+			throw new InvalidEndpointRequestException("qps must be greater than 0, was " + qps, "Invalid qps");
+		}
+		if (burst != null && burst < 1) {
+			throw new InvalidEndpointRequestException("burst must be at least 1, was " + burst, "Invalid burst");
+		}
+		if (qps != null) {
+			bucket.setRate(qps);
+		}
+		if (burst != null) {
+			bucket.setBurst(burst);
+		}
+	}
+
+	static TokenBucketRateLimiter<?> bucketOf(String controller, RateLimiter<?> limiter) {
+		List<TokenBucketRateLimiter<?>> buckets = new ArrayList<>();
+		collect(limiter, buckets);
+		if (buckets.size() != 1) {
+			throw new InvalidEndpointRequestException("The limiter of controller '" + controller + "' has "
+					+ buckets.size() + " token buckets; retune needs exactly one", "No single bucket to retune");
+		}
+		return buckets.get(0);
+	}
+
+	private static void collect(RateLimiter<?> limiter, List<TokenBucketRateLimiter<?>> buckets) {
+		if (limiter instanceof TokenBucketRateLimiter<?> bucket) {
+			if (!buckets.contains(bucket)) {
+				buckets.add(bucket);
+			}
+			return;
+		}
+		limiter.children().forEach((child) -> collect(child, buckets));
+	}
+
+}

@@ -1,0 +1,77 @@
+package dev.kubereconciler.autoconfigure;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.kubereconciler.metrics.ControllerMetrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link KubeReconcilerMetricsAutoConfiguration}.
+ */
+class KubeReconcilerMetricsAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerMetricsAutoConfiguration.class))
+		.withPropertyValues("kube-reconciler.auto-startup=false")
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
+
+	@Test
+	void noMeterRegistryMeansNoMetrics() {
+		this.contextRunner.run((context) -> assertThat(context).doesNotHaveBean(ControllerMetrics.class));
+	}
+
+	@Test
+	void meterRegistryBeanGivesTheMetrics() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).hasSingleBean(ControllerMetrics.class));
+	}
+
+	@Test
+	void metricsCanBeDisabled() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("kube-reconciler.metrics.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(ControllerMetrics.class));
+	}
+
+	@Test
+	void backsOffWithoutMicrometer() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(ControllerMetrics.class));
+	}
+
+	@Test
+	void springBootsMetricsBindTheBinderToTheRegistry() {
+		this.contextRunner
+			.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+					SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class))
+			.withPropertyValues("kube-reconciler.manager.rate-limiter.qps=5",
+					"kube-reconciler.manager.rate-limiter.burst=3")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(ControllerMetrics.class);
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.get("ratelimiter.tokens").tag("limiter", "manager").gauge().value())
+					.isEqualTo(3.0);
+			});
+	}
+
+	@Test
+	void userMetricsReplaceOurs() {
+		ControllerMetrics mine = new ControllerMetrics((name) -> null, () -> null);
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean("myMetrics", ControllerMetrics.class, () -> mine)
+			.run((context) -> assertThat(context).getBean(ControllerMetrics.class).isSameAs(mine));
+	}
+
+}
