@@ -107,6 +107,8 @@ final class ReconcileWorker implements Runnable {
 			this.queue.done(request);
 			throw ex;
 		}
+		// the gate's wait is limiter delay, not work on the key
+		this.queue.startWork(request);
 		long started = this.controller.ticker().read();
 		synchronized (this) {
 			this.state = RUNNING;

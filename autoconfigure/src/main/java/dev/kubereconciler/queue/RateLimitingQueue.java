@@ -235,6 +235,25 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
+	 * Restart the work clock of a key a worker holds, once the worker has waited for something
+	 * that is not work on the key, such as the manager gate: work duration, unfinished work and
+	 * the longest running processor then leave that wait out.
+	 * @param item the key, as returned by {@link #get()}
+	 */
+	public void startWork(T item) {
+		this.lock.lock();
+		try {
+			InFlight inFlight = this.processing.get(item);
+			if (inFlight != null) {
+				this.processing.put(item, new InFlight(inFlight.cause, this.ticker.read()));
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
 	 * Mark a key as finished by its worker; if it was added meanwhile, it is ready again.
 	 * @param item the key
 	 */

@@ -146,6 +146,35 @@ class ManagerGateTests {
 		assertThat(gate.admitted()).isEqualTo(2);
 	}
 
+	@Test
+	void theWaitAtTheGateIsLimiterDelayNotWork() {
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler.ticker());
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
+		List<Long> worked = java.util.Collections.synchronizedList(new ArrayList<>());
+		ControllerDefinition definition = ControllerDefinition.builder("a", V1ConfigMap.class)
+			.reconciler((request) -> Result.done())
+			.rateLimiter(RateLimiters.none())
+			.build();
+		Controller controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, this.listener,
+				new QueueObserver<>() {
+
+					@Override
+					public void finished(Request item, long workNanos) {
+						worked.add(workNanos);
+					}
+
+				}, this.scheduler, this.sleeper, Thread::new, Duration.ofSeconds(1));
+		controller.start();
+		this.controllers.add(controller);
+		controller.enqueue(new Request("ns", "first"));
+		controller.enqueue(new Request("ns", "second"));
+		await().until(() -> admitted("a") == 1 && this.sleeper.sleeping() == 1);
+		this.scheduler.advance(Duration.ofSeconds(1));
+		await().until(() -> worked.size() == 2);
+		// the second key waited a second at the gate and then reconciled at once
+		assertThat(worked).containsExactly(0L, 0L);
+	}
+
 	private Controller start(String name, ManagerGate gate, ReconcileFunction reconciler) {
 		ControllerDefinition definition = ControllerDefinition.builder(name, V1ConfigMap.class)
 			.reconciler(reconciler)

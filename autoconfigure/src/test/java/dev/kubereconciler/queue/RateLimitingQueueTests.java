@@ -303,6 +303,19 @@ class RateLimitingQueueTests {
 	}
 
 	@Test
+	void startWorkLeavesAWaitBeforeTheWorkOutOfWorkDuration() throws Exception {
+		this.queue.add("a");
+		take();
+		this.scheduler.manualTicker().advance(Duration.ofSeconds(2));
+		this.queue.startWork("a");
+		this.scheduler.manualTicker().advance(Duration.ofMillis(30));
+		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
+		this.queue.done("a");
+		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(30).toNanos());
+		assertThat(this.queue.cause("a")).isNull();
+	}
+
+	@Test
 	void concurrentWorkersNeverHoldOneKeyTogetherAndLoseNothing() throws Exception {
 		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
