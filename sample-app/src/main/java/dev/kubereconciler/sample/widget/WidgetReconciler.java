@@ -13,6 +13,7 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
@@ -47,6 +48,8 @@ public class WidgetReconciler {
 
 	private final Duration verifyPeriod;
 
+	private final CustomObjectsApi customObjects;
+
 	private final JSON json;
 
 	public WidgetReconciler(GenericKubernetesApi<Widget, WidgetList> widgets, SharedInformerFactory informers,
@@ -55,6 +58,7 @@ public class WidgetReconciler {
 		this.informers = informers;
 		this.externalApi = externalApi;
 		this.verifyPeriod = properties.getWidgets().getVerifyPeriod();
+		this.customObjects = new CustomObjectsApi(apiClient);
 		this.json = apiClient.getJSON();
 	}
 
@@ -137,7 +141,14 @@ public class WidgetReconciler {
 			return;
 		}
 		widget.setStatus(status);
-		this.widgets.updateStatus(widget, Widget::getStatus).throwsApiException();
+		V1ObjectMeta metadata = widget.getMetadata();
+		// a PUT on the status subresource: the resourceVersion makes a stale write fail with 409.
+		// GenericKubernetesApi.updateStatus sends a JSON patch "replace /status", which the API
+		// server refuses (422) while a widget has no status yet.
+		this.customObjects
+			.replaceNamespacedCustomObjectStatus(Widget.GROUP, Widget.VERSION, metadata.getNamespace(), Widget.PLURAL,
+					metadata.getName(), widget)
+			.execute();
 	}
 
 	private Widget patchFinalizers(Widget widget, List<String> finalizers) throws ApiException {
