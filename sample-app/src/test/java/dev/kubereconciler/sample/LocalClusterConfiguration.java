@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,7 +85,8 @@ public class LocalClusterConfiguration {
 	@Bean
 	ApplicationListener<ApplicationReadyEvent> localClusterUrls(KubernetesTestServer server) {
 		return (event) -> {
-			String base = "http://localhost:" + event.getApplicationContext().getEnvironment().getProperty("local.server.port");
+			String port = event.getApplicationContext().getEnvironment().getProperty("local.server.port");
+			String base = "http://localhost:" + port;
 			logger.info("""
 
 					Local cluster ready (kube-apiserver {}), demo objects in namespace '{}'.
@@ -113,7 +115,7 @@ public class LocalClusterConfiguration {
 			int size) throws ApiException {
 		Widget widget = new Widget().metadata(new V1ObjectMeta().name(name).namespace(DEMO_NAMESPACE))
 			.spec(new WidgetSpec().color(color).size(size));
-		var response = widgets.create(widget);
+		KubernetesApiResponse<Widget> response = widgets.create(widget);
 		if (!response.isSuccess() && response.getHttpStatusCode() != 409) {
 			response.throwsApiException();
 		}
