@@ -100,7 +100,8 @@ class ConfigMapMirrorTests {
 		V1ConfigMap source = core().readNamespacedConfigMap("changing", SOURCE).execute();
 		source.setData(Map.of("a", "10"));
 		core().replaceNamespacedConfigMap("changing", SOURCE, source).execute();
-		await().untilAsserted(() -> assertThat(readCopy("changing").getData()).containsExactlyEntriesOf(Map.of("a", "10")));
+		await().untilAsserted(
+				() -> assertThat(readCopy("changing").getData()).containsExactlyEntriesOf(Map.of("a", "10")));
 	}
 
 	@Test

@@ -85,7 +85,9 @@ class WidgetControllerTests {
 	void updatesTheExternalWidgetWhenTheSpecChanges() throws ApiException {
 		widgets().create(TestObjects.widget(NAMESPACE, "growing", "green", 1)).throwsApiException();
 		String externalId = awaitPhase("growing", WidgetStatus.READY).getStatus().getExternalId();
-		widgets().patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":42}}"))
+		widgets()
+			.patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+					new V1Patch("{\"spec\":{\"size\":42}}"))
 			.throwsApiException();
 		await().untilAsserted(() -> {
 			WidgetStatus status = read("growing").getStatus();

@@ -258,7 +258,8 @@ class DocumentationSnippetsTests {
 		for (String line : Files.readAllLines(root().resolve("docs/configuration.md"))) {
 			if (line.startsWith("| `")) {
 				String[] cells = line.split("\\|");
-				defaults.put(cells[1].strip().replace("`", ""), cells[2].strip().replace("`", "").toLowerCase(Locale.ROOT));
+				String value = cells[2].strip().replace("`", "").toLowerCase(Locale.ROOT);
+				defaults.put(cells[1].strip().replace("`", ""), value);
 			}
 		}
 		return defaults;
@@ -278,8 +279,8 @@ class DocumentationSnippetsTests {
 	}
 
 	private static JsonObject metadata() throws IOException {
-		List<URL> candidates = Collections
-			.list(DocumentationSnippetsTests.class.getClassLoader().getResources("META-INF/spring-configuration-metadata.json"));
+		ClassLoader classLoader = DocumentationSnippetsTests.class.getClassLoader();
+		List<URL> candidates = Collections.list(classLoader.getResources("META-INF/spring-configuration-metadata.json"));
 		for (URL url : candidates) {
 			try (Reader reader = new InputStreamReader(url.openStream(), StandardCharsets.UTF_8)) {
 				JsonObject metadata = JsonParser.parseReader(reader).getAsJsonObject();
@@ -293,7 +294,8 @@ class DocumentationSnippetsTests {
 
 	private static String kebab(String camel) {
 		return camel.chars()
-			.mapToObj((c) -> Character.isUpperCase(c) ? "-" + (char) Character.toLowerCase(c) : String.valueOf((char) c))
+			.mapToObj((c) -> Character.isUpperCase(c) ? "-" + Character.toString(Character.toLowerCase(c))
+					: Character.toString(c))
 			.collect(Collectors.joining());
 	}
 

@@ -27,7 +27,8 @@ public class ExternalApiController {
 	private final ObjectProvider<ManagedControllers> controllers;
 
 	public ExternalApiController(ExternalWidgetApi api,
-			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerBucket,
+			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME)
+			TokenBucketRateLimiter<?> managerBucket,
 			ObjectProvider<ManagedControllers> controllers) {
 		this.api = api;
 		this.managerBucket = managerBucket;
