@@ -1,0 +1,23 @@
+package dev.kubereconciler.sample.external;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.sample.SampleProperties;
+
+/**
+ * Configuration of the simulated external API client.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ExternalApiConfiguration {
+
+	@Bean
+	ExternalWidgetApi externalWidgetApi(SampleProperties properties, ObjectProvider<MeterRegistry> meterRegistry) {
+		return new ExternalWidgetApi(properties.getExternalApi(), meterRegistry.getIfAvailable(), Ticker.system());
+	}
+
+}

@@ -1,0 +1,143 @@
+package dev.kubereconciler.sample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+import dev.kubereconciler.sample.widget.Widget;
+import dev.kubereconciler.sample.widget.WidgetCrd;
+import dev.kubereconciler.sample.widget.WidgetList;
+import dev.kubereconciler.sample.widget.WidgetSpec;
+import dev.kubereconciler.test.KubernetesTestConfiguration;
+import dev.kubereconciler.test.KubernetesTestServer;
+
+/**
+ * A dev-time local cluster for {@link TestSampleApplication}: starts the test etcd and
+ * kube-apiserver, points the application at them, applies the Widget CRD and seeds demo
+ * objects, then prints the URLs to open.
+ */
+@TestConfiguration(proxyBeanMethods = false)
+@Import(KubernetesTestConfiguration.class)
+public class LocalClusterConfiguration {
+
+	/** The namespace that holds the demo objects. */
+	public static final String DEMO_NAMESPACE = "demo";
+
+	private static final Logger logger = LoggerFactory.getLogger(LocalClusterConfiguration.class);
+
+	private static final List<String> COLORS = List.of("red", "green", "blue", "yellow");
+
+	private static final int WIDGETS = 30;
+
+	// runs while the context starts, so the objects exist before the controllers list them
+	@Bean
+	InitializingBean localClusterSeeder(ApiClient apiClient, SampleProperties properties) {
+		return () -> {
+			WidgetCrd.install(apiClient, Duration.ofSeconds(30));
+			CoreV1Api core = new CoreV1Api(apiClient);
+			for (String namespace : List.of(DEMO_NAMESPACE, "team-a", properties.getMirror().getTargetNamespace())) {
+				create(() -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
+					.execute());
+			}
+			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
+					configMap("app-settings", true, Map.of("log-level", "info", "region", "eu-west-1")))
+				.execute());
+			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
+					configMap("feature-flags", true, Map.of("new-checkout", "true")))
+				.execute());
+			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
+					configMap("local-only", false, Map.of("not", "mirrored")))
+				.execute());
+			create(() -> core.createNamespacedConfigMap("team-a",
+					configMap("app-settings", true, Map.of("log-level", "debug")))
+				.execute());
+			GenericKubernetesApi<Widget, WidgetList> widgets = new GenericKubernetesApi<>(Widget.class,
+					WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL, apiClient);
+			for (int i = 1; i <= WIDGETS; i++) {
+				String name = String.format("widget-%02d", i);
+				createWidget(widgets, name, COLORS.get(i % COLORS.size()), 1 + (i * 7) % 100);
+			}
+			// fails every call: watch its retries back off in /actuator/controllers/widget
+			createWidget(widgets, "cursed", "cursed", 13);
+			// fails the first sample.external-api.flaky-failures calls, then becomes Ready
+			createWidget(widgets, "flaky", "flaky", 5);
+		};
+	}
+
+	@Bean
+	ApplicationListener<ApplicationReadyEvent> localClusterUrls(KubernetesTestServer server) {
+		return (event) -> {
+			String port = event.getApplicationContext().getEnvironment().getProperty("local.server.port");
+			String base = "http://localhost:" + port;
+			logger.info("""
+
+					Local cluster ready (kube-apiserver {}), demo objects in namespace '{}'.
+					Open:
+					  {}/actuator/controllers
+					  {}/actuator/controllers/widget
+					  {}/actuator/health
+					  {}/actuator/prometheus
+					  {}/sample/external-api
+					kubectl:
+					  export KUBECONFIG={}
+					  kubectl get widgets -A; kubectl get configmaps -n mirrored
+					""", server.url(), DEMO_NAMESPACE, base, base, base, base, base, server.kubeconfig());
+		};
+	}
+
+	private static V1ConfigMap configMap(String name, boolean mirror, Map<String, String> data) {
+		V1ObjectMeta metadata = new V1ObjectMeta().name(name).putLabelsItem("app", "demo");
+		if (mirror) {
+			metadata.putLabelsItem("mirror", "true");
+		}
+		return new V1ConfigMap().metadata(metadata).data(data);
+	}
+
+	private static void createWidget(GenericKubernetesApi<Widget, WidgetList> widgets, String name, String color,
+			int size) throws ApiException {
+		Widget widget = new Widget().metadata(new V1ObjectMeta().name(name).namespace(DEMO_NAMESPACE))
+			.spec(new WidgetSpec().color(color).size(size));
+		KubernetesApiResponse<Widget> response = widgets.create(widget);
+		if (!response.isSuccess() && response.getHttpStatusCode() != 409) {
+			response.throwsApiException();
+		}
+	}
+
+	private static void create(ApiCall call) throws ApiException {
+		try {
+			call.run();
+		}
+		catch (ApiException ex) {
+			// already there: the shared server outlives a restarted context
+			if (ex.getCode() != 409) {
+				throw ex;
+			}
+		}
+	}
+
+	@FunctionalInterface
+	private interface ApiCall {
+
+		void run() throws ApiException;
+
+	}
+
+}

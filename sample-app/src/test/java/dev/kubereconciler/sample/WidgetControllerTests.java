@@ -1,0 +1,156 @@
+package dev.kubereconciler.sample;
+
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.UseMainMethod;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sample.external.ExternalWidgetApi;
+import dev.kubereconciler.sample.widget.Widget;
+import dev.kubereconciler.sample.widget.WidgetList;
+import dev.kubereconciler.sample.widget.WidgetReconciler;
+import dev.kubereconciler.sample.widget.WidgetStatus;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestConfiguration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * End-to-end tests of the widget controller and the simulated external API, against the test
+ * API server.
+ */
+@KubernetesTest
+@SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
+		properties = { "sample.widgets.install-crd=true", "sample.external-api.latency=2ms",
+				"sample.external-api.failure-rate=0", "sample.external-api.flaky-failures=3",
+				"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms",
+				"sample.widgets.retry.qps=100", "sample.widgets.verify-period=1h",
+				"kube-reconciler.manager.rate-limiter.qps=1000", "kube-reconciler.manager.rate-limiter.burst=1000" })
+@Import(KubernetesTestConfiguration.class)
+@DirtiesContext
+class WidgetControllerTests {
+
+	private static final String NAMESPACE = TestObjects.uniqueNamespace("widgets");
+
+	private ApiClient client;
+
+	@Autowired
+	private ExternalWidgetApi externalApi;
+
+	@Autowired
+	private ManagedControllers controllers;
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("kube-reconciler.controllers.widget.namespaces", () -> NAMESPACE);
+		registry.add("kube-reconciler.controllers.configmap-mirror.namespaces", () -> NAMESPACE);
+	}
+
+	@BeforeAll
+	static void createNamespace(ApiClient client) throws ApiException {
+		TestObjects.createNamespace(client, NAMESPACE);
+	}
+
+	@AfterAll
+	static void deleteNamespace(ApiClient client) throws ApiException {
+		TestObjects.deleteNamespace(client, NAMESPACE);
+	}
+
+	@Test
+	void provisionsAWidgetAndReportsItReady() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "blue", "blue", 3)).throwsApiException()
+			.getObject();
+		Widget ready = awaitPhase("blue", WidgetStatus.READY);
+		assertThat(ready.getStatus().getExternalId()).startsWith("ext-");
+		assertThat(ready.getStatus().getObservedGeneration()).isEqualTo(1L);
+		assertThat(ready.getMetadata().getFinalizers()).containsExactly(WidgetReconciler.FINALIZER);
+		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isPositive();
+	}
+
+	@Test
+	void updatesTheExternalWidgetWhenTheSpecChanges() throws ApiException {
+		widgets().create(TestObjects.widget(NAMESPACE, "growing", "green", 1)).throwsApiException();
+		String externalId = awaitPhase("growing", WidgetStatus.READY).getStatus().getExternalId();
+		widgets()
+			.patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+					new V1Patch("{\"spec\":{\"size\":42}}"))
+			.throwsApiException();
+		await().untilAsserted(() -> {
+			WidgetStatus status = read("growing").getStatus();
+			assertThat(status.getObservedGeneration()).isEqualTo(2L);
+			assertThat(status.getPhase()).isEqualTo(WidgetStatus.READY);
+			assertThat(status.getExternalId()).isEqualTo(externalId);
+		});
+		assertThat(this.externalApi.describe(externalId)).hasValueSatisfying((external) -> assertThat(external.size())
+			.isEqualTo(42));
+	}
+
+	@Test
+	void retriesACursedWidgetWithBackoffAndReportsTheError() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "doomed", ExternalWidgetApi.CURSED, 13))
+			.throwsApiException()
+			.getObject();
+		Widget failed = awaitPhase("doomed", WidgetStatus.ERROR);
+		assertThat(failed.getStatus().getMessage()).isEqualTo("the external API refuses cursed widgets");
+		assertThat(failed.getStatus().getExternalId()).isNull();
+		// every retry is one more paid call, and the limiter counts it
+		await().untilAsserted(() -> {
+			assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
+			assertThat(this.controllers.getManager().controller("widget").rateLimiter()
+				.numRequeues(new Request(NAMESPACE, "doomed"))).isGreaterThanOrEqualTo(3);
+		});
+		assertThat(read("doomed").getStatus().getPhase()).isEqualTo(WidgetStatus.ERROR);
+	}
+
+	@Test
+	void retriesAFlakyWidgetUntilTheExternalApiAcceptsIt() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "wobbly", ExternalWidgetApi.FLAKY, 5))
+			.throwsApiException()
+			.getObject();
+		Widget ready = awaitPhase("wobbly", WidgetStatus.READY);
+		assertThat(ready.getStatus().getMessage()).isNull();
+		// three refused calls, then the one that provisioned it
+		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
+		// success forgets the backoff, just after the status is written
+		await().untilAsserted(() -> assertThat(this.controllers.getManager().controller("widget").rateLimiter()
+			.numRequeues(new Request(NAMESPACE, "wobbly"))).isZero());
+	}
+
+	@Test
+	void deprovisionsTheExternalWidgetBeforeTheWidgetGoes() throws ApiException {
+		widgets().create(TestObjects.widget(NAMESPACE, "doomed-to-go", "red", 7)).throwsApiException();
+		String externalId = awaitPhase("doomed-to-go", WidgetStatus.READY).getStatus().getExternalId();
+		widgets().delete(NAMESPACE, "doomed-to-go").throwsApiException();
+		await().untilAsserted(() -> assertThat(widgets().get(NAMESPACE, "doomed-to-go").getHttpStatusCode())
+			.isEqualTo(404));
+		assertThat(this.externalApi.describe(externalId)).isEmpty();
+	}
+
+	private Widget awaitPhase(String name, String phase) {
+		return await().until(() -> read(name),
+				(widget) -> widget.getStatus() != null && phase.equals(widget.getStatus().getPhase()));
+	}
+
+	private Widget read(String name) throws ApiException {
+		return widgets().get(NAMESPACE, name).throwsApiException().getObject();
+	}
+
+	private GenericKubernetesApi<Widget, WidgetList> widgets() {
+		return TestObjects.widgets(this.client);
+	}
+
+}
