@@ -141,9 +141,9 @@ class ConfigMapMirrorTests {
 		core().createNamespacedConfigMap(SOURCE, configMap("stable", Map.of("mirror", "true"), Map.of("k", "v")))
 			.execute();
 		String resourceVersion = awaitCopy("stable").getMetadata().getResourceVersion();
-		long successes = this.activity.reconciles("configmap-mirror").get("success");
+		long successes = this.activity.reconciles("configmap-mirror").success();
 		this.controllers.getManager().controller("configmap-mirror").enqueue(new Request(SOURCE, "stable"));
-		await().until(() -> this.activity.reconciles("configmap-mirror").get("success") > successes);
+		await().until(() -> this.activity.reconciles("configmap-mirror").success() > successes);
 		assertThat(readCopy("stable").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
 	}
 
@@ -152,10 +152,10 @@ class ConfigMapMirrorTests {
 		String copyName = ConfigMapMirror.copyName(new Request(SOURCE, "taken"));
 		core().createNamespacedConfigMap(TARGET, configMap(copyName, Map.of(), Map.of("owner", "someone-else")))
 			.execute();
-		long terminal = this.activity.reconciles("configmap-mirror").get("terminal");
+		long terminal = this.activity.reconciles("configmap-mirror").terminal();
 		core().createNamespacedConfigMap(SOURCE, configMap("taken", Map.of("mirror", "true"), Map.of("k", "v")))
 			.execute();
-		await().until(() -> this.activity.reconciles("configmap-mirror").get("terminal") > terminal);
+		await().until(() -> this.activity.reconciles("configmap-mirror").terminal() > terminal);
 		assertThat(readCopy("taken").getData()).containsExactlyEntriesOf(Map.of("owner", "someone-else"));
 	}
 

@@ -44,7 +44,7 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 import dev.kubereconciler.autoconfigure.ControllerProperties;
-import dev.kubereconciler.autoconfigure.ControllersEndpointAutoConfiguration.ControllersEndpointProperties;
+import dev.kubereconciler.autoconfigure.ControllersEndpointProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.ratelimit.RateLimiter;
