@@ -126,6 +126,10 @@ final class ControllerDefinitions {
 		}
 		RateLimiter<Request> limiter;
 		if (!overrides.getRateLimiter().isEmpty()) {
+			if (!annotation.rateLimiter().isEmpty()) {
+				requireReplacement(prefix, overrides.getRateLimiter(), "the RateLimiter bean '"
+						+ annotation.rateLimiter() + "' of @Reconciler(rateLimiter) on " + method.description());
+			}
 			limiter = this.limiters.create(prefix + ".rate-limiter",
 					overrides.getRateLimiter().inheritFrom(defaults.getRateLimiter()));
 		}
@@ -157,6 +161,8 @@ final class ControllerDefinitions {
 		String prefix = PREFIX + bean.name();
 		RateLimiter<Request> limiter = bean.rateLimiter();
 		if (!overrides.getRateLimiter().isEmpty()) {
+			requireReplacement(prefix, overrides.getRateLimiter(),
+					"the limiter of ControllerDefinition bean '" + bean.name() + "'");
 			limiter = this.limiters.create(prefix + ".rate-limiter",
 					overrides.getRateLimiter().inheritFrom(this.properties.getDefaults().getRateLimiter()));
 		}
@@ -183,6 +189,20 @@ final class ControllerDefinitions {
 			customized = customizer.customize(name, customized);
 		}
 		return customized;
+	}
+
+	/**
+	 * Properties replace a limiter that code chose; they cannot tune it. Refuse a partial
+	 * override, which would otherwise silently swap that limiter for the defaults.
+	 */
+	private static void requireReplacement(String prefix, RateLimiterProperties overrides, String chosen) {
+		if (overrides.getType() == null && overrides.getBean() == null) {
+			throw new InvalidPropertyException(prefix + ".rate-limiter", "a partial override",
+					"the controller uses " + chosen + ", which properties can replace but not tune",
+					"Set " + prefix + ".rate-limiter.type to replace it with a configured limiter, or "
+							+ prefix + ".rate-limiter.bean to use another bean, or remove the "
+							+ prefix + ".rate-limiter properties.");
+		}
 	}
 
 	private static String labelSelector(String prefix, ControllerProperties overrides, String fallback) {

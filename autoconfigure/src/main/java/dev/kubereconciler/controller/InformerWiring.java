@@ -24,9 +24,9 @@ import dev.kubereconciler.reconcile.Request;
  * events to the controllers that watch or own that type.
  *
  * <p>An informer is scoped to a namespace only when every controller using the type watches
- * exactly that one namespace; otherwise it watches all namespaces and each controller filters
- * by its own namespaces. Label selectors are applied per controller on the client side, so
- * several controllers can share one informer.
+ * exactly that one namespace, and to a label selector only when every controller using the type
+ * watches it with that one selector; otherwise it lists more, and each controller filters by its
+ * own namespaces and selector, so that several controllers can share one informer.
  */
 final class InformerWiring {
 
@@ -35,6 +35,9 @@ final class InformerWiring {
 	private final SharedInformerFactory factory;
 
 	private final Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers = new java.util.LinkedHashMap<>();
+
+	// types whose informers the API server filters by their controllers' one label selector
+	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
 
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory) {
 		this.apiClient = apiClient;
@@ -54,7 +57,7 @@ final class InformerWiring {
 		for (Controller controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
-			addHandler(primary, new PrimaryHandler(controller));
+			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				addHandler(this.informers.get(owned), new OwnerHandler(controller));
 			}
@@ -80,12 +83,16 @@ final class InformerWiring {
 		}
 		ResourceType resourceType = ResourceType.of(type);
 		Set<String> namespaces = new LinkedHashSet<>();
+		Set<String> selectors = new LinkedHashSet<>();
 		boolean allNamespaces = false;
+		boolean owned = false;
 		long resyncMillis = Long.MAX_VALUE;
 		for (Controller controller : typeUsers) {
 			ControllerDefinition definition = controller.definition();
 			allNamespaces |= definition.namespaces().isEmpty();
 			namespaces.addAll(definition.namespaces());
+			owned |= !definition.watches().equals(type);
+			selectors.add(definition.labelSelector().toString());
 			Duration resync = definition.resyncPeriod();
 			resyncMillis = Math.min(resyncMillis, resync.isZero() ? Long.MAX_VALUE : resync.toMillis());
 		}
@@ -93,10 +100,15 @@ final class InformerWiring {
 		GenericKubernetesApi api = new GenericKubernetesApi(resourceType.apiType(),
 				(Class<? extends KubernetesListObject>) resourceType.listType(), resourceType.group(),
 				resourceType.version(), resourceType.plural(), this.apiClient);
-		if (!allNamespaces && namespaces.size() == 1) {
-			return this.factory.sharedIndexInformerFor(api, (Class) type, resync, namespaces.iterator().next());
+		String namespace = (!allNamespaces && namespaces.size() == 1) ? namespaces.iterator().next() : null;
+		// The server can only filter for one selector, and owned objects are not selected by
+		// their owners' selector; otherwise each controller filters on its own.
+		String selector = (!owned && selectors.size() == 1) ? selectors.iterator().next() : "";
+		if (!selector.isEmpty()) {
+			this.serverSelected.add(type);
 		}
-		return this.factory.sharedIndexInformerFor(api, (Class) type, resync);
+		return this.factory.sharedIndexInformerFor(
+				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector), (Class) type, resync);
 	}
 
 	private static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,
@@ -135,8 +147,11 @@ final class InformerWiring {
 
 		private final Controller controller;
 
-		PrimaryHandler(Controller controller) {
+		private final boolean serverSelected;
+
+		PrimaryHandler(Controller controller, boolean serverSelected) {
 			this.controller = controller;
+			this.serverSelected = serverSelected;
 		}
 
 		@Override
@@ -154,7 +169,12 @@ final class InformerWiring {
 
 		@Override
 		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-			enqueue(object);
+			// A server-side selector turns "no longer matches" into a delete whose object carries
+			// the new labels: it was selected until now, so reconcile it once more.
+			if (!enqueue(object) && this.serverSelected && object != null && object.getMetadata() != null
+					&& inScope(this.controller.definition(), object.getMetadata())) {
+				this.controller.enqueue(requestFor(object.getMetadata()));
+			}
 		}
 
 		private boolean enqueue(KubernetesObject object) {

@@ -10,6 +10,8 @@ import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.ModelMapper;
 
+import dev.kubereconciler.reconcile.KubernetesResource;
+
 /**
  * The API coordinates of a client-java model type: group, version, kind, plural resource name
  * and list type.
@@ -31,7 +33,8 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 
 	/**
 	 * Resolve the coordinates of a client-java model class. Built-in models are known to
-	 * client-java; custom resources must be registered first with
+	 * client-java; a custom resource is either annotated with {@link KubernetesResource}, which
+	 * registers it here, or registered beforehand with
 	 * {@link ModelMapper#addModelMap(String, String, String, String, Class, Class)}.
 	 * @param apiType the model class
 	 * @return the coordinates
@@ -43,15 +46,26 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 		}
 		@SuppressWarnings("unchecked")
 		Class<? extends KubernetesObject> objectType = (Class<? extends KubernetesObject>) apiType;
+		registerAnnotated(objectType);
 		GroupVersionResource registered = ModelMapper.getGroupVersionResourceByClass(apiType);
 		GroupVersionKind gvk = Optional.ofNullable(ModelMapper.getGroupVersionKindByClass(apiType))
 			.or(() -> ModelMapper.preBuiltGetGroupVersionKindByClass(apiType))
 			.orElseThrow(() -> new IllegalArgumentException(apiType.getName()
-					+ " has no client-java model metadata; register it with ModelMapper.addModelMap(group, version, kind, plural, "
+					+ " has no client-java model metadata; annotate it with @KubernetesResource(group, version, kind, "
+					+ "plural) or register it with ModelMapper.addModelMap(group, version, kind, plural, "
 					+ apiType.getSimpleName() + ".class, " + apiType.getSimpleName() + "List.class)"));
 		String plural = (registered != null) ? registered.getResource() : pluralize(gvk.getKind());
-		return new ResourceType(objectType, listTypeOf(apiType), gvk.getGroup(), gvk.getVersion(), gvk.getKind(),
-				plural);
+		String group = (gvk.getGroup() == null || gvk.getGroup().isEmpty()) ? BuiltInGroups.of(apiType, gvk.getKind())
+				: gvk.getGroup();
+		return new ResourceType(objectType, listTypeOf(apiType), group, gvk.getVersion(), gvk.getKind(), plural);
+	}
+
+	private static void registerAnnotated(Class<? extends KubernetesObject> apiType) {
+		KubernetesResource resource = apiType.getAnnotation(KubernetesResource.class);
+		if (resource != null && ModelMapper.getGroupVersionKindByClass(apiType) == null) {
+			ModelMapper.addModelMap(resource.group(), resource.version(), resource.kind(), resource.plural(),
+					resource.namespaced(), apiType, listTypeOf(apiType));
+		}
 	}
 
 	/**

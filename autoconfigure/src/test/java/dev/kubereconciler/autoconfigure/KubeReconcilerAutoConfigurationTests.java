@@ -201,6 +201,29 @@ class KubeReconcilerAutoConfigurationTests {
 	}
 
 	@Test
+	void partialOverrideOfAnAnnotationLimiterBeanFailsStartup() {
+		this.contextRunner.withUserConfiguration(MirrorWithLimiterConfiguration.class)
+			.withPropertyValues("kube-reconciler.controllers.configmap-mirror.rate-limiter.base-delay=1s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				InvalidPropertyException ex = findCause(context.getStartupFailure(), InvalidPropertyException.class);
+				assertThat(ex.getProperty()).isEqualTo("kube-reconciler.controllers.configmap-mirror.rate-limiter");
+				assertThat(ex.getReason()).contains("'slowLimiter'");
+				assertThat(ex.getAction()).contains("rate-limiter.type");
+			});
+	}
+
+	@Test
+	void typedOverrideReplacesAnAnnotationLimiterBean() {
+		this.contextRunner.withUserConfiguration(MirrorWithLimiterConfiguration.class)
+			.withPropertyValues("kube-reconciler.controllers.configmap-mirror.rate-limiter.type=exponential",
+					"kube-reconciler.controllers.configmap-mirror.rate-limiter.base-delay=3s")
+			.run((context) -> assertThat(
+					manager(context).controller("configmap-mirror").rateLimiter().when(new Request("ns", "a")))
+				.isEqualTo(Duration.ofSeconds(3)));
+	}
+
+	@Test
 	void clientJavaRateLimiterBeanIsAdapted() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.withBean("legacy", io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter.class,

@@ -10,10 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -83,6 +90,47 @@ class ControllerManagerIntegrationTests {
 		core.createNamespacedConfigMap(this.namespace.name(), labelled).execute();
 		await().atMost(TIMEOUT).until(() -> count("labelled") == 1);
 		assertThat(count("plain")).isZero();
+		// one controller, one selector: the API server filters, and the cache holds only what matches
+		assertThat(this.managers.get(0).lister(V1ConfigMap.class).list())
+			.extracting((configMap) -> configMap.getMetadata().getName())
+			.contains("labelled")
+			.doesNotContain("plain");
+		V1ConfigMap current = core.readNamespacedConfigMap("labelled", this.namespace.name()).execute();
+		current.getMetadata().setLabels(Map.of("mirror", "false"));
+		core.replaceNamespacedConfigMap("labelled", this.namespace.name(), current).execute();
+		// leaving the selector reconciles once more, so that the controller can clean up
+		await().atMost(TIMEOUT).until(() -> count("labelled") == 2);
+	}
+
+	@Test
+	void controllersWithDifferentSelectorsShareOneUnfilteredInformer() throws ApiException {
+		Map<String, AtomicInteger> second = new ConcurrentHashMap<>();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(ControllerDefinition.builder("red", V1ConfigMap.class)
+				.namespaces(this.namespace.name())
+				.labelSelector("color=red")
+				.reconciler(counting())
+				.build())
+			.controller(ControllerDefinition.builder("blue", V1ConfigMap.class)
+				.namespaces(this.namespace.name())
+				.labelSelector("color=blue")
+				.reconciler((request) -> {
+					second.computeIfAbsent(request.name(), (key) -> new AtomicInteger()).incrementAndGet();
+					return Result.done();
+				})
+				.build())
+			.build();
+		this.managers.add(manager);
+		manager.start();
+		CoreV1Api core = new CoreV1Api(this.client);
+		for (String color : List.of("red", "blue")) {
+			V1ConfigMap configMap = configMap("colored-" + color);
+			configMap.getMetadata().labels(Map.of("color", color));
+			core.createNamespacedConfigMap(this.namespace.name(), configMap).execute();
+		}
+		await().atMost(TIMEOUT).until(() -> count("colored-red") == 1 && second.containsKey("colored-blue"));
+		assertThat(count("colored-blue")).isZero();
+		assertThat(second).doesNotContainKey("colored-red");
 	}
 
 	@Test
@@ -110,6 +158,22 @@ class ControllerManagerIntegrationTests {
 			.execute();
 		await().atMost(TIMEOUT).until(() -> count("owner") >= 3);
 		assertThat(count("child")).isZero();
+	}
+
+	@Test
+	void deploymentsAreWatchedInTheAppsGroup() throws ApiException {
+		start(ControllerDefinition.builder("deployments", V1Deployment.class)
+			.namespaces(this.namespace.name())
+			.reconciler(counting())
+			.build());
+		Map<String, String> labels = Map.of("app", "web");
+		new AppsV1Api(this.client).createNamespacedDeployment(this.namespace.name(), new V1Deployment()
+			.metadata(new V1ObjectMeta().name("web"))
+			.spec(new V1DeploymentSpec().selector(new V1LabelSelector().matchLabels(labels))
+				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
+					.spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx")))))))
+			.execute();
+		await().atMost(TIMEOUT).until(() -> count("web") == 1);
 	}
 
 	@Test

@@ -4,8 +4,6 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
-import dev.kubereconciler.sample.widget.Widget;
-
 /**
  * A sample service with two controllers that share the manager's token bucket: one mirrors
  * ConfigMaps into a namespace, the other provisions Widgets through a paid external API.
@@ -15,10 +13,6 @@ import dev.kubereconciler.sample.widget.Widget;
 public class SampleApplication {
 
 	public static void main(String[] args) {
-		// kube-reconciler resolves a watched type's coordinates through client-java's
-		// ModelMapper, which knows built-in kinds only: custom resources are added before the
-		// context starts
-		Widget.registerModel();
 		SpringApplication.run(SampleApplication.class, args);
 	}
 

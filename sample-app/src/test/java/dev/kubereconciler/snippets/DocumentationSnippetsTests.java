@@ -25,7 +25,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -70,11 +69,6 @@ class DocumentationSnippetsTests {
 			"docs/README-snippets.md", "docs/sample-app.md");
 
 	private static final Pattern FENCE = Pattern.compile("^```(\\w*)\\s*$");
-
-	@BeforeAll
-	static void registerWidget() {
-		Widget.registerModel();
-	}
 
 	@Test
 	void everySnippetIsInALanguageThatIsChecked() {

@@ -5,12 +5,15 @@ import java.util.Objects;
 import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.util.ModelMapper;
+
+import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
  * A {@code Widget} custom resource of {@code sample.kubereconciler.dev/v1alpha1}, written by
- * hand as client-java's generator would write it.
+ * hand as client-java's generator would write it; {@link KubernetesResource} tells
+ * kube-reconciler its coordinates.
  */
+@KubernetesResource(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND, plural = Widget.PLURAL)
 public class Widget implements KubernetesObject {
 
 	/** The API group. */
@@ -42,14 +45,6 @@ public class Widget implements KubernetesObject {
 
 	@SerializedName("status")
 	private WidgetStatus status;
-
-	/**
-	 * Tell client-java's {@link ModelMapper} the coordinates of {@link Widget} and
-	 * {@link WidgetList}, which kube-reconciler needs to watch them. Safe to call more than once.
-	 */
-	public static void registerModel() {
-		ModelMapper.addModelMap(GROUP, VERSION, KIND, PLURAL, Widget.class, WidgetList.class);
-	}
 
 	@Override
 	public String getApiVersion() {
