@@ -34,6 +34,7 @@ import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -65,8 +66,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocumentationSnippetsTests {
 
-	private static final List<String> DOCS = List.of("docs/configuration.md", "docs/rate-limiting.md",
-			"docs/README-snippets.md", "docs/sample-app.md");
+	private static final List<String> DOCS = List.of("README.md", "docs/configuration.md", "docs/rate-limiting.md",
+			"docs/sample-app.md", "docs/metrics.md", "docs/actuator.md");
+
+	// examples of what a server answers or a query reads: shown, not run
+	private static final List<String> OUTPUT_LANGUAGES = List.of("json", "http", "text", "promql");
 
 	private static final Pattern FENCE = Pattern.compile("^```(\\w*)\\s*$");
 
@@ -74,7 +78,10 @@ class DocumentationSnippetsTests {
 	void everySnippetIsInALanguageThatIsChecked() {
 		assertThat(snippets()).isNotEmpty()
 			.allSatisfy((snippet) -> assertThat(snippet.language()).as(snippet.toString())
-				.isIn("java", "xml", "yaml", "sh"));
+				.isIn("java", "xml", "yaml", "sh", "json", "http", "text", "promql"));
+		assertThat(snippets()).filteredOn((snippet) -> !OUTPUT_LANGUAGES.contains(snippet.language()))
+			.extracting(Snippet::language)
+			.contains("java", "xml", "yaml", "sh");
 	}
 
 	@ParameterizedTest
@@ -108,7 +115,14 @@ class DocumentationSnippetsTests {
 		BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
 		binder.bind("kube-reconciler", Bindable.ofInstance(new KubeReconcilerProperties()), strict);
 		binder.bind("sample", Bindable.ofInstance(new SampleProperties()), strict);
-		binder.bind("management.endpoint.controllers", Bindable.ofInstance(new ControllersEndpointProperties()),
+		// access and cache.time-to-live are Spring Boot's own settings of every endpoint
+		List<ConfigurationPropertySource> endpointSources = new ArrayList<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.from(propertySources(snippet))) {
+			endpointSources.add(source.filter((name) -> !name.toString().endsWith(".access")
+					&& !name.toString().contains(".cache.")));
+		}
+		Binder endpoint = new Binder(endpointSources);
+		endpoint.bind("management.endpoint.controllers", Bindable.ofInstance(new ControllersEndpointProperties()),
 				strict);
 	}
 
@@ -120,7 +134,7 @@ class DocumentationSnippetsTests {
 			.withInitializer((context) -> sources.forEach(context.getEnvironment().getPropertySources()::addFirst))
 			// builds every controller, limiter and the gate, but connects to nothing
 			.withPropertyValues("kube-reconciler.auto-startup=false")
-			.withUserConfiguration(SnippetControllers.class, LimiterCustomizations.class)
+			.withUserConfiguration(SnippetControllers.class, LimiterCustomizations.class, ReadmeSnippets.class)
 			.withBean(ConfigMapAuditor.class)
 			.run((context) -> assertThat(context).as(snippet.toString()).hasNotFailed());
 	}
