@@ -2,8 +2,8 @@ package dev.kubereconciler.benchmarks;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
-import java.lang.ref.Reference;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,8 +27,8 @@ import dev.kubereconciler.reconcile.Request;
  * measured after forced collections, the limiter is created and {@code when(key)} is called
  * once per key, so that every key is tracked, and the heap is measured again; the difference
  * divided by the number of keys is the overhead per tracked item. Run it with
- * {@code -XX:+UseSerialGC}: its heap occupancy after a full collection is exact, where G1
- * counts whole regions for the large hash tables. With {@code --jol}, JOL walks each limiter's
+ * {@code -XX:+UseSerialGC}: its heap occupancy after a full collection is exact to the byte,
+ * where G1 counts whole regions for the large hash tables. With {@code --jol}, JOL walks each limiter's
  * object graph minus the keys' as a cross-check.
  *
  * <p>Usage: {@code LimiterMemory [items] [rounds] [--jol]}, by default 1,000,000 items and 3
@@ -46,13 +46,17 @@ public final class LimiterMemory {
 
 	private final io.kubernetes.client.extended.controller.reconciler.Request[] clientJava;
 
+	// the limiter being measured, held in a field so that it is certainly reachable when the
+	// heap is read
+	private Object measured;
+
 	LimiterMemory(int items) {
 		this.items = items;
 		this.ours = Keys.ours("", items);
 		this.clientJava = Keys.clientJava("", items);
 	}
 
-	public static void main(String[] args) {
+	public static void main(String[] args) throws InterruptedException {
 		List<String> arguments = new ArrayList<>(Arrays.asList(args));
 		boolean jol = arguments.remove("--jol");
 		int items = arguments.isEmpty() ? 1_000_000 : Integer.parseInt(arguments.get(0));
@@ -112,14 +116,15 @@ public final class LimiterMemory {
 	 * @param scenario the scenario
 	 * @return bytes per tracked item
 	 */
-	double heapBytesPerItem(Scenario scenario) {
+	double heapBytesPerItem(Scenario scenario) throws InterruptedException {
 		long before = usedAfterCollections();
-		Object limiter = scenario.build().get();
+		// built on a thread of its own: once that thread has ended, no stale stack slot can keep
+		// a limiter alive into the next measurement
+		Thread builder = new Thread(() -> this.measured = scenario.build().get());
+		builder.start();
+		builder.join();
 		long after = usedAfterCollections();
-		// the limiter must still be reachable when the second reading is taken
-		Reference.reachabilityFence(limiter);
-		Reference.reachabilityFence(this.ours);
-		Reference.reachabilityFence(this.clientJava);
+		this.measured = null;
 		return (double) (after - before) / this.items;
 	}
 
@@ -137,18 +142,26 @@ public final class LimiterMemory {
 	}
 
 	private static long usedAfterCollections() {
-		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
 		long previous = -1;
 		long used = 0;
-		// collect until the reading settles: a collection can free objects that only became
-		// unreachable through the previous one (finalizers, reference processing)
-		for (int round = 0; round < 10; round++) {
+		int stable = 0;
+		// collect until the reading has not changed three times in a row: a limiter that was
+		// just released can survive a couple of full collections before it is freed
+		for (int round = 0; round < 20 && stable < 3; round++) {
 			System.gc();
-			used = memory.getHeapMemoryUsage().getUsed();
-			if (used == previous) {
-				break;
-			}
+			used = heapUsed();
+			stable = (used == previous) ? stable + 1 : 0;
 			previous = used;
+		}
+		return used;
+	}
+
+	private static long heapUsed() {
+		long used = 0;
+		for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+			if (pool.getType() == MemoryType.HEAP) {
+				used += pool.getUsage().getUsed();
+			}
 		}
 		return used;
 	}
