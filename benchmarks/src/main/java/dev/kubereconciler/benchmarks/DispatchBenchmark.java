@@ -33,7 +33,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -106,6 +105,13 @@ public class DispatchBenchmark {
 		@Param({ "default", "none" })
 		public String limiter;
 
+		/**
+		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent reading
+		 * the clock, which the engine does several times per key.
+		 */
+		@Param(Clocks.SYSTEM)
+		public String ticker = Clocks.SYSTEM;
+
 		ScheduledThreadPoolExecutor scheduler;
 
 		Controller controller;
@@ -124,7 +130,7 @@ public class DispatchBenchmark {
 				.maxConcurrentReconciles(WORKERS)
 				.rateLimiter(rateLimiter)
 				.build();
-			this.controller = Controller.builder(definition).scheduler(DelayScheduler.of(this.scheduler)).build();
+			this.controller = Controller.builder(definition).scheduler(Clocks.scheduler(this.ticker, this.scheduler)).build();
 			for (Request key : work.ours) {
 				this.controller.enqueue(key);
 			}

@@ -17,6 +17,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,7 +26,6 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -63,6 +63,13 @@ public class QueueBenchmark {
 	@State(Scope.Benchmark)
 	public static class OurQueue {
 
+		/**
+		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent reading
+		 * the clock, which the queue does on every add, get and done.
+		 */
+		@Param(Clocks.SYSTEM)
+		public String ticker = Clocks.SYSTEM;
+
 		ScheduledThreadPoolExecutor scheduler;
 
 		RateLimitingQueue<Request> queue;
@@ -74,7 +81,7 @@ public class QueueBenchmark {
 			this.queue = RateLimitingQueue.<Request>builder()
 				.name("benchmark")
 				.rateLimiter(RateLimiters.controllerDefault())
-				.scheduler(DelayScheduler.of(this.scheduler))
+				.scheduler(Clocks.scheduler(this.ticker, this.scheduler))
 				.build();
 		}
 
