@@ -34,10 +34,10 @@ import dev.kubereconciler.reconcile.Request;
  * Work-queue throughput, ours side by side with client-java-extended's
  * {@code DefaultRateLimitingQueue}.
  *
- * <p>{@code addGetDone*}: each invocation adds a batch of {@value #BATCH} distinct keys, then
- * takes and finishes as many, so no add is deduplicated and no {@code get()} ever blocks; the
- * score is per key (one add, one get, one done). Run with {@code -t 1} and {@code -t 2}; threads
- * share one queue and use disjoint keys.
+ * <p>{@code addGetDone*}: each invocation adds a batch of {@value #BATCH} distinct keys that are
+ * not pending, then takes and finishes as many, so no add is deduplicated and no {@code get()}
+ * waits for ever; the score is per key (one add, one get, one done). Run with {@code -t 1} and
+ * {@code -t 2}; threads share one queue.
  *
  * <p>{@code addAfter*}: one benchmark thread calls {@code addAfter(key, 1 ms)} over 65,536
  * keys in turn while a background consumer takes and finishes every key that becomes ready. The
@@ -119,7 +119,10 @@ public class QueueBenchmark {
 	}
 
 	/**
-	 * Each thread's own batch of keys.
+	 * The keys a thread may add: at first its own batch, then the keys it took and finished in
+	 * its previous invocation. A key is thus always either pending in the queue or owned by
+	 * exactly one thread, so no add is ever deduplicated and every {@code get()} finds a key,
+	 * even when threads take each other's keys.
 	 */
 	@State(Scope.Thread)
 	public static class Batch {
@@ -141,11 +144,14 @@ public class QueueBenchmark {
 	@OperationsPerInvocation(BATCH)
 	public void addGetDoneOurs(OurQueue queue, Batch batch) throws InterruptedException {
 		RateLimitingQueue<Request> q = queue.queue;
-		for (Request key : batch.ours) {
+		Request[] keys = batch.ours;
+		for (Request key : keys) {
 			q.add(key);
 		}
 		for (int i = 0; i < BATCH; i++) {
-			q.done(q.get().orElseThrow());
+			Request key = q.get().orElseThrow();
+			q.done(key);
+			keys[i] = key;
 		}
 	}
 
@@ -153,11 +159,14 @@ public class QueueBenchmark {
 	@OperationsPerInvocation(BATCH)
 	public void addGetDoneClientJava(ClientJavaQueue queue, Batch batch) throws InterruptedException {
 		DefaultRateLimitingQueue<io.kubernetes.client.extended.controller.reconciler.Request> q = queue.queue;
-		for (io.kubernetes.client.extended.controller.reconciler.Request key : batch.clientJava) {
+		io.kubernetes.client.extended.controller.reconciler.Request[] keys = batch.clientJava;
+		for (io.kubernetes.client.extended.controller.reconciler.Request key : keys) {
 			q.add(key);
 		}
 		for (int i = 0; i < BATCH; i++) {
-			q.done(q.get());
+			io.kubernetes.client.extended.controller.reconciler.Request key = q.get();
+			q.done(key);
+			keys[i] = key;
 		}
 	}
 
