@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
-# (text and JMH JSON) under benchmarks/results/. About 15 minutes on 2 cores.
+# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores.
 #
 # Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e diagnostics
 #   (all by default); OUT_DIR (default benchmarks/results) receives the output.
@@ -64,4 +64,7 @@ if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock
     jmh diagnostic-queue-clock 'QueueBenchmark.addGetDoneOurs' -p ticker=system,frozen -t 1 "${settings[@]}"
     jmh diagnostic-dispatch-clock 'DispatchBenchmark.ours' -p limiter=default -p ticker=system,frozen -f 1 -wi 5 -i 15
+    # where our workers spend their time
+    timeout 600 java -jar "$jar" 'DispatchBenchmark.ours' -p limiter=none -f 1 -wi 5 -i 30 \
+        -prof 'stack:lines=4;top=12' >"$out/diagnostic-dispatch-stack.txt" 2>&1
 fi
