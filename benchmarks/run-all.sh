@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
+# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores.
+#
+# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e diagnostics
+#   (all by default); OUT_DIR (default benchmarks/results) receives the output.
+# Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end run.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT_DIR:-$root/benchmarks/results}
+steps=${*:-limiter queue dispatch memory e2e diagnostics}
+jar=$root/benchmarks/target/benchmarks.jar
+mkdir -p "$out"
+cd "$root"
+
+machine() {
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "nproc: $(nproc)"
+    lscpu | grep -E 'Model name|Hypervisor vendor' | sed 's/  */ /g'
+    echo "clocksource: $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2>/dev/null || echo unknown)"
+    java -version 2>&1
+    echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+jmh() { # jmh NAME ARGS...: one JMH run, text and JSON
+    local name=$1
+    shift
+    echo "== $name: java -jar benchmarks/target/benchmarks.jar $*" | tee "$out/$name.txt"
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/$name.txt"
+    timeout 1800 java -jar "$jar" "$@" -rf json -rff "$out/$name.json" >>"$out/$name.txt" 2>&1
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$out/$name.txt"
+    sed -n '/^Benchmark /,$p' "$out/$name.txt"
+}
+
+want() { [[ " $steps " == *" $1 "* ]]; }
+
+machine | tee "$out/machine-$(date -u +%Y%m%dT%H%M%SZ).txt"
+
+settings=(-f 1 -wi 3 -w 2s -i 5 -r 2s)
+if want limiter; then
+    jmh limiter-t1 LimiterBenchmark -prof gc -t 1 "${settings[@]}"
+    jmh limiter-t2 LimiterBenchmark -prof gc -t 2 "${settings[@]}"
+fi
+if want queue; then
+    jmh queue-t1 'QueueBenchmark.addGetDone' -prof gc -t 1 "${settings[@]}"
+    jmh queue-t2 'QueueBenchmark.addGetDone' -prof gc -t 2 "${settings[@]}"
+    jmh queue-delayed 'QueueBenchmark.addAfter' -prof gc -t 1 "${settings[@]}"
+fi
+if want dispatch; then
+    jmh dispatch DispatchBenchmark -prof gc -f 1 -wi 5 -i 15
+fi
+if want memory; then
+    echo "== memory" | tee "$out/memory.txt"
+    timeout 900 java -XX:+UseSerialGC -Xmx4g -Djol.magicFieldOffset=true \
+        -cp "$jar" dev.kubereconciler.benchmarks.LimiterMemory 1000000 3 --jol 2>&1 \
+        | grep -v '^#\|^$' | tee -a "$out/memory.txt"
+fi
+if want e2e; then
+    echo "== end to end" | tee "$out/e2e.txt"
+    benchmarks/e2e.sh 100 3000 300 2>&1 | grep -v '^SLF4J' | tee -a "$out/e2e.txt"
+fi
+if want diagnostics; then
+    # not results: how much of our queue and dispatch time is spent reading the clock
+    jmh diagnostic-queue-clock 'QueueBenchmark.addGetDoneOurs' -p ticker=system,frozen -t 1 "${settings[@]}"
+    jmh diagnostic-dispatch-clock 'DispatchBenchmark.ours' -p limiter=default -p ticker=system,frozen -f 1 -wi 5 -i 15
+    # where our workers spend their time
+    timeout 600 java -jar "$jar" 'DispatchBenchmark.ours' -p limiter=none -f 1 -wi 5 -i 30 \
+        -prof 'stack:lines=4;top=12' >"$out/diagnostic-dispatch-stack.txt" 2>&1
+fi

@@ -1,0 +1,6 @@
+/**
+ * JMH benchmarks and harnesses that measure kube-reconciler side by side with
+ * kubernetes-client/java; results and the commands that produce them are in
+ * {@code benchmarks/RESULTS.md}.
+ */
+package dev.kubereconciler.benchmarks;
