@@ -312,6 +312,9 @@ public final class Controller {
 	}
 
 	void awaitUnpaused() throws InterruptedException {
+		if (!this.paused) {
+			return;
+		}
 		synchronized (this.pauseMonitor) {
 			while (this.paused && this.state == ControllerState.PAUSED) {
 				this.pauseMonitor.wait();
@@ -441,8 +444,8 @@ public final class Controller {
 			}
 			QueueObserver<Request> observer = this.listener.queueObserver(this.definition.name());
 			return new Controller(this.definition, ResourceType.of(this.definition.watches()), this.gate,
-					this.listener, (observer != null) ? observer : new QueueObserver<>() {
-					}, this.scheduler, this.sleeper, this.threadFactory, this.abandonGrace);
+					this.listener, (observer != null) ? observer : QueueObserver.none(), this.scheduler, this.sleeper,
+					this.threadFactory, this.abandonGrace);
 		}
 
 	}

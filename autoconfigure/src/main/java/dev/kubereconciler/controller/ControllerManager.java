@@ -105,8 +105,7 @@ public final class ControllerManager {
 			}
 			QueueObserver<Request> observer = builder.listener.queueObserver(definition.name());
 			if (observer == null) {
-				observer = new QueueObserver<>() {
-				};
+				observer = QueueObserver.none();
 			}
 			Controller controller = new Controller(definition, ResourceType.of(definition.watches()), this.gate,
 					builder.listener, observer, this.scheduler, this.sleeper, this.threadFactory, builder.abandonGrace);

@@ -82,6 +82,15 @@ public final class ManagerGate {
 	}
 
 	/**
+	 * Return whether the gate lets every reconcile through at once and applies to every
+	 * cause, so that a worker needs neither the key's cause nor a reservation to pass it.
+	 * @return whether passing is free
+	 */
+	boolean isOpen() {
+		return this.bucket.isUnlimited() && this.appliesTo.size() == AddCause.values().length;
+	}
+
+	/**
 	 * Record that a reconcile passed the gate.
 	 */
 	void admit() {

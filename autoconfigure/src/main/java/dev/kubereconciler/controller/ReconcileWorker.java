@@ -67,48 +67,72 @@ final class ReconcileWorker implements Runnable {
 
 	@Override
 	public void run() {
-		while (!this.stopped) {
-			try {
-				this.controller.awaitUnpaused();
-				Optional<Request> next = this.queue.get();
-				if (next.isEmpty() || !process(next.get())) {
-					return;
+		// a key this worker finished, marked done together with taking the next one
+		Request finished = null;
+		try {
+			while (!this.stopped) {
+				try {
+					if (finished != null && this.controller.isPaused()) {
+						this.queue.done(finished);
+						finished = null;
+					}
+					Optional<Request> next;
+					if (finished != null) {
+						// done before it waits, even if the wait is interrupted
+						Request done = finished;
+						finished = null;
+						next = this.queue.doneAndGet(done);
+					}
+					else {
+						this.controller.awaitUnpaused();
+						next = this.queue.get();
+					}
+					if (next.isEmpty()) {
+						return;
+					}
+					Step step = process(next.get());
+					if (step == Step.ABANDONED) {
+						return;
+					}
+					finished = (step == Step.FINISHED) ? next.get() : null;
+				}
+				catch (InterruptedException ex) {
+					if (this.stopped || this.queue.isShuttingDown()) {
+						return;
+					}
 				}
 			}
-			catch (InterruptedException ex) {
-				if (this.stopped || this.queue.isShuttingDown()) {
-					return;
-				}
+		}
+		finally {
+			if (finished != null) {
+				this.queue.done(finished);
 			}
 		}
 	}
 
 	/**
 	 * Reconcile one key.
-	 * @return {@code false} if this worker was abandoned and must exit
+	 * @return what became of the key
 	 */
-	private boolean process(Request request) throws InterruptedException {
-		AddCause cause = this.queue.cause(request);
+	private Step process(Request request) throws InterruptedException {
 		if (this.controller.isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after resume
-			this.queue.add(request, cause);
+			this.queue.add(request, this.queue.cause(request));
 			this.queue.done(request);
-			return true;
+			return Step.RELEASED;
 		}
 		try {
-			if (!passGate(request, cause)) {
+			if (!passGate(request)) {
 				// handed back to the queue with a delay; release it so that the delayed add is
 				// not deferred behind this worker forever
 				this.queue.done(request);
-				return true;
+				return Step.RELEASED;
 			}
 		}
 		catch (InterruptedException ex) {
 			this.queue.done(request);
 			throw ex;
 		}
-		// the gate's wait is limiter delay, not work on the key
-		this.queue.startWork(request);
 		long started = this.controller.ticker().read();
 		synchronized (this) {
 			this.state = RUNNING;
@@ -143,7 +167,7 @@ final class ReconcileWorker implements Runnable {
 		if (ended == ABANDONED) {
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
 					+ "retried", request, this.controller.name(), nanos / 1_000_000);
-			return false;
+			return Step.ABANDONED;
 		}
 		this.controller.workerFinished();
 		ReconcileOutcome outcome = (ended == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
@@ -151,10 +175,11 @@ final class ReconcileWorker implements Runnable {
 		try {
 			this.controller.results().handle(this.queue, request, outcome, result, error, nanos);
 		}
-		finally {
+		catch (RuntimeException ex) {
 			this.queue.done(request);
+			throw ex;
 		}
-		return true;
+		return Step.FINISHED;
 	}
 
 	/**
@@ -163,9 +188,17 @@ final class ReconcileWorker implements Runnable {
 	 * @return {@code true} to reconcile now, {@code false} if the key was handed back to the
 	 * queue because it would wait longer than the gate's max wait
 	 */
-	private boolean passGate(Request request, AddCause cause) throws InterruptedException {
+	private boolean passGate(Request request) throws InterruptedException {
 		ManagerGate gate = this.controller.gate();
-		if (gate == null || !gate.appliesTo(cause)) {
+		if (gate == null) {
+			return true;
+		}
+		if (gate.isOpen()) {
+			gate.admit();
+			return true;
+		}
+		AddCause cause = this.queue.cause(request);
+		if (!gate.appliesTo(cause)) {
 			return true;
 		}
 		BucketReservation reservation = gate.reserve();
@@ -186,6 +219,8 @@ final class ReconcileWorker implements Runnable {
 		try {
 			this.controller.sleeper().sleep(delay);
 			gate.admit();
+			// the gate's wait is limiter delay, not work on the key
+			this.queue.startWork(request);
 			return true;
 		}
 		catch (InterruptedException ex) {
@@ -233,6 +268,22 @@ final class ReconcileWorker implements Runnable {
 			this.queue.done(abandoned);
 		}
 		return true;
+	}
+
+	/**
+	 * What became of a key a worker took.
+	 */
+	private enum Step {
+
+		/** Reconciled and handled; the worker still holds it until it marks it done. */
+		FINISHED,
+
+		/** Already given back to the queue. */
+		RELEASED,
+
+		/** The watchdog retried it and replaced this worker, which must exit. */
+		ABANDONED
+
 	}
 
 	void stop() {

@@ -35,6 +35,9 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 
 	private double qps;
 
+	// mirrors qps == +Inf, readable without the lock
+	private volatile boolean unlimited;
+
 	private int burst;
 
 	private double tokens;
@@ -61,6 +64,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 		this.ticker = ticker;
 		this.qps = qps;
+		this.unlimited = qps == Double.POSITIVE_INFINITY;
 		this.burst = burst;
 		this.tokens = burst;
 		this.last = ticker.read();
@@ -202,6 +206,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			long now = this.ticker.read();
 			advanceTo(now, tokensAt(now));
 			this.qps = qps;
+			this.unlimited = qps == Double.POSITIVE_INFINITY;
 		}
 	}
 
@@ -229,8 +234,13 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 	}
 
-	private boolean isUnlimited() {
-		return this.qps == Double.POSITIVE_INFINITY;
+	/**
+	 * Return whether this bucket never delays: its rate is {@link Double#POSITIVE_INFINITY}.
+	 * Reads no lock, so that callers on a hot path can skip the bucket altogether.
+	 * @return whether the bucket is unlimited
+	 */
+	public boolean isUnlimited() {
+		return this.unlimited;
 	}
 
 	private double tokensAt(long now) {

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -62,6 +63,28 @@ class RateLimitingQueueTests {
 		assertThat(take()).isEqualTo("a");
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isZero();
+		assertThat(this.queue.inFlight()).isZero();
+	}
+
+	@Test
+	void doneAndGetFinishesOneKeyAndTakesTheNext() throws Exception {
+		this.queue.add("a");
+		this.queue.add("b");
+		assertThat(take()).isEqualTo("a");
+		this.queue.add("a");
+		assertThat(this.queue.doneAndGet("a")).contains("b");
+		assertThat(this.queue.inFlight()).isEqualTo(1);
+		// "a" was re-added while held: done put it back, behind "b"
+		assertThat(this.queue.doneAndGet("b")).contains("a");
+		assertThat(this.queue.depth()).isZero();
+	}
+
+	@Test
+	void doneAndGetMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
+		this.queue.add("a");
+		take();
+		Thread.currentThread().interrupt();
+		assertThatExceptionOfType(InterruptedException.class).isThrownBy(() -> this.queue.doneAndGet("a"));
 		assertThat(this.queue.inFlight()).isZero();
 	}
 
