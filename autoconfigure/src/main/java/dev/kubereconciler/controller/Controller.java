@@ -57,8 +57,6 @@ public final class Controller {
 
 	private final List<ReconcileWorker> workers = new CopyOnWriteArrayList<>();
 
-	private final AtomicInteger activeWorkers = new AtomicInteger();
-
 	private final AtomicInteger workerIds = new AtomicInteger();
 
 	private final Object lifecycleMonitor = new Object();
@@ -130,7 +128,12 @@ public final class Controller {
 	}
 
 	public int activeWorkers() {
-		return this.activeWorkers.get();
+		// counted on demand: a shared counter would be written twice a key by every worker
+		int active = 0;
+		for (ReconcileWorker worker : this.workers) {
+			active += worker.isReconciling() ? 1 : 0;
+		}
+		return active;
 	}
 
 	/**
@@ -323,12 +326,7 @@ public final class Controller {
 	}
 
 	void workerStarted(Request request) {
-		this.activeWorkers.incrementAndGet();
 		this.listener.reconcileStarted(name(), request);
-	}
-
-	void workerFinished() {
-		this.activeWorkers.decrementAndGet();
 	}
 
 	ResultHandler results() {

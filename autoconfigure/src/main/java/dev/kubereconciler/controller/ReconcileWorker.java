@@ -169,7 +169,6 @@ final class ReconcileWorker implements Runnable {
 					+ "retried", request, this.controller.name(), nanos / 1_000_000);
 			return Step.ABANDONED;
 		}
-		this.controller.workerFinished();
 		ReconcileOutcome outcome = (ended == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
 				: ResultHandler.classify(result, error);
 		try {
@@ -260,7 +259,6 @@ final class ReconcileWorker implements Runnable {
 		// is retried now at the cost of possibly overlapping with the abandoned call.
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
 				+ "thread {} and starting a new worker", abandoned, this.controller.name(), this.thread.getName());
-		this.controller.workerFinished();
 		try {
 			this.controller.results().handle(this.queue, abandoned, ReconcileOutcome.TIMEOUT, null, null, ran);
 		}
@@ -284,6 +282,14 @@ final class ReconcileWorker implements Runnable {
 		/** The watchdog retried it and replaced this worker, which must exit. */
 		ABANDONED
 
+	}
+
+	/**
+	 * Return whether this worker runs a reconcile now, timed out or not.
+	 * @return whether it is reconciling
+	 */
+	synchronized boolean isReconciling() {
+		return this.state == RUNNING || this.state == TIMED_OUT;
 	}
 
 	void stop() {

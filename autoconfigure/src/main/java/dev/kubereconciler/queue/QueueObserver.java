@@ -4,8 +4,8 @@ package dev.kubereconciler.queue;
  * Receives what a {@link RateLimitingQueue} does, for metrics; the hooks match client-go's
  * {@code workqueue} metrics provider. Every method has an empty default.
  *
- * <p>Callbacks run on the queue's callers' threads while the queue is locked, so they must be
- * fast, must not block and must not call back into the queue.
+ * <p>Callbacks run on the queue's callers' threads, some of them while a key's state is locked,
+ * so they must be fast, must not block and must not call back into the queue.
  *
  * @param <T> the type of item
  */

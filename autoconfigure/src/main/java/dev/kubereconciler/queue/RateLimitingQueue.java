@@ -1,16 +1,14 @@
 package dev.kubereconciler.queue;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
+import java.util.concurrent.atomic.LongAdder;
 
-import dev.kubereconciler.queue.DelayScheduler.Cancellable;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -28,15 +26,20 @@ import dev.kubereconciler.ratelimit.Ticker;
  * <p>Once {@link #shutDown() shut down}, adds are ignored and {@link #get()} hands out no more
  * keys, so no new work starts.
  *
+ * <p>Workers contend on no common lock: each key's state changes under that key's own entry,
+ * ready keys travel through a lock-free queue, and a semaphore counts them for the workers
+ * that wait.
+ *
  * @param <T> the type of item, with value semantics ({@code equals} and {@code hashCode})
  */
 public final class RateLimitingQueue<T> {
 
+	// enough permits that every worker waiting now or later passes at once after a shutdown
+	private static final int SHUTDOWN_PERMITS = Integer.MAX_VALUE / 2;
+
 	private final String name;
 
 	private final RateLimiter<T> rateLimiter;
-
-	private final DelayScheduler scheduler;
 
 	private final Ticker ticker;
 
@@ -45,40 +48,31 @@ public final class RateLimitingQueue<T> {
 	// without an observer, done() has no use for the clock
 	private final boolean observed;
 
-	// A monitor rather than a ReentrantLock: its critical sections are short, and under
-	// contention a monitor spins before it parks, where the lock parks at once (a third of the
-	// throughput with two workers). Workers and drainers wait on it.
-	private final Object lock = new Object();
+	// every key that is pending or held; a key's entry guards its own state
+	private final ConcurrentHashMap<T, Entry> entries = new ConcurrentHashMap<>();
 
-	// how many threads wait for the held keys to be done; done() wakes them all only then
-	private int drainers;
+	// pending keys that no worker holds, in the order they became ready; one permit each
+	private final ConcurrentLinkedQueue<T> ready = new ConcurrentLinkedQueue<>();
 
-	// All fields below are guarded by the lock.
+	private final Semaphore readyPermits = new Semaphore(0);
 
-	private final ArrayDeque<T> queue = new ArrayDeque<>();
+	private final LongAdder held = new LongAdder();
 
-	private final Map<T, Entry> dirty = new HashMap<>();
+	private final DelayedAdds<T> delayed;
 
-	private final Map<T, Entry> processing = new HashMap<>();
+	private final Object drainMonitor = new Object();
 
-	private final Map<T, Entry> waiting = new HashMap<>();
+	private volatile int drainers;
 
-	// May hold stale entries for keys that moved earlier or left; the waiting map is the truth.
-	private final PriorityQueue<Waiting<T>> heap = new PriorityQueue<>();
-
-	private long armedFor = Long.MAX_VALUE;
-
-	private Cancellable wakeUp;
-
-	private boolean shuttingDown;
+	private volatile boolean shuttingDown;
 
 	private RateLimitingQueue(Builder<T> builder) {
 		this.name = builder.name;
 		this.rateLimiter = builder.rateLimiter;
-		this.scheduler = builder.scheduler;
 		this.ticker = builder.scheduler.ticker();
 		this.observer = builder.observer;
 		this.observed = builder.observer != QueueObserver.none();
+		this.delayed = new DelayedAdds<>(builder.scheduler, this::addNow);
 	}
 
 	/**
@@ -114,14 +108,52 @@ public final class RateLimitingQueue<T> {
 	 */
 	public void add(T item, AddCause cause) {
 		Objects.requireNonNull(item, "item must not be null");
-		synchronized (this.lock) {
-			if (!this.shuttingDown) {
-				if (this.waiting.remove(item) != null) {
-					compactLocked();
+		if (!this.shuttingDown) {
+			this.delayed.cancel(item);
+			addNow(item, cause, this.ticker.read());
+		}
+	}
+
+	private void addNow(T item, AddCause cause, long now) {
+		if (this.shuttingDown) {
+			return;
+		}
+		while (true) {
+			Entry entry = this.entries.get(item);
+			if (entry == null) {
+				Entry fresh = new Entry(cause, now);
+				if (this.entries.putIfAbsent(item, fresh) == null) {
+					this.observer.added(item, cause);
+					makeReady(item);
+					return;
 				}
-				addLocked(item, cause, this.ticker.read());
+				continue;
+			}
+			synchronized (entry) {
+				if (entry.state == Entry.RETIRED) {
+					// done() is removing it; add anew
+					continue;
+				}
+				if (entry.state == Entry.HELD) {
+					entry.state = Entry.HELD_DIRTY;
+					entry.nextCause = cause;
+					entry.nextAddedAt = now;
+					this.observer.added(item, cause);
+				}
+				else if (entry.state == Entry.HELD_DIRTY) {
+					entry.nextCause = cause;
+				}
+				else {
+					entry.cause = cause;
+				}
+				return;
 			}
 		}
+	}
+
+	private void makeReady(T item) {
+		this.ready.offer(item);
+		this.readyPermits.release();
 	}
 
 	/**
@@ -132,31 +164,23 @@ public final class RateLimitingQueue<T> {
 	 */
 	public void addAfter(T item, Duration delay, AddCause cause) {
 		Objects.requireNonNull(item, "item must not be null");
-		synchronized (this.lock) {
-			if (this.shuttingDown) {
-				return;
-			}
-			this.observer.retried(item);
-			long now = this.ticker.read();
-			long readyAt = now + Math.min(delay.isNegative() ? 0 : saturatedNanos(delay), Long.MAX_VALUE - now);
-			if (readyAt - now <= 0) {
-				this.waiting.remove(item);
-				addLocked(item, cause, now);
-				return;
-			}
-			if (this.dirty.containsKey(item)) {
-				// it will be handed out anyway, and its reconcile decides about the next one
-				return;
-			}
-			Entry current = this.waiting.get(item);
-			if (current != null && current.time - readyAt <= 0) {
-				return;
-			}
-			this.waiting.put(item, new Entry(cause, readyAt));
-			this.heap.add(new Waiting<>(item, readyAt));
-			compactLocked();
-			armLocked(readyAt);
+		if (this.shuttingDown) {
+			return;
 		}
+		this.observer.retried(item);
+		long now = this.ticker.read();
+		long readyAt = now + Math.min(delay.isNegative() ? 0 : saturatedNanos(delay), Long.MAX_VALUE - now);
+		if (readyAt - now <= 0) {
+			this.delayed.cancel(item);
+			addNow(item, cause, now);
+			return;
+		}
+		Entry entry = this.entries.get(item);
+		if (entry != null && entry.isPending()) {
+			// it will be handed out anyway, and its reconcile decides about the next one
+			return;
+		}
+		this.delayed.schedule(item, cause, readyAt);
 	}
 
 	/**
@@ -194,48 +218,34 @@ public final class RateLimitingQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
 	public Optional<T> get() throws InterruptedException {
-		return take(null);
+		this.readyPermits.acquire();
+		if (this.shuttingDown) {
+			return Optional.empty();
+		}
+		T item = this.ready.poll();
+		Entry entry = this.entries.get(item);
+		long now = this.ticker.read();
+		long queued;
+		synchronized (entry) {
+			queued = Math.max(0, now - entry.time);
+			entry.state = Entry.HELD;
+			entry.time = now;
+		}
+		this.held.increment();
+		this.observer.dequeued(item, queued);
+		return Optional.of(item);
 	}
 
 	/**
-	 * Mark a key {@link #done} and take the next one, as {@link #get()} does, in one step: a
-	 * worker that loops over keys takes the queue's lock once a key instead of twice.
+	 * Mark a key {@link #done} and take the next one, as {@link #get()} does.
 	 * @param done the key the caller finished
 	 * @return the next key, or empty once the queue is shut down
 	 * @throws InterruptedException if the waiting thread is interrupted; the finished key is
 	 * done all the same
 	 */
 	public Optional<T> doneAndGet(T done) throws InterruptedException {
-		Objects.requireNonNull(done, "done must not be null");
-		return take(done);
-	}
-
-	private Optional<T> take(T done) throws InterruptedException {
-		// read outside the lock, which then stays short: the common case does not wait
-		long now = this.ticker.read();
-		synchronized (this.lock) {
-			if (done != null) {
-				doneLocked(done, now);
-			}
-			boolean waited = false;
-			while (this.queue.isEmpty() && !this.shuttingDown) {
-				this.lock.wait();
-				waited = true;
-			}
-			if (this.shuttingDown) {
-				return Optional.empty();
-			}
-			if (waited) {
-				now = this.ticker.read();
-			}
-			T item = this.queue.poll();
-			// the entry that tracked the key while pending now tracks it while held
-			Entry entry = this.dirty.remove(item);
-			this.observer.dequeued(item, Math.max(0, now - entry.time));
-			entry.time = now;
-			this.processing.put(item, entry);
-			return Optional.of(item);
-		}
+		done(Objects.requireNonNull(done, "done must not be null"));
+		return get();
 	}
 
 	/**
@@ -244,9 +254,12 @@ public final class RateLimitingQueue<T> {
 	 * @return the cause, or {@code null} if no worker holds the key
 	 */
 	public AddCause cause(T item) {
-		synchronized (this.lock) {
-			Entry entry = this.processing.get(item);
-			return (entry != null) ? entry.cause : null;
+		Entry entry = this.entries.get(item);
+		if (entry == null) {
+			return null;
+		}
+		synchronized (entry) {
+			return entry.isHeld() ? entry.cause : null;
 		}
 	}
 
@@ -257,10 +270,13 @@ public final class RateLimitingQueue<T> {
 	 * @param item the key, as returned by {@link #get()}
 	 */
 	public void startWork(T item) {
-		synchronized (this.lock) {
-			Entry entry = this.processing.get(item);
-			if (entry != null) {
-				entry.time = this.ticker.read();
+		Entry entry = this.entries.get(item);
+		if (entry != null) {
+			long now = this.ticker.read();
+			synchronized (entry) {
+				if (entry.isHeld()) {
+					entry.time = now;
+				}
 			}
 		}
 	}
@@ -270,26 +286,36 @@ public final class RateLimitingQueue<T> {
 	 * @param item the key
 	 */
 	public void done(T item) {
-		long now = this.observed ? this.ticker.read() : 0;
-		synchronized (this.lock) {
-			doneLocked(item, now);
-		}
-	}
-
-	private void doneLocked(T item, long now) {
-		Entry entry = this.processing.remove(item);
+		Entry entry = this.entries.get(item);
 		if (entry == null) {
 			return;
 		}
+		long now = this.observed ? this.ticker.read() : 0;
+		long worked;
+		synchronized (entry) {
+			if (!entry.isHeld()) {
+				return;
+			}
+			worked = now - entry.time;
+			if (entry.state == Entry.HELD_DIRTY) {
+				entry.state = Entry.PENDING;
+				entry.cause = entry.nextCause;
+				entry.time = entry.nextAddedAt;
+				makeReady(item);
+			}
+			else {
+				entry.state = Entry.RETIRED;
+				this.entries.remove(item, entry);
+			}
+		}
+		this.held.decrement();
 		if (this.observed) {
-			this.observer.finished(item, now - entry.time);
+			this.observer.finished(item, worked);
 		}
-		if (this.dirty.containsKey(item)) {
-			this.queue.add(item);
-			wakeWorkerLocked();
-		}
-		if (this.drainers > 0 && this.processing.isEmpty()) {
-			this.lock.notifyAll();
+		if (this.drainers > 0) {
+			synchronized (this.drainMonitor) {
+				this.drainMonitor.notifyAll();
+			}
 		}
 	}
 
@@ -298,13 +324,10 @@ public final class RateLimitingQueue<T> {
 	 * in {@link #get()} return empty.
 	 */
 	public void shutDown() {
-		synchronized (this.lock) {
+		if (!this.shuttingDown) {
 			this.shuttingDown = true;
-			if (this.wakeUp != null) {
-				this.wakeUp.cancel();
-				this.wakeUp = null;
-			}
-			this.lock.notifyAll();
+			this.delayed.close();
+			this.readyPermits.release(SHUTDOWN_PERMITS);
 		}
 	}
 
@@ -320,15 +343,15 @@ public final class RateLimitingQueue<T> {
 		long timeoutNanos = saturatedNanos(timeout);
 		// a bound in real time, as the wait itself is; the injected ticker may be a manual one
 		long start = System.nanoTime();
-		synchronized (this.lock) {
+		synchronized (this.drainMonitor) {
 			this.drainers++;
 			try {
-				while (!this.processing.isEmpty()) {
+				while (this.held.sum() > 0) {
 					long remaining = timeoutNanos - (System.nanoTime() - start);
 					if (remaining <= 0) {
 						return false;
 					}
-					TimeUnit.NANOSECONDS.timedWait(this.lock, remaining);
+					TimeUnit.NANOSECONDS.timedWait(this.drainMonitor, remaining);
 				}
 				return true;
 			}
@@ -343,15 +366,15 @@ public final class RateLimitingQueue<T> {
 	 * @return whether it is shutting down
 	 */
 	public boolean isShuttingDown() {
-		return locked(() -> this.shuttingDown ? 1 : 0) == 1;
+		return this.shuttingDown;
 	}
 
 	/**
 	 * Return the number of keys ready to be handed out, as client-go's {@code Len()}.
-	 * @return the depth
+	 * @return the depth, 0 once shut down
 	 */
 	public int depth() {
-		return locked(this.queue::size);
+		return this.shuttingDown ? 0 : this.readyPermits.availablePermits();
 	}
 
 	/**
@@ -359,20 +382,17 @@ public final class RateLimitingQueue<T> {
 	 * @return the waiting keys
 	 */
 	public int waiting() {
-		return locked(this.waiting::size);
+		return this.delayed.size();
 	}
 
 	/**
-	 * Return how long a key that waits out a delay still waits.
+	 * Return how long a key still waits out its delay.
 	 * @param item the key
-	 * @return the time until the key is ready, or empty if it is not waiting out a delay
+	 * @return the remaining delay, or empty if the key does not wait
 	 */
 	public Optional<Duration> remainingDelay(T item) {
-		synchronized (this.lock) {
-			Entry entry = this.waiting.get(item);
-			return (entry != null) ? Optional.of(Duration.ofNanos(Math.max(0, entry.time - this.ticker.read())))
-					: Optional.empty();
-		}
+		long nanos = this.delayed.remainingNanos(item);
+		return (nanos >= 0) ? Optional.of(Duration.ofNanos(nanos)) : Optional.empty();
 	}
 
 	/**
@@ -380,7 +400,7 @@ public final class RateLimitingQueue<T> {
 	 * @return the keys in flight
 	 */
 	public int inFlight() {
-		return locked(this.processing::size);
+		return (int) this.held.sum();
 	}
 
 	/**
@@ -388,14 +408,12 @@ public final class RateLimitingQueue<T> {
 	 * @return the unfinished work in nanoseconds
 	 */
 	public long unfinishedWorkNanos() {
-		synchronized (this.lock) {
-			long now = this.ticker.read();
-			long total = 0;
-			for (Entry entry : this.processing.values()) {
-				total += now - entry.time;
-			}
-			return total;
+		long now = this.ticker.read();
+		long total = 0;
+		for (Entry entry : this.entries.values()) {
+			total += entry.heldFor(now);
 		}
+		return total;
 	}
 
 	/**
@@ -403,92 +421,12 @@ public final class RateLimitingQueue<T> {
 	 * @return nanoseconds, 0 when no key is held
 	 */
 	public long longestRunningProcessorNanos() {
-		synchronized (this.lock) {
-			long now = this.ticker.read();
-			long longest = 0;
-			for (Entry entry : this.processing.values()) {
-				longest = Math.max(longest, now - entry.time);
-			}
-			return longest;
+		long now = this.ticker.read();
+		long longest = 0;
+		for (Entry entry : this.entries.values()) {
+			longest = Math.max(longest, entry.heldFor(now));
 		}
-	}
-
-	private void addLocked(T item, AddCause cause, long now) {
-		Entry pending = this.dirty.get(item);
-		if (pending != null) {
-			pending.cause = cause;
-			return;
-		}
-		this.dirty.put(item, new Entry(cause, now));
-		this.observer.added(item, cause);
-		if (!this.processing.containsKey(item)) {
-			this.queue.add(item);
-			wakeWorkerLocked();
-		}
-	}
-
-	private void wakeWorkerLocked() {
-		// only workers wait while nobody drains: one key, one worker
-		if (this.drainers == 0) {
-			this.lock.notify();
-		}
-		else {
-			this.lock.notifyAll();
-		}
-	}
-
-	private void compactLocked() {
-		// Keys that left the heap early (an immediate add, an earlier ready time) leave stale
-		// entries behind; rebuild once they outnumber the live ones, so memory tracks the
-		// waiting keys alone.
-		if (this.heap.size() > 2 * this.waiting.size() + 64) {
-			this.heap.clear();
-			this.waiting.forEach((item, pending) -> this.heap.add(new Waiting<>(item, pending.time)));
-		}
-	}
-
-	private void armLocked(long readyAt) {
-		if (readyAt - this.armedFor >= 0 && this.wakeUp != null) {
-			return;
-		}
-		if (this.wakeUp != null) {
-			this.wakeUp.cancel();
-		}
-		this.armedFor = readyAt;
-		this.wakeUp = this.scheduler.schedule(readyAt, this::releaseDue);
-	}
-
-	private void releaseDue() {
-		synchronized (this.lock) {
-			this.wakeUp = null;
-			this.armedFor = Long.MAX_VALUE;
-			if (this.shuttingDown) {
-				return;
-			}
-			long now = this.ticker.read();
-			while (!this.heap.isEmpty()) {
-				Waiting<T> next = this.heap.peek();
-				Entry pending = this.waiting.get(next.item);
-				if (pending == null || pending.time != next.readyAt) {
-					this.heap.poll();
-					continue;
-				}
-				if (next.readyAt - now > 0) {
-					armLocked(next.readyAt);
-					return;
-				}
-				this.heap.poll();
-				this.waiting.remove(next.item);
-				// pending from its ready time, however late this wake-up ran
-				addLocked(next.item, pending.cause, next.readyAt);
-			}
-		}
-	}
-
-	private int locked(IntSupplier supplier) {
-		synchronized (this.lock) {
-			return supplier.getAsInt();
-		}
+		return longest;
 	}
 
 	private static long saturatedNanos(Duration duration) {
@@ -499,27 +437,47 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Why a key was added, and a time: for a waiting key, its ready time; for a pending key, its
-	 * add time; for a held key, when its worker started on it.
+	 * The state of one pending or held key, guarded by itself.
 	 */
 	private static final class Entry {
 
+		static final int PENDING = 0;
+
+		static final int HELD = 1;
+
+		// held, and added again meanwhile: ready again once done
+		static final int HELD_DIRTY = 2;
+
+		// left the map: an add must make a new entry
+		static final int RETIRED = 3;
+
+		int state = PENDING;
+
+		// the cause of the add that made the key pending, and of the hold that follows it
 		AddCause cause;
 
+		// pending: since when; held: since when a worker works on it
 		long time;
+
+		AddCause nextCause;
+
+		long nextAddedAt;
 
 		Entry(AddCause cause, long time) {
 			this.cause = cause;
 			this.time = time;
 		}
 
-	}
+		synchronized boolean isPending() {
+			return this.state == PENDING || this.state == HELD_DIRTY;
+		}
 
-	private record Waiting<T>(T item, long readyAt) implements Comparable<Waiting<T>> {
+		boolean isHeld() {
+			return this.state == HELD || this.state == HELD_DIRTY;
+		}
 
-		@Override
-		public int compareTo(Waiting<T> other) {
-			return Long.compare(this.readyAt - other.readyAt, 0);
+		synchronized long heldFor(long now) {
+			return isHeld() ? now - this.time : 0;
 		}
 
 	}

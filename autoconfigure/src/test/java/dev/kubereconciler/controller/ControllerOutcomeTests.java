@@ -143,8 +143,10 @@ class ControllerOutcomeTests {
 		this.controller = Controller.builder(definition).scheduler(scheduler).listener(this.listener).build();
 		this.controller.start();
 		this.controller.enqueue(KEY);
-		for (Duration delay : List.of(Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20))) {
-			int attempts = calls.get() + 1;
+		List<Duration> delays = List.of(Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20));
+		for (int failure = 1; failure <= delays.size(); failure++) {
+			Duration delay = delays.get(failure - 1);
+			int attempts = failure;
 			await().until(() -> calls.get() == attempts && this.controller.queue().waiting() == 1);
 			scheduler.advance(delay.minusNanos(1));
 			assertThat(this.controller.queue().depth()).as("retry before %s", delay).isZero();
