@@ -1,13 +1,13 @@
 package dev.kubereconciler.controller;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.queue.RateLimitingQueue.Taken;
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
@@ -42,6 +42,11 @@ final class ReconcileWorker implements Runnable {
 
 	private volatile boolean stopped;
 
+	// touched by this worker's own thread only
+	private long endedAt;
+
+	private boolean gateWaited;
+
 	// guarded by this
 	private int state = IDLE;
 
@@ -67,8 +72,10 @@ final class ReconcileWorker implements Runnable {
 
 	@Override
 	public void run() {
-		// a key this worker finished, marked done together with taking the next one
+		// a key this worker finished, marked done together with taking the next one, and the
+		// clock reading that ended it, which also stands for when the next one is taken
 		Request finished = null;
+		long finishedAt = 0;
 		try {
 			while (!this.stopped) {
 				try {
@@ -76,25 +83,25 @@ final class ReconcileWorker implements Runnable {
 						this.queue.done(finished);
 						finished = null;
 					}
-					Optional<Request> next;
-					if (finished != null) {
-						// done before it waits, even if the wait is interrupted
-						Request done = finished;
-						finished = null;
-						next = this.queue.doneAndGet(done);
-					}
-					else {
+					if (finished == null) {
 						this.controller.awaitUnpaused();
-						next = this.queue.get();
+						finishedAt = this.controller.ticker().read();
 					}
-					if (next.isEmpty()) {
+					// done before it waits, even if the wait is interrupted
+					Request done = finished;
+					finished = null;
+					Taken<Request> taken = this.queue.next(done, finishedAt);
+					if (taken == null) {
 						return;
 					}
-					Step step = process(next.get());
+					Step step = process(taken);
 					if (step == Step.ABANDONED) {
 						return;
 					}
-					finished = (step == Step.FINISHED) ? next.get() : null;
+					if (step == Step.FINISHED) {
+						finished = taken.item();
+						finishedAt = this.endedAt;
+					}
 				}
 				catch (InterruptedException ex) {
 					if (this.stopped || this.queue.isShuttingDown()) {
@@ -114,26 +121,30 @@ final class ReconcileWorker implements Runnable {
 	 * Reconcile one key.
 	 * @return what became of the key
 	 */
-	private Step process(Request request) throws InterruptedException {
+	private Step process(Taken<Request> taken) throws InterruptedException {
+		Request request = taken.item();
 		if (this.controller.isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after resume
-			this.queue.add(request, this.queue.cause(request));
+			this.queue.add(request, taken.cause());
 			this.queue.done(request);
 			return Step.RELEASED;
 		}
+		long started = taken.takenAt();
 		try {
-			if (!passGate(request)) {
+			if (!passGate(request, taken.cause())) {
 				// handed back to the queue with a delay; release it so that the delayed add is
 				// not deferred behind this worker forever
 				this.queue.done(request);
 				return Step.RELEASED;
+			}
+			if (this.gateWaited) {
+				started = this.controller.ticker().read();
 			}
 		}
 		catch (InterruptedException ex) {
 			this.queue.done(request);
 			throw ex;
 		}
-		long started = this.controller.ticker().read();
 		synchronized (this) {
 			this.state = RUNNING;
 			this.startedAt = started;
@@ -151,25 +162,26 @@ final class ReconcileWorker implements Runnable {
 		catch (Throwable ex) {
 			error = ex;
 		}
-		long nanos = this.controller.ticker().read() - started;
-		int ended;
+		long ended = this.controller.ticker().read();
+		long nanos = ended - started;
+		int finalState;
 		synchronized (this) {
-			ended = this.state;
-			if (ended != ABANDONED) {
+			finalState = this.state;
+			if (finalState != ABANDONED) {
 				this.state = IDLE;
 				this.current = null;
 			}
-			if (ended != RUNNING) {
+			if (finalState != RUNNING) {
 				// the watchdog's interrupt belongs to this reconcile, not to the next wait
 				Thread.interrupted();
 			}
 		}
-		if (ended == ABANDONED) {
+		if (finalState == ABANDONED) {
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
 					+ "retried", request, this.controller.name(), nanos / 1_000_000);
 			return Step.ABANDONED;
 		}
-		ReconcileOutcome outcome = (ended == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
+		ReconcileOutcome outcome = (finalState == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
 				: ResultHandler.classify(result, error);
 		try {
 			this.controller.results().handle(this.queue, request, outcome, result, error, nanos);
@@ -178,6 +190,7 @@ final class ReconcileWorker implements Runnable {
 			this.queue.done(request);
 			throw ex;
 		}
+		this.endedAt = ended;
 		return Step.FINISHED;
 	}
 
@@ -187,7 +200,8 @@ final class ReconcileWorker implements Runnable {
 	 * @return {@code true} to reconcile now, {@code false} if the key was handed back to the
 	 * queue because it would wait longer than the gate's max wait
 	 */
-	private boolean passGate(Request request) throws InterruptedException {
+	private boolean passGate(Request request, AddCause cause) throws InterruptedException {
+		this.gateWaited = false;
 		ManagerGate gate = this.controller.gate();
 		if (gate == null) {
 			return true;
@@ -196,7 +210,6 @@ final class ReconcileWorker implements Runnable {
 			gate.admit();
 			return true;
 		}
-		AddCause cause = this.queue.cause(request);
 		if (!gate.appliesTo(cause)) {
 			return true;
 		}
@@ -220,6 +233,7 @@ final class ReconcileWorker implements Runnable {
 			gate.admit();
 			// the gate's wait is limiter delay, not work on the key
 			this.queue.startWork(request);
+			this.gateWaited = true;
 			return true;
 		}
 		catch (InterruptedException ex) {

@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
 
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiter.Decision;
@@ -55,8 +54,6 @@ public final class RateLimitingQueue<T> {
 	private final ConcurrentLinkedQueue<T> ready = new ConcurrentLinkedQueue<>();
 
 	private final Semaphore readyPermits = new Semaphore(0);
-
-	private final LongAdder held = new LongAdder();
 
 	private final DelayedAdds<T> delayed;
 
@@ -218,22 +215,8 @@ public final class RateLimitingQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
 	public Optional<T> get() throws InterruptedException {
-		this.readyPermits.acquire();
-		if (this.shuttingDown) {
-			return Optional.empty();
-		}
-		T item = this.ready.poll();
-		Entry entry = this.entries.get(item);
-		long now = this.ticker.read();
-		long queued;
-		synchronized (entry) {
-			queued = Math.max(0, now - entry.time);
-			entry.state = Entry.HELD;
-			entry.time = now;
-		}
-		this.held.increment();
-		this.observer.dequeued(item, queued);
-		return Optional.of(item);
+		Taken<T> taken = next(null, this.ticker.read());
+		return (taken != null) ? Optional.of(taken.item()) : Optional.empty();
 	}
 
 	/**
@@ -244,8 +227,45 @@ public final class RateLimitingQueue<T> {
 	 * done all the same
 	 */
 	public Optional<T> doneAndGet(T done) throws InterruptedException {
-		done(Objects.requireNonNull(done, "done must not be null"));
-		return get();
+		Taken<T> taken = next(Objects.requireNonNull(done, "done must not be null"), this.ticker.read());
+		return (taken != null) ? Optional.of(taken.item()) : Optional.empty();
+	}
+
+	/**
+	 * Mark a key {@link #done}, if any, and take the next one, for a worker that reads the
+	 * clock itself: the time it read when it finished one key stands for the end of that key's
+	 * work and, unless the worker has to wait, for the start of the next key's.
+	 * @param done the key the caller finished, or {@code null}
+	 * @param now a reading of the queue's ticker, taken when the caller finished
+	 * @return the next key with the cause of its add and when it was taken, or {@code null}
+	 * once the queue is shut down
+	 * @throws InterruptedException if the waiting thread is interrupted; the finished key is
+	 * done all the same
+	 */
+	public Taken<T> next(T done, long now) throws InterruptedException {
+		if (done != null) {
+			doneAt(done, now);
+		}
+		long takenAt = now;
+		if (!this.readyPermits.tryAcquire()) {
+			this.readyPermits.acquire();
+			takenAt = this.ticker.read();
+		}
+		if (this.shuttingDown) {
+			return null;
+		}
+		T item = this.ready.poll();
+		Entry entry = this.entries.get(item);
+		long queued;
+		AddCause cause;
+		synchronized (entry) {
+			queued = Math.max(0, takenAt - entry.time);
+			entry.state = Entry.HELD;
+			entry.time = takenAt;
+			cause = entry.cause;
+		}
+		this.observer.dequeued(item, queued);
+		return new Taken<>(item, cause, takenAt);
 	}
 
 	/**
@@ -286,11 +306,14 @@ public final class RateLimitingQueue<T> {
 	 * @param item the key
 	 */
 	public void done(T item) {
+		doneAt(item, this.observed ? this.ticker.read() : 0);
+	}
+
+	private void doneAt(T item, long now) {
 		Entry entry = this.entries.get(item);
 		if (entry == null) {
 			return;
 		}
-		long now = this.observed ? this.ticker.read() : 0;
 		long worked;
 		synchronized (entry) {
 			if (!entry.isHeld()) {
@@ -308,7 +331,6 @@ public final class RateLimitingQueue<T> {
 				this.entries.remove(item, entry);
 			}
 		}
-		this.held.decrement();
 		if (this.observed) {
 			this.observer.finished(item, worked);
 		}
@@ -346,7 +368,7 @@ public final class RateLimitingQueue<T> {
 		synchronized (this.drainMonitor) {
 			this.drainers++;
 			try {
-				while (this.held.sum() > 0) {
+				while (inFlight() > 0) {
 					long remaining = timeoutNanos - (System.nanoTime() - start);
 					if (remaining <= 0) {
 						return false;
@@ -400,7 +422,12 @@ public final class RateLimitingQueue<T> {
 	 * @return the keys in flight
 	 */
 	public int inFlight() {
-		return (int) this.held.sum();
+		// counted on demand: a shared counter would be written twice a key by every worker
+		int held = 0;
+		for (Entry entry : this.entries.values()) {
+			held += entry.isHeldNow() ? 1 : 0;
+		}
+		return held;
 	}
 
 	/**
@@ -427,6 +454,18 @@ public final class RateLimitingQueue<T> {
 			longest = Math.max(longest, entry.heldFor(now));
 		}
 		return longest;
+	}
+
+	/**
+	 * A key that a worker took: the key, the cause of the add it was taken for, and when.
+	 *
+	 * @param <T> the type of item
+	 * @param item the key
+	 * @param cause the cause of its latest add
+	 * @param takenAt when the worker took it, as a reading of the queue's ticker
+	 */
+	public record Taken<T>(T item, AddCause cause, long takenAt) {
+
 	}
 
 	private static long saturatedNanos(Duration duration) {
@@ -478,6 +517,10 @@ public final class RateLimitingQueue<T> {
 
 		synchronized long heldFor(long now) {
 			return isHeld() ? now - this.time : 0;
+		}
+
+		synchronized boolean isHeldNow() {
+			return isHeld();
 		}
 
 	}

@@ -42,7 +42,10 @@ final class FailureCounter<T> {
 	}
 
 	void forget(T item) {
-		this.counts.remove(item);
+		// most reconciles succeed while nothing fails: skip the hashing then
+		if (!this.counts.isEmpty()) {
+			this.counts.remove(item);
+		}
 	}
 
 	int size() {

@@ -4,7 +4,8 @@ import java.time.Duration;
 
 /**
  * Factory methods for the client-go rate limiters; {@link #controllerDefault()} is what a
- * controller uses unless configured otherwise.
+ * controller uses unless configured otherwise. The built-in limiters are
+ * {@link ReservingRateLimiter}s, whose {@code whenNanos} answers without allocating.
  *
  * <p>All delays are {@link Duration}s and all rates are tokens per second. Limiters that keep
  * time read it from a {@link Ticker}, {@link Ticker#system()} unless one is given.
@@ -31,7 +32,7 @@ public final class RateLimiters {
 	 * @return the limiter
 	 * @see ExponentialFailureRateLimiter
 	 */
-	public static <T> RateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
+	public static <T> ReservingRateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
 		return new ExponentialFailureRateLimiter<>(baseDelay, maxDelay);
 	}
 
@@ -45,7 +46,7 @@ public final class RateLimiters {
 	 * @return the limiter
 	 * @see FastSlowRateLimiter
 	 */
-	public static <T> RateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+	public static <T> ReservingRateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
 		return new FastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts);
 	}
 
@@ -84,7 +85,7 @@ public final class RateLimiters {
 	 * @see MaxOfRateLimiter
 	 */
 	@SafeVarargs
-	public static <T> RateLimiter<T> maxOf(RateLimiter<T>... limiters) {
+	public static <T> ReservingRateLimiter<T> maxOf(RateLimiter<T>... limiters) {
 		return new MaxOfRateLimiter<>(limiters);
 	}
 
@@ -97,7 +98,7 @@ public final class RateLimiters {
 	 * @return the limiter
 	 * @see MaxWaitRateLimiter
 	 */
-	public static <T> RateLimiter<T> maxWait(RateLimiter<T> limiter, Duration maxWait) {
+	public static <T> ReservingRateLimiter<T> maxWait(RateLimiter<T> limiter, Duration maxWait) {
 		return new MaxWaitRateLimiter<>(limiter, maxWait);
 	}
 
@@ -107,7 +108,7 @@ public final class RateLimiters {
 	 * @param <T> the type of item
 	 * @return a new limiter, to be used by one controller
 	 */
-	public static <T> RateLimiter<T> controllerDefault() {
+	public static <T> ReservingRateLimiter<T> controllerDefault() {
 		return controllerDefault(Ticker.system());
 	}
 
@@ -118,7 +119,7 @@ public final class RateLimiters {
 	 * @param ticker the source of time of the bucket
 	 * @return a new limiter, to be used by one controller
 	 */
-	public static <T> RateLimiter<T> controllerDefault(Ticker ticker) {
+	public static <T> ReservingRateLimiter<T> controllerDefault(Ticker ticker) {
 		return maxOf(exponential(DEFAULT_BASE_DELAY, DEFAULT_MAX_DELAY), bucket(DEFAULT_QPS, DEFAULT_BURST, ticker));
 	}
 
@@ -127,7 +128,7 @@ public final class RateLimiters {
 	 * @param <T> the type of item
 	 * @return the limiter
 	 */
-	public static <T> RateLimiter<T> none() {
+	public static <T> ReservingRateLimiter<T> none() {
 		return new NoRateLimiter<>();
 	}
 
