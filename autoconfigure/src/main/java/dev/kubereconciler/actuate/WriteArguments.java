@@ -1,12 +1,12 @@
 package dev.kubereconciler.actuate;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 
+import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
@@ -59,23 +59,12 @@ final class WriteArguments {
 	}
 
 	static TokenBucketRateLimiter<?> bucketOf(String controller, RateLimiter<?> limiter) {
-		List<TokenBucketRateLimiter<?>> buckets = new ArrayList<>();
-		collect(limiter, buckets);
+		List<TokenBucketRateLimiter<?>> buckets = RateLimiters.buckets(limiter);
 		if (buckets.size() != 1) {
 			throw new InvalidEndpointRequestException("The limiter of controller '" + controller + "' has "
 					+ buckets.size() + " token buckets; retune needs exactly one", "No single bucket to retune");
 		}
 		return buckets.get(0);
-	}
-
-	private static void collect(RateLimiter<?> limiter, List<TokenBucketRateLimiter<?>> buckets) {
-		if (limiter instanceof TokenBucketRateLimiter<?> bucket) {
-			if (!buckets.contains(bucket)) {
-				buckets.add(bucket);
-			}
-			return;
-		}
-		limiter.children().forEach((child) -> collect(child, buckets));
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.kubereconciler.controller;
 
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -54,7 +55,8 @@ final class ManagedDelayScheduler implements DelayScheduler {
 		if (executor == null) {
 			throw new IllegalStateException("The controller manager is not running");
 		}
-		return DelayScheduler.of(executor).schedule(deadline, action);
+		ScheduledFuture<?> future = executor.schedule(action, deadline - this.ticker.read(), TimeUnit.NANOSECONDS);
+		return () -> future.cancel(false);
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.kubereconciler.metrics;
 
+import java.util.List;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -15,6 +16,7 @@ import io.micrometer.core.instrument.Timer;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ReconcileOutcome;
+import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
@@ -121,7 +123,9 @@ final class ControllerMeters {
 	}
 
 	private static void registerBucket(MeterRegistry registry, String name, Controller controller) {
-		TokenBucketRateLimiter<?> bucket = (controller != null) ? TokenBuckets.find(controller.rateLimiter()) : null;
+		List<TokenBucketRateLimiter<?>> buckets = (controller != null) ? RateLimiters.buckets(controller.rateLimiter())
+				: List.of();
+		TokenBucketRateLimiter<?> bucket = buckets.isEmpty() ? null : buckets.get(0);
 		// the manager's bucket owns limiter="manager"; a controller of that name must not shadow it
 		if (bucket != null && !TokenGauges.MANAGER_LIMITER.equals(name)) {
 			TokenGauges.tokens(registry, name, () -> bucket);

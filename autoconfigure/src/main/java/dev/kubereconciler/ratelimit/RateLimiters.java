@@ -1,6 +1,8 @@
 package dev.kubereconciler.ratelimit;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Factory methods for the client-go rate limiters; {@link #controllerDefault()} is what a
@@ -130,6 +132,28 @@ public final class RateLimiters {
 	 */
 	public static <T> ReservingRateLimiter<T> none() {
 		return new NoRateLimiter<>();
+	}
+
+	/**
+	 * Return the token buckets inside a limiter, itself included, each once, in the order a
+	 * depth-first walk of {@link RateLimiter#children()} meets them; for gauges and retuning.
+	 * @param limiter the limiter
+	 * @return the buckets, empty when there are none
+	 */
+	public static List<TokenBucketRateLimiter<?>> buckets(RateLimiter<?> limiter) {
+		List<TokenBucketRateLimiter<?>> buckets = new ArrayList<>();
+		collectBuckets(limiter, buckets);
+		return buckets;
+	}
+
+	private static void collectBuckets(RateLimiter<?> limiter, List<TokenBucketRateLimiter<?>> buckets) {
+		if (limiter instanceof TokenBucketRateLimiter<?> bucket) {
+			if (!buckets.contains(bucket)) {
+				buckets.add(bucket);
+			}
+			return;
+		}
+		limiter.children().forEach((child) -> collectBuckets(child, buckets));
 	}
 
 	/**

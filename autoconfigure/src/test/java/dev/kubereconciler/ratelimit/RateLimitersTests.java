@@ -113,4 +113,15 @@ class RateLimitersTests {
 		}
 	}
 
+	@Test
+	void bucketsFindsEveryBucketOnceInsideComposites() {
+		TokenBucketRateLimiter<String> shared = RateLimiters.bucket(1, 1);
+		TokenBucketRateLimiter<String> other = RateLimiters.bucket(2, 2);
+		RateLimiter<String> limiter = RateLimiters.maxOf(RateLimiters.exponential(Duration.ofMillis(1),
+				Duration.ofSeconds(1)), RateLimiters.maxWait(shared, Duration.ofSeconds(1)), other, shared);
+		assertThat(RateLimiters.buckets(limiter)).containsExactly(shared, other);
+		assertThat(RateLimiters.buckets(RateLimiters.<String>none())).isEmpty();
+		assertThat(RateLimiters.buckets(shared)).containsExactly(shared);
+	}
+
 }
