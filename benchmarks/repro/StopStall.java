@@ -4,11 +4,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.queue.DelayScheduler;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
@@ -35,7 +37,11 @@ public class StopStall {
 			})
 			.build();
 		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
-		Controller controller = Controller.builder(definition).scheduler(DelayScheduler.of(executor)).build();
+		Controller controller = ControllerManager.builder(new ApiClient())
+			.clock(DelayScheduler.of(executor))
+			.controller(definition)
+			.build()
+			.controller(definition.name());
 		controller.enqueue(new Request("default", "one"));
 		controller.start();
 		started.await();

@@ -92,7 +92,6 @@ public final class KubeReconcilerAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	ManagedControllers managedControllers(KubeReconcilerProperties properties, ApiClient apiClient,
 			SharedInformerFactory informerFactory, ReconcilerMethodProcessor methods,
 			ObjectProvider<ControllerDefinition> definitionBeans,

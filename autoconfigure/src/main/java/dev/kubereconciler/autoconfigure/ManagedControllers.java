@@ -1,20 +1,36 @@
 package dev.kubereconciler.autoconfigure;
 
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Lister;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 
+import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.ControllerRegistry;
+import dev.kubereconciler.controller.ManagerGate;
 
 /**
  * Builds the {@link ControllerManager} once every bean exists (so every {@code @Reconciler}
  * method is known and every property is validated before anything starts), then starts it
  * after the context refreshed and stops it gracefully on shutdown.
+ *
+ * <p>Application code injects it as the {@link ControllerRegistry}, which needs nothing from
+ * this package. Shutdown runs on its own thread, in parallel with the other beans of its phase
+ * and within {@code spring.lifecycle.timeout-per-shutdown-phase}.
  */
-public class ManagedControllers implements SmartInitializingSingleton, SmartLifecycle {
+public class ManagedControllers implements SmartInitializingSingleton, SmartLifecycle, ControllerRegistry {
+
+	private static final Logger logger = LoggerFactory.getLogger(ManagedControllers.class);
 
 	/**
 	 * The lifecycle phase: after the web server starts, and stopped before its graceful
@@ -28,15 +44,27 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 
 	private final boolean autoStartup;
 
+	private final ThreadFactory shutdownThreads;
+
 	private volatile ControllerManager manager;
 
 	private volatile boolean running;
 
 	ManagedControllers(Supplier<List<ControllerDefinition>> definitions, ManagerFactory managerFactory,
 			boolean autoStartup) {
+		this(definitions, managerFactory, autoStartup, (runnable) -> {
+			Thread thread = new Thread(runnable, "kube-reconciler-shutdown");
+			thread.setDaemon(true);
+			return thread;
+		});
+	}
+
+	ManagedControllers(Supplier<List<ControllerDefinition>> definitions, ManagerFactory managerFactory,
+			boolean autoStartup, ThreadFactory shutdownThreads) {
 		this.definitions = definitions;
 		this.managerFactory = managerFactory;
 		this.autoStartup = autoStartup;
+		this.shutdownThreads = shutdownThreads;
 	}
 
 	@Override
@@ -71,6 +99,33 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 		}
 	}
 
+	/**
+	 * Stop the manager on a thread of its own and signal the callback when it stopped, so that
+	 * the drain of in-flight reconciles overlaps the shutdown of the other beans in this phase.
+	 * @param callback signalled once the manager stopped
+	 */
+	@Override
+	public void stop(Runnable callback) {
+		this.running = false;
+		ControllerManager manager = this.manager;
+		if (manager == null) {
+			callback.run();
+			return;
+		}
+		Thread thread = this.shutdownThreads.newThread(() -> {
+			try {
+				manager.stop();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Stopping the controller manager failed", ex);
+			}
+			finally {
+				callback.run();
+			}
+		});
+		thread.start();
+	}
+
 	@Override
 	public boolean isRunning() {
 		return this.running;
@@ -84,6 +139,36 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 	@Override
 	public int getPhase() {
 		return PHASE;
+	}
+
+	@Override
+	public Map<String, Controller> controllers() {
+		return getManager().controllers();
+	}
+
+	@Override
+	public Controller controller(String name) {
+		return getManager().controller(name);
+	}
+
+	@Override
+	public ManagerGate gate() {
+		return getManager().gate();
+	}
+
+	@Override
+	public boolean isLeader() {
+		return getManager().isLeader();
+	}
+
+	@Override
+	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
+		return getManager().lister(type);
+	}
+
+	@Override
+	public boolean hasSynced() {
+		return getManager().hasSynced();
 	}
 
 	/**

@@ -12,28 +12,26 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
-import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.queue.DelayScheduler;
-import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
 
 /**
  * Runs a set of controllers: starts the informers, waits for their caches to sync, then starts
- * the controllers' workers, directly or once this instance is elected leader.
+ * the controllers' workers, directly or once this instance is elected leader. It is the one
+ * way to build a {@link Controller}; a test that needs no API server builds one with a
+ * manager it never starts, and starts the controller itself.
  *
  * <p>{@link #stop()} stops taking new work, lets in-flight reconciles finish for up to the
  * shutdown timeout, then stops the informers.
  */
-public final class ControllerManager {
+public final class ControllerManager implements ControllerRegistry {
 
 	/**
 	 * How long a reconcile that ignores the interrupt after its timeout may go on before its
@@ -45,11 +43,7 @@ public final class ControllerManager {
 
 	private final Map<String, Controller> controllers;
 
-	private final InformerWiring informers;
-
-	private final SharedInformerFactory informerFactory;
-
-	private final boolean ownsInformerFactory;
+	private final Caches caches;
 
 	private final ManagerGate gate;
 
@@ -59,15 +53,11 @@ public final class ControllerManager {
 
 	private final Duration shutdownTimeout;
 
-	private final DelayScheduler scheduler;
-
-	private final Ticker ticker;
-
-	private final Sleeper sleeper;
+	private final DelayScheduler clock;
 
 	private final ThreadFactory threadFactory;
 
-	private final Duration watchdogPeriod;
+	private final Watchdog watchdog;
 
 	private final Object lifecycleMonitor = new Object();
 
@@ -75,24 +65,23 @@ public final class ControllerManager {
 
 	private volatile boolean leader;
 
-	private Thread watchdog;
-
 	private LeaderElectionRunner election;
 
 	private ControllerManager(Builder builder) {
 		this.apiClient = builder.apiClient;
-		this.informerFactory = (builder.informerFactory != null) ? builder.informerFactory
-				: new SharedInformerFactory(builder.apiClient);
-		this.ownsInformerFactory = builder.informerFactory == null;
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
 		this.leaderElection = builder.leaderElection;
 		this.shutdownTimeout = builder.shutdownTimeout;
-		this.scheduler = (builder.scheduler != null) ? builder.scheduler
-				: new ManagedDelayScheduler(builder.threadFactory);
-		this.ticker = this.scheduler.ticker();
-		this.sleeper = builder.sleeper;
+		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
-		this.watchdogPeriod = builder.watchdogPeriod;
+		this.controllers = Collections.unmodifiableMap(createControllers(builder));
+		this.caches = new Caches(builder.apiClient, builder.informerFactory, this.clock);
+		this.caches.wire(this.controllers.values());
+		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod,
+				this.threadFactory);
+	}
+
+	private Map<String, Controller> createControllers(Builder builder) {
 		Map<String, Controller> controllers = new LinkedHashMap<>();
 		Map<RateLimiter<Request>, Integer> limiterUse = new IdentityHashMap<>();
 		builder.definitions.forEach((definition) -> limiterUse.merge(definition.rateLimiter(), 1, Integer::sum));
@@ -103,17 +92,10 @@ public final class ControllerManager {
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
-			QueueObserver<Request> observer = builder.listener.queueObserver(definition.name());
-			if (observer == null) {
-				observer = QueueObserver.none();
-			}
-			Controller controller = new Controller(definition, ResourceType.of(definition.watches()), this.gate,
-					builder.listener, observer, this.scheduler, this.sleeper, this.threadFactory, builder.abandonGrace);
-			controllers.put(definition.name(), controller);
+			controllers.put(definition.name(), new Controller(definition, this.gate, builder.listener, this.clock,
+					this.threadFactory, builder.abandonGrace));
 		}
-		this.controllers = Collections.unmodifiableMap(controllers);
-		this.informers = new InformerWiring(builder.apiClient, this.informerFactory);
-		this.informers.wire(new ArrayList<>(controllers.values()));
+		return controllers;
 	}
 
 	/**
@@ -125,26 +107,34 @@ public final class ControllerManager {
 		return new Builder(apiClient);
 	}
 
+	@Override
 	public Map<String, Controller> controllers() {
 		return this.controllers;
 	}
 
+	@Override
 	public Controller controller(String name) {
 		return this.controllers.get(name);
 	}
 
+	@Override
 	public ManagerGate gate() {
 		return this.gate;
+	}
+
+	/**
+	 * Return the informer caches.
+	 * @return the caches
+	 */
+	public Caches caches() {
+		return this.caches;
 	}
 
 	public boolean isRunning() {
 		return this.running;
 	}
 
-	/**
-	 * Return whether this instance runs its controllers: always when leader election is off.
-	 * @return whether this instance is the leader
-	 */
+	@Override
 	public boolean isLeader() {
 		return this.leader;
 	}
@@ -169,30 +159,14 @@ public final class ControllerManager {
 		return this.shutdownTimeout;
 	}
 
-	/**
-	 * Return a lister over the informer cache of a watched or owned type, so that reconcilers
-	 * read objects without a request to the API server, as controller-runtime's cached client
-	 * does.
-	 * @param <T> the model type
-	 * @param type the model class, watched or owned by one of the controllers
-	 * @return the lister
-	 * @throws IllegalArgumentException if no controller watches or owns the type
-	 */
-	@SuppressWarnings("unchecked")
+	@Override
 	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
-		SharedIndexInformer<? extends KubernetesObject> informer = this.informers.informers().get(type);
-		if (informer == null) {
-			throw new IllegalArgumentException("No controller watches or owns " + type.getName());
-		}
-		return new Lister<>((Indexer<T>) informer.getIndexer());
+		return this.caches.lister(type);
 	}
 
-	/**
-	 * Return whether every informer has synced its cache.
-	 * @return {@code true} once all caches synced
-	 */
+	@Override
 	public boolean hasSynced() {
-		return this.informers.informers().values().stream().allMatch(SharedIndexInformer::hasSynced);
+		return this.caches.hasSynced();
 	}
 
 	/**
@@ -207,22 +181,19 @@ public final class ControllerManager {
 				return;
 			}
 			this.running = true;
-			if (this.scheduler instanceof ManagedDelayScheduler managed) {
+			if (this.clock instanceof ManagedDelayScheduler managed) {
 				managed.start();
 			}
-			this.informerFactory.startAllRegisteredInformers();
+			this.caches.start();
 			try {
-				awaitCacheSync();
+				this.caches.awaitSync(this.controllers.values());
 			}
 			catch (RuntimeException ex) {
 				this.controllers.values().forEach((controller) -> controller.fail(ex));
-				stopInformers();
+				this.caches.stop();
 				this.running = false;
 				throw ex;
 			}
-			this.watchdog = this.threadFactory.newThread(this::watchdogLoop);
-			this.watchdog.setName("kube-reconciler-watchdog");
-			this.watchdog.setDaemon(true);
 			this.watchdog.start();
 			if (this.leaderElection == null) {
 				this.leader = true;
@@ -233,32 +204,6 @@ public final class ControllerManager {
 				this.election = new LeaderElectionRunner(this.apiClient, this.leaderElection, this.threadFactory,
 						this::startLeading, this::stopLeading);
 				this.election.start();
-			}
-		}
-	}
-
-	private void awaitCacheSync() {
-		for (Controller controller : this.controllers.values()) {
-			ControllerDefinition definition = controller.definition();
-			long deadline = this.ticker.read() + definition.cacheSyncTimeout().toNanos();
-			List<SharedIndexInformer<? extends KubernetesObject>> needed = new ArrayList<>();
-			needed.add(this.informers.informers().get(definition.watches()));
-			definition.owns().forEach((type) -> needed.add(this.informers.informers().get(type)));
-			while (!needed.stream().allMatch(SharedIndexInformer::hasSynced)) {
-				if (this.ticker.read() - deadline >= 0) {
-					throw new IllegalStateException("Controller '" + definition.name() + "': the cache of "
-							+ controller.resourceType().displayName() + " did not sync within "
-							+ definition.cacheSyncTimeout()
-							+ "; check that the API server is reachable and that the resource is served "
-							+ "(kube-reconciler.controllers." + definition.name() + ".cache-sync-timeout)");
-				}
-				try {
-					this.sleeper.sleep(Duration.ofMillis(50).toNanos());
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException("Interrupted while waiting for caches to sync", ex);
-				}
 			}
 		}
 	}
@@ -292,9 +237,9 @@ public final class ControllerManager {
 				return;
 			}
 			this.running = false;
-			long deadline = this.ticker.read() + this.shutdownTimeout.toNanos();
+			long deadline = this.clock.read() + this.shutdownTimeout.toNanos();
 			for (Controller controller : this.controllers.values()) {
-				long remaining = Math.max(0, deadline - this.ticker.read());
+				long remaining = Math.max(0, deadline - this.clock.read());
 				controller.stop(Duration.ofNanos(remaining));
 			}
 			if (this.election != null) {
@@ -302,35 +247,11 @@ public final class ControllerManager {
 				this.election = null;
 			}
 			this.leader = false;
-			if (this.watchdog != null) {
-				this.watchdog.interrupt();
-				this.watchdog = null;
-			}
-			stopInformers();
-			if (this.scheduler instanceof ManagedDelayScheduler managed) {
+			this.watchdog.stop();
+			this.caches.stop();
+			if (this.clock instanceof ManagedDelayScheduler managed) {
 				managed.stop();
 			}
-		}
-	}
-
-	private void stopInformers() {
-		if (this.ownsInformerFactory) {
-			this.informerFactory.stopAllRegisteredInformers(true);
-		}
-		else {
-			this.informers.informers().values().forEach(SharedIndexInformer::stop);
-		}
-	}
-
-	private void watchdogLoop() {
-		while (this.running) {
-			try {
-				this.sleeper.sleep(this.watchdogPeriod.toNanos());
-			}
-			catch (InterruptedException ex) {
-				return;
-			}
-			this.controllers.values().forEach(Controller::checkTimeouts);
 		}
 	}
 
@@ -351,9 +272,7 @@ public final class ControllerManager {
 
 		private Duration shutdownTimeout = Duration.ofSeconds(30);
 
-		private DelayScheduler scheduler;
-
-		private Sleeper sleeper = Sleeper.system();
+		private DelayScheduler clock;
 
 		private ThreadFactory threadFactory = defaultThreadFactory();
 
@@ -399,18 +318,14 @@ public final class ControllerManager {
 		}
 
 		/**
-		 * Use this scheduler for every queue's delays, and its ticker for all time keeping;
-		 * by default one thread on {@link Ticker#system()} runs while the manager runs.
-		 * @param scheduler the scheduler
+		 * Use this clock for all time keeping: every queue's delays, the gate's waits, the
+		 * watchdog and the cache sync; by default a clock on {@link System#nanoTime()} whose one
+		 * scheduling thread runs while the manager runs.
+		 * @param clock the clock
 		 * @return this builder
 		 */
-		public Builder scheduler(DelayScheduler scheduler) {
-			this.scheduler = scheduler;
-			return this;
-		}
-
-		public Builder sleeper(Sleeper sleeper) {
-			this.sleeper = sleeper;
+		public Builder clock(DelayScheduler clock) {
+			this.clock = clock;
 			return this;
 		}
 

@@ -5,8 +5,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
-import dev.kubereconciler.queue.DelayScheduler;
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.ratelimit.DelayScheduler;
+import dev.kubereconciler.ratelimit.Sleeper;
 
 /**
  * The manager's default {@link DelayScheduler}: one thread, shared by every controller's
@@ -15,8 +15,6 @@ import dev.kubereconciler.ratelimit.Ticker;
 final class ManagedDelayScheduler implements DelayScheduler {
 
 	private final ThreadFactory threadFactory;
-
-	private final Ticker ticker = Ticker.system();
 
 	private volatile ScheduledThreadPoolExecutor executor;
 
@@ -45,8 +43,13 @@ final class ManagedDelayScheduler implements DelayScheduler {
 	}
 
 	@Override
-	public Ticker ticker() {
-		return this.ticker;
+	public long read() {
+		return System.nanoTime();
+	}
+
+	@Override
+	public void sleep(long nanos) throws InterruptedException {
+		Sleeper.system().sleep(nanos);
 	}
 
 	@Override
@@ -55,7 +58,7 @@ final class ManagedDelayScheduler implements DelayScheduler {
 		if (executor == null) {
 			throw new IllegalStateException("The controller manager is not running");
 		}
-		ScheduledFuture<?> future = executor.schedule(action, deadline - this.ticker.read(), TimeUnit.NANOSECONDS);
+		ScheduledFuture<?> future = executor.schedule(action, deadline - read(), TimeUnit.NANOSECONDS);
 		return () -> future.cancel(false);
 	}
 

@@ -1,6 +1,8 @@
 package dev.kubereconciler.controller;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
@@ -28,7 +30,12 @@ public final class ManagerGate {
 
 	private final Duration maxWait;
 
+	private final long maxWaitNanos;
+
 	private final LongAdder admitted = new LongAdder();
+
+	// passes that wait for their time to act, oldest first
+	private final Deque<Pass> outstanding = new ArrayDeque<>();
 
 	/**
 	 * Create a gate.
@@ -45,6 +52,12 @@ public final class ManagerGate {
 			throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
 		}
 		this.maxWait = maxWait;
+		this.maxWaitNanos = (maxWait != null) ? saturatedNanos(maxWait) : Long.MAX_VALUE;
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		// beyond about 292 years a duration has no nanosecond value; it means no limit
+		return (duration.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) ? Long.MAX_VALUE : duration.toNanos();
 	}
 
 	/**
@@ -65,20 +78,70 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Take a reservation for one reconcile.
-	 * @return the reservation
+	 * Take a token for one reconcile if its wait would be within the max wait; otherwise take
+	 * nothing, so that a refused key leaves no debt behind however many workers ask at once.
+	 * The caller either {@link #admit(Pass) admits} the pass or {@link #giveBack(Pass) gives it
+	 * back}, exactly once.
+	 * @return the pass
 	 */
-	public BucketReservation reserve() {
-		return this.bucket.reserve();
+	Pass reserve() {
+		synchronized (this.outstanding) {
+			// reserved under the same lock that orders the outstanding passes, so that their
+			// order is the bucket's
+			BucketReservation reservation = (this.maxWait != null) ? this.bucket.reserve(this.maxWait)
+					: this.bucket.reserve();
+			Pass pass = new Pass(reservation);
+			if (reservation.isGranted() && reservation.delayNanos() > 0) {
+				this.outstanding.addLast(pass);
+			}
+			return pass;
+		}
 	}
 
 	/**
-	 * Return whether a worker should wait out the given delay rather than give the token back.
+	 * Return whether a worker should wait out the given delay rather than wait in the queue.
 	 * @param delayNanos the reservation's delay
 	 * @return {@code true} if the delay is within the max wait
 	 */
 	public boolean withinMaxWait(long delayNanos) {
-		return this.maxWait == null || delayNanos <= this.maxWait.toNanos();
+		return this.maxWait == null || delayNanos <= this.maxWaitNanos;
+	}
+
+	/**
+	 * Record that a reconcile passed the gate with its pass.
+	 * @param pass the pass
+	 */
+	void admit(Pass pass) {
+		this.admitted.increment();
+		resolve(pass, false);
+	}
+
+	/**
+	 * Give back the token of a pass whose reconcile will not happen, for example because the
+	 * controller stops while its worker waits at the gate.
+	 * @param pass the pass
+	 */
+	void giveBack(Pass pass) {
+		resolve(pass, true);
+	}
+
+	private void resolve(Pass pass, boolean giveBack) {
+		if (!pass.reservation.isGranted() || pass.reservation.delayNanos() <= 0) {
+			return;
+		}
+		synchronized (this.outstanding) {
+			pass.resolved = true;
+			pass.givenBack = giveBack;
+			// A token is returned in full only by the latest reservation: later ones were priced
+			// as if it stayed taken. Give back from the newest end, so that waiters interrupted
+			// together (by a stop) return all their tokens whatever order they wake in.
+			while (!this.outstanding.isEmpty() && this.outstanding.peekLast().resolved) {
+				Pass last = this.outstanding.removeLast();
+				if (last.givenBack) {
+					last.reservation.cancel();
+				}
+			}
+		}
 	}
 
 	/**
@@ -91,7 +154,7 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Record that a reconcile passed the gate.
+	 * Record that a reconcile passed the gate without a reservation.
 	 */
 	void admit() {
 		this.admitted.increment();
@@ -116,6 +179,40 @@ public final class ManagerGate {
 
 	public Duration maxWait() {
 		return this.maxWait;
+	}
+
+	/**
+	 * A worker's claim on the gate for one reconcile.
+	 */
+	static final class Pass {
+
+		private final BucketReservation reservation;
+
+		// guarded by the gate's outstanding deque
+		private boolean resolved;
+
+		private boolean givenBack;
+
+		Pass(BucketReservation reservation) {
+			this.reservation = reservation;
+		}
+
+		/**
+		 * Return whether the wait is within the gate's max wait, so the worker may wait it out.
+		 * @return whether a token was taken
+		 */
+		boolean isGranted() {
+			return this.reservation.isGranted();
+		}
+
+		/**
+		 * Return how long to wait before the reconcile, or the wait that was refused.
+		 * @return the delay in nanoseconds
+		 */
+		long delayNanos() {
+			return this.reservation.delayNanos();
+		}
+
 	}
 
 }

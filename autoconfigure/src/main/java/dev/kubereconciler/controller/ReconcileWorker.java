@@ -1,21 +1,18 @@
 package dev.kubereconciler.controller;
 
-import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.queue.RateLimitingQueue.Taken;
-import dev.kubereconciler.ratelimit.BucketReservation;
-import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
 /**
  * One worker thread of a {@link Controller}: takes a key, passes the manager gate, reconciles,
- * and hands the outcome to the {@link ResultHandler}.
+ * and hands the outcome to the {@link ResultHandler}. It sees its controller only through a
+ * {@link WorkerContext}.
  *
  * <p>Per reconcile, its state moves IDLE → RUNNING → IDLE. The manager's watchdog moves
  * RUNNING → TIMED_OUT (and interrupts) and TIMED_OUT → ABANDONED (and retries the key and
@@ -34,9 +31,11 @@ final class ReconcileWorker implements Runnable {
 
 	private static final int ABANDONED = 3;
 
-	private final Controller controller;
+	private final WorkerContext context;
 
 	private final RateLimitingQueue<Request> queue;
+
+	private final GateWait gateWait;
 
 	private volatile Thread thread;
 
@@ -44,8 +43,6 @@ final class ReconcileWorker implements Runnable {
 
 	// touched by this worker's own thread only
 	private long endedAt;
-
-	private boolean gateWaited;
 
 	// guarded by this
 	private int state = IDLE;
@@ -56,9 +53,10 @@ final class ReconcileWorker implements Runnable {
 
 	private Request current;
 
-	ReconcileWorker(Controller controller, RateLimitingQueue<Request> queue) {
-		this.controller = controller;
-		this.queue = queue;
+	ReconcileWorker(WorkerContext context) {
+		this.context = context;
+		this.queue = context.queue();
+		this.gateWait = new GateWait(context);
 	}
 
 	void start(Thread thread) {
@@ -79,13 +77,13 @@ final class ReconcileWorker implements Runnable {
 		try {
 			while (!this.stopped) {
 				try {
-					if (finished != null && this.controller.isPaused()) {
+					if (finished != null && this.context.pause().isPaused()) {
 						this.queue.done(finished);
 						finished = null;
 					}
 					if (finished == null) {
-						this.controller.awaitUnpaused();
-						finishedAt = this.controller.ticker().read();
+						this.context.pause().awaitUnpaused();
+						finishedAt = this.context.clock().read();
 					}
 					// done before it waits, even if the wait is interrupted
 					Request done = finished;
@@ -94,7 +92,7 @@ final class ReconcileWorker implements Runnable {
 					if (taken == null) {
 						return;
 					}
-					Step step = process(taken);
+					Step step = processSafely(taken);
 					if (step == Step.ABANDONED) {
 						return;
 					}
@@ -123,7 +121,7 @@ final class ReconcileWorker implements Runnable {
 	 */
 	private Step process(Taken<Request> taken) throws InterruptedException {
 		Request request = taken.item();
-		if (this.controller.isPaused()) {
+		if (this.context.pause().isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after resume
 			this.queue.add(request, taken.cause());
 			this.queue.done(request);
@@ -131,14 +129,15 @@ final class ReconcileWorker implements Runnable {
 		}
 		long started = taken.takenAt();
 		try {
-			if (!passGate(request, taken.cause())) {
-				// handed back to the queue with a delay; release it so that the delayed add is
-				// not deferred behind this worker forever
+			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), () -> this.stopped);
+			if (passage == GateWait.Passage.HANDED_BACK) {
+				// handed back to the queue with a delay, or the queue shuts down; release it so
+				// that a delayed add is not deferred behind this worker forever
 				this.queue.done(request);
 				return Step.RELEASED;
 			}
-			if (this.gateWaited) {
-				started = this.controller.ticker().read();
+			if (passage == GateWait.Passage.AFTER_WAIT) {
+				started = this.context.clock().read();
 			}
 		}
 		catch (InterruptedException ex) {
@@ -150,11 +149,11 @@ final class ReconcileWorker implements Runnable {
 			this.startedAt = started;
 			this.current = request;
 		}
-		this.controller.workerStarted(request);
+		this.context.listener().reconcileStarted(this.context.controller(), request);
 		Result result = null;
 		Throwable error = null;
 		try {
-			result = this.controller.definition().reconciler().reconcile(request);
+			result = this.context.reconciler().reconcile(request);
 			if (result == null) {
 				error = new ResultHandler.NullResultException();
 			}
@@ -162,7 +161,7 @@ final class ReconcileWorker implements Runnable {
 		catch (Throwable ex) {
 			error = ex;
 		}
-		long ended = this.controller.ticker().read();
+		long ended = this.context.clock().read();
 		long nanos = ended - started;
 		int finalState;
 		synchronized (this) {
@@ -178,68 +177,49 @@ final class ReconcileWorker implements Runnable {
 		}
 		if (finalState == ABANDONED) {
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
-					+ "retried", request, this.controller.name(), nanos / 1_000_000);
+					+ "retried", request, this.context.controller(), nanos / 1_000_000);
 			return Step.ABANDONED;
 		}
-		ReconcileOutcome outcome = (finalState == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
-				: ResultHandler.classify(result, error);
-		try {
-			this.controller.results().handle(this.queue, request, outcome, result, error, nanos);
-		}
-		catch (RuntimeException ex) {
-			this.queue.done(request);
-			throw ex;
-		}
+		// a reconcile that returns after its timeout still decides what becomes of its key, as
+		// in controller-runtime; the timeout is only counted
+		this.context.results()
+			.handle(this.queue, request, ResultHandler.classify(result, error), finalState == TIMED_OUT, result,
+					error, nanos);
 		this.endedAt = ended;
 		return Step.FINISHED;
 	}
 
 	/**
-	 * Pass the manager gate for a key, waiting out the reservation's delay on this thread, so
-	 * that the wait is limiter delay and not queue time.
-	 * @return {@code true} to reconcile now, {@code false} if the key was handed back to the
-	 * queue because it would wait longer than the gate's max wait
+	 * Reconcile one key; an exception that escapes the reconcile's own handling, from a
+	 * listener or a limiter for example, must not end this worker or leave its key held.
 	 */
-	private boolean passGate(Request request, AddCause cause) throws InterruptedException {
-		this.gateWaited = false;
-		ManagerGate gate = this.controller.gate();
-		if (gate == null) {
-			return true;
-		}
-		if (gate.isOpen()) {
-			gate.admit();
-			return true;
-		}
-		if (!gate.appliesTo(cause)) {
-			return true;
-		}
-		BucketReservation reservation = gate.reserve();
-		long delay = reservation.delayNanos();
-		if (delay <= 0) {
-			gate.admit();
-			return true;
-		}
-		ControllerListener listener = this.controller.listener();
-		if (!gate.withinMaxWait(delay)) {
-			reservation.cancel();
-			this.queue.addAfter(request, Duration.ofNanos(delay), cause);
-			listener.limiterDelayed(this.controller.name(), request, cause, DelaySource.MANAGER,
-					Duration.ofNanos(delay));
-			return false;
-		}
-		listener.limiterDelayed(this.controller.name(), request, cause, DelaySource.MANAGER, Duration.ofNanos(delay));
+	private Step processSafely(Taken<Request> taken) throws InterruptedException {
 		try {
-			this.controller.sleeper().sleep(delay);
-			gate.admit();
-			// the gate's wait is limiter delay, not work on the key
-			this.queue.startWork(request);
-			this.gateWaited = true;
-			return true;
+			return process(taken);
 		}
-		catch (InterruptedException ex) {
-			reservation.cancel();
-			this.queue.add(request, cause);
-			throw ex;
+		catch (RuntimeException | Error ex) {
+			if (ex instanceof VirtualMachineError error) {
+				throw error;
+			}
+			Request request = taken.item();
+			synchronized (this) {
+				if (this.state == ABANDONED) {
+					return Step.ABANDONED;
+				}
+				this.state = IDLE;
+				this.current = null;
+				Thread.interrupted();
+			}
+			logger.error("Worker of controller '{}' failed unexpectedly on {}; requeuing it", this.context.controller(),
+					request, ex);
+			try {
+				this.queue.addRateLimited(request);
+			}
+			catch (RuntimeException limiterFailure) {
+				this.queue.add(request, AddCause.RETRY);
+			}
+			this.queue.done(request);
+			return Step.RELEASED;
 		}
 	}
 
@@ -272,9 +252,9 @@ final class ReconcileWorker implements Runnable {
 		// A hostile reconciler keeps this thread; its key must not stay wedged behind it, so it
 		// is retried now at the cost of possibly overlapping with the abandoned call.
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
-				+ "thread {} and starting a new worker", abandoned, this.controller.name(), this.thread.getName());
+				+ "thread {} and starting a new worker", abandoned, this.context.controller(), this.thread.getName());
 		try {
-			this.controller.results().handle(this.queue, abandoned, ReconcileOutcome.TIMEOUT, null, null, ran);
+			this.context.results().handle(this.queue, abandoned, ReconcileOutcome.TIMEOUT, true, null, null, ran);
 		}
 		finally {
 			this.queue.done(abandoned);

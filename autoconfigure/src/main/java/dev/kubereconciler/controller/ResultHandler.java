@@ -49,8 +49,19 @@ final class ResultHandler {
 		return result.getRequeueAfter().isZero() ? ReconcileOutcome.SUCCESS : ReconcileOutcome.REQUEUE_AFTER;
 	}
 
-	void handle(RateLimitingQueue<Request> queue, Request request, ReconcileOutcome outcome, Result result,
-			Throwable error, long nanos) {
+	/**
+	 * Act on how a reconcile ended.
+	 * @param queue the queue
+	 * @param request the key
+	 * @param outcome what the reconcile returned or threw; it decides the queue action
+	 * @param timedOut whether the reconcile ran past its timeout, which is reported as the
+	 * outcome but does not override what the reconcile returned
+	 * @param result the result, if any
+	 * @param error the error, if any
+	 * @param nanos how long the reconcile ran
+	 */
+	void handle(RateLimitingQueue<Request> queue, Request request, ReconcileOutcome outcome, boolean timedOut,
+			Result result, Throwable error, long nanos) {
 		switch (outcome) {
 			case SUCCESS -> queue.forget(request);
 			case REQUEUE_AFTER -> {
@@ -64,11 +75,17 @@ final class ResultHandler {
 			}
 			default -> {
 				Decision decision = queue.addRateLimited(request);
-				logRetry(request, outcome, error, decision.delay());
+				logRetry(request, timedOut ? ReconcileOutcome.TIMEOUT : outcome, error, decision.delay());
 				this.listener.limiterDelayed(this.name, request, AddCause.RETRY, decision.source(), decision.delay());
 			}
 		}
-		this.listener.reconcileFinished(this.name, request, outcome, nanos, error);
+		if (timedOut && (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER
+				|| outcome == ReconcileOutcome.TERMINAL_ERROR)) {
+			logger.warn("Reconcile of {} by controller '{}' ran past its timeout of {} and then returned {}", request,
+					this.name, this.reconcileTimeout, outcome);
+		}
+		this.listener.reconcileFinished(this.name, request, timedOut ? ReconcileOutcome.TIMEOUT : outcome, nanos,
+				error);
 	}
 
 	private void logRetry(Request request, ReconcileOutcome outcome, Throwable error, Duration delay) {

@@ -6,7 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
-import dev.kubereconciler.queue.DelayScheduler.Cancellable;
+import dev.kubereconciler.ratelimit.DelayScheduler;
+import dev.kubereconciler.ratelimit.DelayScheduler.Cancellable;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
@@ -42,7 +43,7 @@ final class DelayedAdds<T> {
 
 	DelayedAdds(DelayScheduler scheduler, Release<T> release) {
 		this.scheduler = scheduler;
-		this.ticker = scheduler.ticker();
+		this.ticker = scheduler;
 		this.release = release;
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -66,7 +67,7 @@ public final class RateLimitingQueue<T> {
 	private RateLimitingQueue(Builder<T> builder) {
 		this.name = builder.name;
 		this.rateLimiter = builder.rateLimiter;
-		this.ticker = builder.scheduler.ticker();
+		this.ticker = builder.scheduler;
 		this.observer = builder.observer;
 		this.observed = builder.observer != QueueObserver.none();
 		this.delayed = new DelayedAdds<>(builder.scheduler, this::addNow);

@@ -1,5 +1,7 @@
 /**
- * Rate limiters with client-go semantics, an injectable {@link dev.kubereconciler.ratelimit.Ticker}
- * and a storm simulator. Plain Java, no Spring.
+ * Rate limiters with client-go semantics, the layered time abstraction they and the engine run
+ * on ({@link dev.kubereconciler.ratelimit.Ticker}, {@link dev.kubereconciler.ratelimit.Sleeper},
+ * {@link dev.kubereconciler.ratelimit.DelayScheduler}) and a storm simulator. Plain Java, no
+ * Spring.
  */
 package dev.kubereconciler.ratelimit;

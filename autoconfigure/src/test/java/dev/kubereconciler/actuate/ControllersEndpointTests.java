@@ -34,10 +34,9 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.controller.ManualSleeper;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.ratelimit.DelaySource;
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -57,14 +56,14 @@ class ControllersEndpointTests {
 
 	private static final Instant NOW = Instant.parse("2026-01-02T03:04:05Z");
 
-	private final ManualScheduler scheduler = new ManualScheduler();
+	private final ManualClock scheduler = new ManualClock();
 
-	private final ManualSleeper sleeper = new ManualSleeper(this.scheduler);
+	private final ManualClock sleeper = this.scheduler;
 
 	private final ControllerActivity activity = new ControllerActivity(Clock.fixed(NOW, ZoneOffset.UTC), 3, 100);
 
 	private final TokenBucketRateLimiter<Object> managerBucket = RateLimiters.bucket(Double.POSITIVE_INFINITY, 1,
-			this.scheduler.ticker());
+			this.scheduler);
 
 	private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
 
@@ -158,7 +157,7 @@ class ControllersEndpointTests {
 
 	@Test
 	void managerGateWaitsAreLimiterDelayFromTheManagerButNoRetries() {
-		TokenBucketRateLimiter<Object> gateBucket = RateLimiters.bucket(10, 1, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> gateBucket = RateLimiters.bucket(10, 1, this.scheduler);
 		this.manager = manager(new ManagerGate(gateBucket, EnumSet.allOf(AddCause.class), Duration.ofMinutes(1)),
 				definition("gated", (request) -> Result.done()));
 		ControllersEndpoint endpoint = new ControllersEndpoint(() -> this.manager, this.activity, Show.ALWAYS);
@@ -222,7 +221,7 @@ class ControllersEndpointTests {
 	void simulateReplaysAFreshCopyOfTheConfiguredBucket() {
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS,
 				definition("bucket", (request) -> Result.done()).rateLimiter(RateLimiters.bucket(2, 1,
-						this.scheduler.ticker())));
+						this.scheduler)));
 		// one key: its first retry takes the token left at time 0, then one every 0.5 s
 		SimulationDescriptor simulation = endpoint.simulate("bucket", "simulate", 1, 3);
 		assertThat(simulation.requeuesPerSecond()).containsExactly(2L, 2L, 2L);
@@ -352,7 +351,7 @@ class ControllersEndpointTests {
 	private ControllerDefinition.Builder definition(String name, ReconcileFunction reconciler) {
 		return ControllerDefinition.builder(name, V1ConfigMap.class)
 			.reconciler(reconciler)
-			.rateLimiter(RateLimiters.controllerDefault(this.scheduler.ticker()))
+			.rateLimiter(RateLimiters.controllerDefault(this.scheduler))
 			.reconcileTimeout(Duration.ZERO);
 	}
 
@@ -366,8 +365,7 @@ class ControllersEndpointTests {
 		// never started: its controllers are started one by one and fed keys by the tests
 		ControllerManager.Builder builder = ControllerManager
 			.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
-			.scheduler(this.scheduler)
-			.sleeper(this.sleeper)
+			.clock(this.scheduler)
 			.abandonGrace(Duration.ofMillis(100))
 			.gate(gate)
 			.listener(this.activity);

@@ -13,11 +13,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.DelayScheduler;
-import dev.kubereconciler.queue.ManualScheduler;
-import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.DelaySource;
-import dev.kubereconciler.ratelimit.ManualTicker;
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -68,9 +66,7 @@ class ControllerOutcomeTests {
 			.rateLimiter(this.limiter)
 			.reconcileTimeout(timeout)
 			.build();
-		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
-				new QueueObserver<>() {
-				}, scheduler, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+		this.controller = StandaloneController.build(definition, scheduler, null, this.listener);
 		this.controller.start();
 		return this.controller;
 	}
@@ -109,7 +105,7 @@ class ControllerOutcomeTests {
 
 	@Test
 	void requeueAfterForgetsBackoffAndWaitsExactly() {
-		ManualScheduler scheduler = new ManualScheduler();
+		ManualClock scheduler = new ManualClock();
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> (calls.incrementAndGet() == 1)
 				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), scheduler, Duration.ZERO);
@@ -128,7 +124,7 @@ class ControllerOutcomeTests {
 
 	@Test
 	void failingThreeTimesIsRetriedExactlyOnTheLimitersDelays() {
-		ManualScheduler scheduler = new ManualScheduler();
+		ManualClock scheduler = new ManualClock();
 		AtomicInteger calls = new AtomicInteger();
 		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
 			.rateLimiter(dev.kubereconciler.ratelimit.RateLimiters.exponential(Duration.ofMillis(5),
@@ -140,7 +136,7 @@ class ControllerOutcomeTests {
 				return Result.done();
 			})
 			.build();
-		this.controller = Controller.builder(definition).scheduler(scheduler).listener(this.listener).build();
+		this.controller = StandaloneController.build(definition, scheduler, null, this.listener);
 		this.controller.start();
 		this.controller.enqueue(KEY);
 		List<Duration> delays = List.of(Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(20));
@@ -198,8 +194,8 @@ class ControllerOutcomeTests {
 
 	@Test
 	void timeoutInterruptsTheReconcileAndRequeuesRateLimited() {
-		ManualScheduler scheduler = new ManualScheduler();
-		ManualTicker ticker = scheduler.manualTicker();
+		ManualClock scheduler = new ManualClock();
+		ManualClock ticker = scheduler;
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> {
@@ -223,8 +219,8 @@ class ControllerOutcomeTests {
 
 	@Test
 	void reconcileThatIgnoresTheInterruptIsAbandonedAndItsKeyRetried() {
-		ManualScheduler scheduler = new ManualScheduler();
-		ManualTicker ticker = scheduler.manualTicker();
+		ManualClock scheduler = new ManualClock();
+		ManualClock ticker = scheduler;
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start((request) -> {
@@ -272,9 +268,7 @@ class ControllerOutcomeTests {
 				return Result.done();
 			})
 			.build();
-		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), null, this.listener,
-				new QueueObserver<>() {
-				}, this.system, Sleeper.system(), Thread::new, Duration.ofSeconds(1));
+		this.controller = StandaloneController.build(definition, this.system, null, this.listener);
 		this.controller.start();
 		this.controller.enqueue(KEY);
 		inside.await();
@@ -289,8 +283,8 @@ class ControllerOutcomeTests {
 	@Test
 	void managerGateDelaysDispatchAndIsReportedAsManagerDelay() {
 		List<Duration> delays = new java.util.concurrent.CopyOnWriteArrayList<>();
-		ManualScheduler scheduler = new ManualScheduler();
-		ManualTicker ticker = scheduler.manualTicker();
+		ManualClock scheduler = ManualClock.advancingOnSleep();
+		ManualClock ticker = scheduler;
 		dev.kubereconciler.ratelimit.TokenBucketRateLimiter<Object> bucket = dev.kubereconciler.ratelimit.RateLimiters
 			.bucket(10, 1, ticker);
 		ManagerGate gate = new ManagerGate(bucket, java.util.EnumSet.of(AddCause.EVENT), null);
@@ -315,10 +309,7 @@ class ControllerOutcomeTests {
 			.rateLimiter(this.limiter)
 			.reconciler((request) -> Result.done())
 			.build();
-		Sleeper advancing = (nanos) -> ticker.advance(Duration.ofNanos(nanos));
-		this.controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, recording,
-				new QueueObserver<>() {
-				}, scheduler, advancing, Thread::new, Duration.ofSeconds(1));
+		this.controller = StandaloneController.build(definition, scheduler, gate, recording);
 		this.controller.start();
 		this.controller.enqueue(new Request("default", "a"));
 		this.controller.enqueue(new Request("default", "b"));

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
@@ -31,9 +31,9 @@ import static org.awaitility.Awaitility.with;
  */
 class ManagerGateTests {
 
-	private final ManualScheduler scheduler = new ManualScheduler();
+	private final ManualClock scheduler = new ManualClock();
 
-	private final ManualSleeper sleeper = new ManualSleeper(this.scheduler);
+	private final ManualClock sleeper = this.scheduler;
 
 	private final Map<String, AtomicInteger> admissions = new ConcurrentHashMap<>();
 
@@ -59,7 +59,7 @@ class ManagerGateTests {
 
 	@Test
 	void admissionsAcrossControllersFollowBurstPlusQpsTimesT() {
-		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(5, 5, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(5, 5, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
 		for (String name : List.of("a", "b", "c")) {
 			Controller controller = start(name, gate, (request) -> Result.done());
@@ -96,7 +96,7 @@ class ManagerGateTests {
 
 	@Test
 	void causesOutsideThePolicyPassWithoutTakingTokens() {
-		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(AddCause.RETRY), null);
 		Controller controller = start("a", gate, (request) -> Result.done());
 		for (int i = 0; i < 10; i++) {
@@ -109,7 +109,7 @@ class ManagerGateTests {
 
 	@Test
 	void requeueAfterPassesTheGateWhenThePolicySaysSo() {
-		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(AddCause.REQUEUE_AFTER), null);
 		AtomicInteger calls = new AtomicInteger();
 		Controller controller = start("a", gate,
@@ -133,7 +133,7 @@ class ManagerGateTests {
 
 	@Test
 	void keyThatWouldWaitPastMaxWaitGivesItsTokenBackAndWaitsInTheQueue() {
-		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), Duration.ofMillis(500));
 		Controller controller = start("a", gate, (request) -> Result.done());
 		controller.enqueue(new Request("ns", "first"));
@@ -148,22 +148,34 @@ class ManagerGateTests {
 
 	@Test
 	void theWaitAtTheGateIsLimiterDelayNotWork() {
-		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler.ticker());
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
 		List<Long> worked = java.util.Collections.synchronizedList(new ArrayList<>());
 		ControllerDefinition definition = ControllerDefinition.builder("a", V1ConfigMap.class)
 			.reconciler((request) -> Result.done())
 			.rateLimiter(RateLimiters.none())
 			.build();
-		Controller controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, this.listener,
-				new QueueObserver<>() {
+		ControllerListener listener = new ControllerListener() {
+
+			@Override
+			public void reconcileStarted(String controller, Request request) {
+				ManagerGateTests.this.listener.reconcileStarted(controller, request);
+			}
+
+			@Override
+			public QueueObserver<Request> queueObserver(String controller) {
+				return new QueueObserver<>() {
 
 					@Override
 					public void finished(Request item, long workNanos) {
 						worked.add(workNanos);
 					}
 
-				}, this.scheduler, this.sleeper, Thread::new, Duration.ofSeconds(1));
+				};
+			}
+
+		};
+		Controller controller = StandaloneController.build(definition, this.scheduler, gate, listener);
 		controller.start();
 		this.controllers.add(controller);
 		controller.enqueue(new Request("ns", "first"));
@@ -181,9 +193,7 @@ class ManagerGateTests {
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
 			.build();
-		Controller controller = new Controller(definition, ResourceType.of(V1ConfigMap.class), gate, this.listener,
-				new QueueObserver<>() {
-				}, this.scheduler, this.sleeper, Thread::new, Duration.ofSeconds(1));
+		Controller controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

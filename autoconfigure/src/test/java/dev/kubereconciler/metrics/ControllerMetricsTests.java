@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.controller.ManualSleeper;
+import dev.kubereconciler.controller.StandaloneController;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.with;
  */
 class ControllerMetricsTests {
 
-	private final ManualScheduler scheduler = new ManualScheduler();
+	private final ManualClock scheduler = new ManualClock();
 
 	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -183,7 +183,7 @@ class ControllerMetricsTests {
 				throw new IllegalStateException("first attempt fails");
 			}
 			return Result.done();
-		}).rateLimiter(RateLimiters.controllerDefault(this.scheduler.ticker())));
+		}).rateLimiter(RateLimiters.controllerDefault(this.scheduler)));
 		for (int i = 1; i <= 102; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
@@ -215,11 +215,11 @@ class ControllerMetricsTests {
 
 	@Test
 	void managerGateWaitsAreManagerDelayAndPutTheManagerBucketInDebt() {
-		this.managerBucket = RateLimiters.bucket(10, 1, this.scheduler.ticker());
-		ManualSleeper sleeper = new ManualSleeper(this.scheduler);
+		this.managerBucket = RateLimiters.bucket(10, 1, this.scheduler);
+		ManualClock sleeper = this.scheduler;
 		this.metrics.bindTo(this.registry);
 		Controller controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
-				new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null), sleeper);
+				new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null));
 		for (String name : List.of("a", "b", "c")) {
 			controller.enqueue(new Request("ns", name));
 		}
@@ -306,7 +306,7 @@ class ControllerMetricsTests {
 
 	@Test
 	void aControllerNamedManagerDoesNotShadowTheManagerBucket() {
-		this.managerBucket = RateLimiters.bucket(5, 7, this.scheduler.ticker());
+		this.managerBucket = RateLimiters.bucket(5, 7, this.scheduler);
 		this.metrics.bindTo(this.registry);
 		start(definition("manager", (request) -> Result.done()));
 		assertThat(scrape()).contains("ratelimiter_tokens{limiter=\"manager\"} 7.0")
@@ -314,7 +314,7 @@ class ControllerMetricsTests {
 	}
 
 	private ControllerDefinition.Builder definition(String name, ReconcileFunction reconciler) {
-		RateLimiter<Request> limiter = RateLimiters.controllerDefault(this.scheduler.ticker());
+		RateLimiter<Request> limiter = RateLimiters.controllerDefault(this.scheduler);
 		return ControllerDefinition.builder(name, V1ConfigMap.class)
 			.reconciler(reconciler)
 			.rateLimiter(limiter)
@@ -322,21 +322,11 @@ class ControllerMetricsTests {
 	}
 
 	private Controller start(ControllerDefinition.Builder definition) {
-		return start(definition, null, (nanos) -> {
-			throw new AssertionError("No test without a gate sleeps");
-		});
+		return start(definition, null);
 	}
 
-	private Controller start(ControllerDefinition.Builder definition, ManagerGate gate,
-			dev.kubereconciler.controller.Sleeper sleeper) {
-		Controller.Builder builder = Controller.builder(definition.build())
-			.scheduler(this.scheduler)
-			.listener(this.metrics)
-			.sleeper(sleeper);
-		if (gate != null) {
-			builder.gate(gate);
-		}
-		Controller controller = builder.build();
+	private Controller start(ControllerDefinition.Builder definition, ManagerGate gate) {
+		Controller controller = StandaloneController.build(definition.build(), this.scheduler, gate, this.metrics);
 		this.controllers.put(controller.name(), controller);
 		controller.start();
 		this.started.add(controller);

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  */
 class RateLimitingQueueTests {
 
-	private final ManualScheduler scheduler = new ManualScheduler();
+	private final ManualClock scheduler = new ManualClock();
 
 	private final RecordingObserver observer = new RecordingObserver();
 
@@ -311,7 +312,7 @@ class RateLimitingQueueTests {
 		this.scheduler.advance(Duration.ofMillis(7));
 		assertThat(take()).isEqualTo("a");
 		assertThat(take()).isEqualTo("c");
-		this.scheduler.manualTicker().advance(Duration.ofMillis(3));
+		this.scheduler.advanceWithoutRunning(Duration.ofMillis(3));
 		assertThat(this.queue.unfinishedWorkNanos()).isEqualTo(Duration.ofMillis(6).toNanos());
 		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(3).toNanos());
 		this.queue.done("a");
@@ -329,9 +330,9 @@ class RateLimitingQueueTests {
 	void startWorkLeavesAWaitBeforeTheWorkOutOfWorkDuration() throws Exception {
 		this.queue.add("a");
 		take();
-		this.scheduler.manualTicker().advance(Duration.ofSeconds(2));
+		this.scheduler.advanceWithoutRunning(Duration.ofSeconds(2));
 		this.queue.startWork("a");
-		this.scheduler.manualTicker().advance(Duration.ofMillis(30));
+		this.scheduler.advanceWithoutRunning(Duration.ofMillis(30));
 		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
 		this.queue.done("a");
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(30).toNanos());

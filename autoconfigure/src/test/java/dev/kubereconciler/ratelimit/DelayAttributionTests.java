@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DelayAttributionTests {
 
-	private final ManualTicker ticker = new ManualTicker();
+	private final ManualClock ticker = new ManualClock();
 
 	@Test
 	void controllerDefaultIsBackoffUntilTheBucketRunsDry() {

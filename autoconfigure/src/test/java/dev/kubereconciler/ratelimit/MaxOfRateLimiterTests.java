@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class MaxOfRateLimiterTests {
 
-	private final ManualTicker ticker = new ManualTicker();
+	private final ManualClock ticker = new ManualClock();
 
 	@Test
 	void returnsTheLongestDelayOfItsChildren() {

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
  */
 class MaxWaitRateLimiterTests {
 
-	private final ManualTicker ticker = new ManualTicker();
+	private final ManualClock ticker = new ManualClock();
 
 	private final TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, 100, this.ticker);
 

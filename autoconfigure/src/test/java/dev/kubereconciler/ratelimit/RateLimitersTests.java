@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RateLimitersTests {
 
-	private final ManualTicker ticker = new ManualTicker();
+	private final ManualClock ticker = new ManualClock();
 
 	@Test
 	void controllerDefaultBacksOffFromFiveMillisecondsAndSharesTenQpsWithBurstOfHundred() {

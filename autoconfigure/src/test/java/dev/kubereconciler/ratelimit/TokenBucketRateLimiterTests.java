@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class TokenBucketRateLimiterTests {
 
-	private final ManualTicker ticker = new ManualTicker();
+	private final ManualClock ticker = new ManualClock();
 
 	private final TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, 100, this.ticker);
 

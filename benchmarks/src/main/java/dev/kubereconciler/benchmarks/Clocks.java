@@ -2,8 +2,7 @@ package dev.kubereconciler.benchmarks;
 
 import java.util.concurrent.ScheduledExecutorService;
 
-import dev.kubereconciler.queue.DelayScheduler;
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.ratelimit.DelayScheduler;
 
 /**
  * Delay schedulers for our engine: the real one, and a diagnostic one whose clock never moves,
@@ -35,17 +34,21 @@ final class Clocks {
 		if (!FROZEN.equals(ticker)) {
 			throw new IllegalArgumentException("Unknown ticker '" + ticker + "'");
 		}
-		Ticker frozen = () -> 0L;
 		return new DelayScheduler() {
 
 			@Override
-			public Ticker ticker() {
-				return frozen;
+			public long read() {
+				return 0L;
+			}
+
+			@Override
+			public void sleep(long nanos) throws InterruptedException {
+				system.sleep(nanos);
 			}
 
 			@Override
 			public Cancellable schedule(long deadline, Runnable action) {
-				return system.schedule(system.ticker().read() + deadline, action);
+				return system.schedule(system.read() + deadline, action);
 			}
 
 		};

@@ -33,6 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -97,7 +98,7 @@ public class DispatchBenchmark {
 	}
 
 	/**
-	 * Our controller, built without a manager, as {@link Controller#builder} allows.
+	 * Our controller, built by a manager that is never started, so that no informer runs.
 	 */
 	@State(Scope.Thread)
 	public static class Ours {
@@ -130,7 +131,11 @@ public class DispatchBenchmark {
 				.maxConcurrentReconciles(WORKERS)
 				.rateLimiter(rateLimiter)
 				.build();
-			this.controller = Controller.builder(definition).scheduler(Clocks.scheduler(this.ticker, this.scheduler)).build();
+			this.controller = ControllerManager.builder(new ApiClient())
+				.clock(Clocks.scheduler(this.ticker, this.scheduler))
+				.controller(definition)
+				.build()
+				.controller(definition.name());
 			for (Request key : work.ours) {
 				this.controller.enqueue(key);
 			}

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.kubereconciler.actuate.ControllerActivity;
-import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.mirror.ConfigMapMirror;
 import dev.kubereconciler.test.KubernetesTest;
@@ -46,7 +46,7 @@ class ConfigMapMirrorTests {
 	private ApiClient client;
 
 	@Autowired
-	private ManagedControllers controllers;
+	private ControllerRegistry controllers;
 
 	@Autowired
 	private ControllerActivity activity;
@@ -142,7 +142,7 @@ class ConfigMapMirrorTests {
 			.execute();
 		String resourceVersion = awaitCopy("stable").getMetadata().getResourceVersion();
 		long successes = this.activity.reconciles("configmap-mirror").success();
-		this.controllers.getManager().controller("configmap-mirror").enqueue(new Request(SOURCE, "stable"));
+		this.controllers.controller("configmap-mirror").enqueue(new Request(SOURCE, "stable"));
 		await().until(() -> this.activity.reconciles("configmap-mirror").success() > successes);
 		assertThat(readCopy("stable").getMetadata().getResourceVersion()).isEqualTo(resourceVersion);
 	}

@@ -16,7 +16,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 import dev.kubereconciler.sample.widget.Widget;
@@ -52,7 +52,7 @@ class WidgetControllerTests {
 	private ExternalWidgetApi externalApi;
 
 	@Autowired
-	private ManagedControllers controllers;
+	private ControllerRegistry controllers;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
@@ -110,7 +110,7 @@ class WidgetControllerTests {
 		// every retry is one more paid call, and the limiter counts it
 		await().untilAsserted(() -> {
 			assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
-			assertThat(this.controllers.getManager().controller("widget").rateLimiter()
+			assertThat(this.controllers.controller("widget").rateLimiter()
 				.numRequeues(new Request(NAMESPACE, "doomed"))).isGreaterThanOrEqualTo(3);
 		});
 		assertThat(read("doomed").getStatus().getPhase()).isEqualTo(WidgetStatus.ERROR);
@@ -126,7 +126,7 @@ class WidgetControllerTests {
 		// three refused calls, then the one that provisioned it
 		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
 		// success forgets the backoff, just after the status is written
-		await().untilAsserted(() -> assertThat(this.controllers.getManager().controller("widget").rateLimiter()
+		await().untilAsserted(() -> assertThat(this.controllers.controller("widget").rateLimiter()
 			.numRequeues(new Request(NAMESPACE, "wobbly"))).isZero());
 	}
 

@@ -2,13 +2,11 @@ package dev.kubereconciler.sample.external;
 
 import java.time.Duration;
 
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.controller.ControllerRegistry;
+import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
@@ -22,33 +20,28 @@ public class ExternalApiController {
 
 	private final ExternalWidgetApi api;
 
-	private final TokenBucketRateLimiter<?> managerBucket;
+	private final ControllerRegistry controllers;
 
-	private final ObjectProvider<ManagedControllers> controllers;
-
-	public ExternalApiController(ExternalWidgetApi api,
-			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME)
-			TokenBucketRateLimiter<?> managerBucket,
-			ObjectProvider<ManagedControllers> controllers) {
+	public ExternalApiController(ExternalWidgetApi api, ControllerRegistry controllers) {
 		this.api = api;
-		this.managerBucket = managerBucket;
 		this.controllers = controllers;
 	}
 
 	@GetMapping("/sample/external-api")
 	public ExternalApiReport report() {
-		double qps = this.managerBucket.qps();
-		int burst = this.managerBucket.burst();
+		ManagerGate gate = this.controllers.gate();
+		TokenBucketRateLimiter<?> bucket = gate.bucket();
+		double qps = bucket.qps();
+		int burst = bucket.burst();
 		double perSecond = this.api.callsPerSecond(WINDOW);
 		// any window of t seconds admits at most burst + qps·t reconciles, and each reconcile
 		// makes at most one call
 		double ceiling = (Double.isInfinite(qps)) ? Double.POSITIVE_INFINITY
 				: (burst + qps * WINDOW.toSeconds()) / WINDOW.toSeconds();
-		ManagedControllers managed = this.controllers.getIfAvailable();
-		long admitted = (managed != null) ? managed.getManager().gate().admitted() : 0;
+		long admitted = gate.admitted();
 		return new ExternalApiReport(this.api.calls(), this.api.failures(), this.api.size(), perSecond,
 				WINDOW.toSeconds(), new ManagerBucket(Double.isInfinite(qps) ? "+Inf" : qps, burst,
-						this.managerBucket.tokens(), admitted),
+						bucket.tokens(), admitted),
 				perSecond <= ceiling);
 	}
 

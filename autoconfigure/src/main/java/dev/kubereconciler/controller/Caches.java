@@ -1,0 +1,119 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Indexer;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.openapi.ApiClient;
+
+import dev.kubereconciler.ratelimit.Sleeper;
+
+/**
+ * The informer caches of a {@link ControllerManager}, kept apart from the controllers as
+ * controller-runtime keeps its cache: it wires one informer per watched or owned type, starts
+ * them, waits for them to sync, serves listers over them and stops them.
+ */
+public final class Caches {
+
+	private static final Duration SYNC_POLL = Duration.ofMillis(50);
+
+	private final SharedInformerFactory factory;
+
+	private final boolean ownsFactory;
+
+	private final InformerWiring wiring;
+
+	private final Sleeper clock;
+
+	Caches(ApiClient apiClient, SharedInformerFactory factory, Sleeper clock) {
+		this.ownsFactory = factory == null;
+		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
+		this.wiring = new InformerWiring(apiClient, this.factory);
+		this.clock = clock;
+	}
+
+	void wire(Collection<Controller> controllers) {
+		this.wiring.wire(new ArrayList<>(controllers));
+	}
+
+	/**
+	 * Return a lister over the informer cache of a watched or owned type, so that reconcilers
+	 * read objects without a request to the API server, as controller-runtime's cached client
+	 * does.
+	 * @param <T> the model type
+	 * @param type the model class, watched or owned by one of the controllers
+	 * @return the lister
+	 * @throws IllegalArgumentException if no controller watches or owns the type
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
+		SharedIndexInformer<? extends KubernetesObject> informer = this.wiring.informers().get(type);
+		if (informer == null) {
+			throw new IllegalArgumentException("No controller watches or owns " + type.getName());
+		}
+		return new Lister<>((Indexer<T>) informer.getIndexer());
+	}
+
+	/**
+	 * Return whether every informer has synced its cache.
+	 * @return {@code true} once all caches synced
+	 */
+	public boolean hasSynced() {
+		return this.wiring.informers().values().stream().allMatch(SharedIndexInformer::hasSynced);
+	}
+
+	void start() {
+		this.factory.startAllRegisteredInformers();
+	}
+
+	/**
+	 * Wait for the caches each controller needs, within the controller's cache sync timeout.
+	 * @param controllers the controllers
+	 * @throws IllegalStateException if a cache does not sync in time
+	 */
+	void awaitSync(Collection<Controller> controllers) {
+		for (Controller controller : controllers) {
+			ControllerDefinition definition = controller.definition();
+			long deadline = this.clock.read() + definition.cacheSyncTimeout().toNanos();
+			List<SharedIndexInformer<? extends KubernetesObject>> needed = new ArrayList<>();
+			needed.add(this.wiring.informers().get(definition.watches()));
+			definition.owns().forEach((type) -> needed.add(this.wiring.informers().get(type)));
+			while (!needed.stream().allMatch(SharedIndexInformer::hasSynced)) {
+				if (this.clock.read() - deadline >= 0) {
+					throw new IllegalStateException("Controller '" + definition.name() + "': the cache of "
+							+ controller.resourceType().displayName() + " did not sync within "
+							+ definition.cacheSyncTimeout()
+							+ "; check that the API server is reachable and that the resource is served "
+							+ "(kube-reconciler.controllers." + definition.name() + ".cache-sync-timeout)");
+				}
+				try {
+					this.clock.sleep(SYNC_POLL.toNanos());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while waiting for caches to sync", ex);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Stop the informers: all of them when the factory is private, otherwise only those the
+	 * controllers use, so that a shared factory keeps serving others.
+	 */
+	void stop() {
+		if (this.ownsFactory) {
+			this.factory.stopAllRegisteredInformers(true);
+		}
+		else {
+			this.wiring.informers().values().forEach(SharedIndexInformer::stop);
+		}
+	}
+
+}

@@ -1,0 +1,29 @@
+package dev.kubereconciler.controller;
+
+import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.ratelimit.Sleeper;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * What a {@link ReconcileWorker} needs from its controller, handed over once when the worker
+ * starts, so that the worker does not reach back into the {@link Controller}.
+ *
+ * @param controller the controller's name
+ * @param reconciler the reconcile function
+ * @param queue the queue the worker takes keys from
+ * @param results acts on how a reconcile ended
+ * @param gate the manager gate, or {@code null} for none
+ * @param listener reports what the worker does
+ * @param clock reads time and waits out gate delays
+ * @param pause holds the worker while the controller is paused
+ */
+record WorkerContext(String controller, ReconcileFunction reconciler, RateLimitingQueue<Request> queue,
+		ResultHandler results, ManagerGate gate, ControllerListener listener, Sleeper clock, PauseSwitch pause) {
+
+	WorkerContext withQueue(RateLimitingQueue<Request> queue) {
+		return new WorkerContext(this.controller, this.reconciler, queue, this.results, this.gate, this.listener,
+				this.clock, this.pause);
+	}
+
+}
