@@ -230,13 +230,13 @@ public class ControllersEndpoint {
 		return new ControllerDescriptor(controller.resourceType().displayName(), controller.state().label(),
 				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
 				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
-						controller.queue().inFlight()),
+						controller.queue().gauges().inFlight()),
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name));
 	}
 
 	private static ItemDescriptor describe(Controller controller, Request request, long retries, boolean showKeys) {
-		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
+		Duration nextAttemptIn = controller.queue().gauges().remainingDelay(request).orElse(Duration.ZERO);
 		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
 				nextAttemptIn.toString());
 	}

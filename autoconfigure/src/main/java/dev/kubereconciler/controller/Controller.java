@@ -213,7 +213,7 @@ public final class Controller {
 		}
 		if (!drained) {
 			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
-					name(), stopping.inFlight(), timeout);
+					name(), stopping.gauges().inFlight(), timeout);
 		}
 		stopped.forEach(ReconcileWorker::stop);
 		join(stopped);

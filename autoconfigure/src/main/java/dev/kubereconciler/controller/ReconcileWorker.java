@@ -7,7 +7,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
-import dev.kubereconciler.queue.RateLimitingQueue.Taken;
+import dev.kubereconciler.queue.WorkerQueue;
+import dev.kubereconciler.queue.WorkerQueue.Taken;
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
@@ -36,7 +37,7 @@ final class ReconcileWorker implements Runnable {
 
 	private final Controller controller;
 
-	private final RateLimitingQueue<Request> queue;
+	private final WorkerQueue<Request> queue;
 
 	private volatile Thread thread;
 
@@ -58,7 +59,7 @@ final class ReconcileWorker implements Runnable {
 
 	ReconcileWorker(Controller controller, RateLimitingQueue<Request> queue) {
 		this.controller = controller;
-		this.queue = queue;
+		this.queue = WorkerQueue.of(queue);
 	}
 
 	void start(Thread thread) {
@@ -184,7 +185,7 @@ final class ReconcileWorker implements Runnable {
 		ReconcileOutcome outcome = (finalState == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
 				: ResultHandler.classify(result, error);
 		try {
-			this.controller.results().handle(this.queue, request, outcome, result, error, nanos);
+			this.controller.results().handle(this.queue.queue(), request, outcome, result, error, nanos);
 		}
 		catch (RuntimeException ex) {
 			this.queue.done(request);
@@ -274,7 +275,7 @@ final class ReconcileWorker implements Runnable {
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
 				+ "thread {} and starting a new worker", abandoned, this.controller.name(), this.thread.getName());
 		try {
-			this.controller.results().handle(this.queue, abandoned, ReconcileOutcome.TIMEOUT, null, null, ran);
+			this.controller.results().handle(this.queue.queue(), abandoned, ReconcileOutcome.TIMEOUT, null, null, ran);
 		}
 		finally {
 			this.queue.done(abandoned);

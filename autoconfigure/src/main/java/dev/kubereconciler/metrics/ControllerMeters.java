@@ -105,10 +105,10 @@ final class ControllerMeters {
 				"How many seconds of work has been done that is in progress and hasn't been observed by "
 						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
 						+ "threads by observing the rate at which this increases.",
-				queueTags, "seconds", controller, (c) -> c.queue().unfinishedWorkNanos() / 1e9);
+				queueTags, "seconds", controller, (c) -> c.queue().gauges().unfinishedWorkNanos() / 1e9);
 		gauge(registry, "workqueue.longest.running.processor",
 				"How many seconds has the longest running processor for workqueue been running.", queueTags,
-				"seconds", controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
+				"seconds", controller, (c) -> c.queue().gauges().longestRunningProcessorNanos() / 1e9);
 		this.retries = counter(registry, "workqueue.retries", "Total number of retries handled by workqueue",
 				queueTags);
 		gauge(registry, "workqueue.waiting",

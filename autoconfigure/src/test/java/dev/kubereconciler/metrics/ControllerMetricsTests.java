@@ -344,7 +344,7 @@ class ControllerMetricsTests {
 	}
 
 	private void awaitReconciles(Controller controller, int count) {
-		await().until(() -> reconciles(controller.name()) == count && controller.queue().inFlight() == 0);
+		await().until(() -> reconciles(controller.name()) == count && controller.queue().gauges().inFlight() == 0);
 	}
 
 	private double reconciles(String controller) {

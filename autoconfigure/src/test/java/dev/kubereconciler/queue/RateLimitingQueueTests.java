@@ -39,6 +39,8 @@ class RateLimitingQueueTests {
 		.observer(this.observer)
 		.build();
 
+	private final WorkerQueue<String> worker = WorkerQueue.of(this.queue);
+
 	@Test
 	void addDeduplicatesPendingKeys() throws Exception {
 		this.queue.add("a");
@@ -57,35 +59,41 @@ class RateLimitingQueueTests {
 		this.queue.add("a");
 		this.queue.add("a");
 		assertThat(this.queue.depth()).isZero();
-		assertThat(this.queue.inFlight()).isEqualTo(1);
+		assertThat(this.queue.gauges().inFlight()).isEqualTo(1);
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isEqualTo(1);
 		assertThat(take()).isEqualTo("a");
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isZero();
-		assertThat(this.queue.inFlight()).isZero();
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
-	void doneAndGetFinishesOneKeyAndTakesTheNext() throws Exception {
+	void workerNextFinishesOneKeyAndTakesTheNext() throws Exception {
 		this.queue.add("a");
 		this.queue.add("b");
 		assertThat(take()).isEqualTo("a");
 		this.queue.add("a");
-		assertThat(this.queue.doneAndGet("a")).contains("b");
-		assertThat(this.queue.inFlight()).isEqualTo(1);
+		this.scheduler.manualTicker().advance(Duration.ofMillis(4));
+		long now = this.scheduler.ticker().read();
+		WorkerQueue.Taken<String> taken = this.worker.next("a", now);
+		assertThat(taken.item()).isEqualTo("b");
+		assertThat(taken.takenAt()).isEqualTo(now);
+		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(4).toNanos());
+		assertThat(this.queue.gauges().inFlight()).isEqualTo(1);
 		// "a" was re-added while held: done put it back, behind "b"
-		assertThat(this.queue.doneAndGet("b")).contains("a");
+		assertThat(this.worker.next("b", now).item()).isEqualTo("a");
 		assertThat(this.queue.depth()).isZero();
 	}
 
 	@Test
-	void doneAndGetMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
+	void workerNextMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
 		this.queue.add("a");
 		take();
 		Thread.currentThread().interrupt();
-		assertThatExceptionOfType(InterruptedException.class).isThrownBy(() -> this.queue.doneAndGet("a"));
-		assertThat(this.queue.inFlight()).isZero();
+		assertThatExceptionOfType(InterruptedException.class)
+			.isThrownBy(() -> this.worker.next("a", this.scheduler.ticker().read()));
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -94,7 +102,7 @@ class RateLimitingQueueTests {
 		take();
 		this.queue.done("a");
 		this.queue.done("a");
-		assertThat(this.queue.depth() + this.queue.waiting() + this.queue.inFlight()).isZero();
+		assertThat(this.queue.depth() + this.queue.waiting() + this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -133,11 +141,11 @@ class RateLimitingQueueTests {
 		this.queue.addAfter("a", Duration.ofMillis(100), AddCause.RETRY);
 		this.queue.add("b");
 		this.scheduler.advance(Duration.ofMillis(30));
-		assertThat(this.queue.remainingDelay("a")).contains(Duration.ofMillis(70));
-		assertThat(this.queue.remainingDelay("b")).isEmpty();
-		assertThat(this.queue.remainingDelay("c")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("a")).contains(Duration.ofMillis(70));
+		assertThat(this.queue.gauges().remainingDelay("b")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("c")).isEmpty();
 		this.scheduler.advance(Duration.ofMillis(70));
-		assertThat(this.queue.remainingDelay("a")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("a")).isEmpty();
 	}
 
 	@Test
@@ -167,8 +175,7 @@ class RateLimitingQueueTests {
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isZero();
 		this.scheduler.advance(Duration.ofMillis(10));
-		assertThat(take()).isEqualTo("a");
-		assertThat(this.queue.cause("a")).isEqualTo(AddCause.REQUEUE_AFTER);
+		assertThat(takeCause()).isEqualTo(AddCause.REQUEUE_AFTER);
 	}
 
 	@Test
@@ -229,13 +236,11 @@ class RateLimitingQueueTests {
 		this.queue.addAfter("after", Duration.ofMillis(1), AddCause.REQUEUE_AFTER);
 		this.queue.addRateLimited("retry");
 		this.scheduler.advance(Duration.ofMillis(5));
+		List<AddCause> causes = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			take();
+			causes.add(takeCause());
 		}
-		assertThat(this.queue.cause("event")).isEqualTo(AddCause.EVENT);
-		assertThat(this.queue.cause("after")).isEqualTo(AddCause.REQUEUE_AFTER);
-		assertThat(this.queue.cause("retry")).isEqualTo(AddCause.RETRY);
-		assertThat(this.queue.cause("unknown")).isNull();
+		assertThat(causes).containsExactly(AddCause.EVENT, AddCause.REQUEUE_AFTER, AddCause.RETRY);
 	}
 
 	@Test
@@ -245,8 +250,7 @@ class RateLimitingQueueTests {
 		take();
 		this.queue.add("a", AddCause.EVENT);
 		this.queue.done("a");
-		take();
-		assertThat(this.queue.cause("a")).isEqualTo(AddCause.EVENT);
+		assertThat(takeCause()).isEqualTo(AddCause.EVENT);
 	}
 
 	@Test
@@ -303,6 +307,30 @@ class RateLimitingQueueTests {
 	}
 
 	@Test
+	void shutDownWithDrainTimesOutOnTheQueuesClock() throws Exception {
+		this.queue.add("a");
+		take();
+		AtomicReference<Boolean> drained = new AtomicReference<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				drained.set(this.queue.shutDownWithDrain(Duration.ofHours(1)));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiter.start();
+		await().until(() -> waiter.getState() == Thread.State.TIMED_WAITING && this.scheduler.pending() == 1);
+		this.scheduler.advance(Duration.ofHours(1).minusNanos(1));
+		assertThat(drained.get()).isNull();
+		this.scheduler.manualTicker().advance(Duration.ofNanos(1));
+		this.scheduler.runDue();
+		await().until(() -> drained.get() != null);
+		assertThat(drained.get()).isFalse();
+		assertThat(this.scheduler.pending()).isZero();
+	}
+
+	@Test
 	void observerSeesAddsRetriesAndExactDurations() throws Exception {
 		this.queue.add("a");
 		this.queue.add("a");
@@ -312,8 +340,8 @@ class RateLimitingQueueTests {
 		assertThat(take()).isEqualTo("a");
 		assertThat(take()).isEqualTo("c");
 		this.scheduler.manualTicker().advance(Duration.ofMillis(3));
-		assertThat(this.queue.unfinishedWorkNanos()).isEqualTo(Duration.ofMillis(6).toNanos());
-		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(3).toNanos());
+		assertThat(this.queue.gauges().unfinishedWorkNanos()).isEqualTo(Duration.ofMillis(6).toNanos());
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(3).toNanos());
 		this.queue.done("a");
 		assertThat(this.observer.added).containsExactly("a", "c");
 		assertThat(this.observer.retried).containsExactly("b", "c");
@@ -321,8 +349,8 @@ class RateLimitingQueueTests {
 				Duration.ofMillis(2).toNanos());
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(3).toNanos());
 		this.queue.done("c");
-		assertThat(this.queue.unfinishedWorkNanos()).isZero();
-		assertThat(this.queue.longestRunningProcessorNanos()).isZero();
+		assertThat(this.queue.gauges().unfinishedWorkNanos()).isZero();
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isZero();
 	}
 
 	@Test
@@ -330,12 +358,12 @@ class RateLimitingQueueTests {
 		this.queue.add("a");
 		take();
 		this.scheduler.manualTicker().advance(Duration.ofSeconds(2));
-		this.queue.startWork("a");
+		this.worker.startWork("a");
 		this.scheduler.manualTicker().advance(Duration.ofMillis(30));
-		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
 		this.queue.done("a");
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(30).toNanos());
-		assertThat(this.queue.cause("a")).isNull();
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -400,6 +428,10 @@ class RateLimitingQueueTests {
 
 	private String take() throws InterruptedException {
 		return this.queue.get().orElseThrow();
+	}
+
+	private AddCause takeCause() throws InterruptedException {
+		return this.worker.next(null, this.scheduler.ticker().read()).cause();
 	}
 
 	private static final class RecordingObserver implements QueueObserver<String> {
