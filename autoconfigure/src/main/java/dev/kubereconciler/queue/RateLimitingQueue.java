@@ -118,8 +118,8 @@ public final class RateLimitingQueue<T> {
 		}
 		this.table.observer().retried(item);
 		long now = this.ticker.read();
-		long readyAt = now + Math.min(delay.isNegative() ? 0 : saturatedNanos(delay), Long.MAX_VALUE - now);
-		if (readyAt - now <= 0) {
+		long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
+		if (nanos == 0) {
 			this.delayed.cancel(item);
 			this.table.add(item, cause, now);
 			return;
@@ -127,7 +127,9 @@ public final class RateLimitingQueue<T> {
 		if (this.table.isPending(item)) {
 			return;
 		}
-		this.delayed.schedule(item, cause, readyAt);
+		// a ticker may read anything, negative or near the top, and wrap as System.nanoTime()
+		// does: the sum may overflow, and every comparison of ready times is a difference
+		this.delayed.schedule(item, cause, now + nanos);
 	}
 
 	/**

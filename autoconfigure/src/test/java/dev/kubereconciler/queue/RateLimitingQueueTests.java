@@ -1,6 +1,7 @@
 package dev.kubereconciler.queue;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -14,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import dev.kubereconciler.ratelimit.ManualTicker;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +119,35 @@ class RateLimitingQueueTests {
 		this.scheduler.advance(Duration.ofNanos(1));
 		assertThat(this.queue.depth()).isEqualTo(1);
 		assertThat(this.queue.waiting()).isZero();
+	}
+
+	@ParameterizedTest(name = "ticker starting at {0}")
+	@ValueSource(longs = { Long.MIN_VALUE, -1_000_000_000_000L, -1, Long.MAX_VALUE - 50_000_000, Long.MAX_VALUE })
+	void addAfterWaitsExactlyTheDelayWhereverTheTickerStarts(long start) throws Exception {
+		// tickers, like System.nanoTime(), may start anywhere and wrap: only differences count
+		ManualScheduler scheduler = new ManualScheduler(new ManualTicker(start));
+		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
+			.rateLimiter(RateLimiters.none())
+			.scheduler(scheduler)
+			.build();
+		queue.addAfter("soon", Duration.ofMillis(100));
+		queue.addAfter("later", Duration.ofHours(1));
+		queue.addAfter("never", ChronoUnit.FOREVER.getDuration());
+		assertThat(queue.waiting()).isEqualTo(3);
+		assertThat(queue.gauges().remainingDelay("soon")).contains(Duration.ofMillis(100));
+		assertThat(queue.gauges().remainingDelay("later")).contains(Duration.ofHours(1));
+		scheduler.advance(Duration.ofMillis(100).minusNanos(1));
+		assertThat(queue.depth()).isZero();
+		scheduler.advance(Duration.ofNanos(1));
+		assertThat(queue.depth()).isEqualTo(1);
+		assertThat(queue.get()).contains("soon");
+		scheduler.advance(Duration.ofHours(1).minusMillis(100).minusNanos(1));
+		assertThat(queue.depth()).isZero();
+		scheduler.advance(Duration.ofNanos(1));
+		assertThat(queue.get()).contains("later");
+		assertThat(queue.waiting()).isEqualTo(1);
+		assertThat(queue.gauges().remainingDelay("never")).hasValueSatisfying(
+				(remaining) -> assertThat(remaining).isGreaterThan(Duration.ofDays(365 * 290)));
 	}
 
 	@Test
