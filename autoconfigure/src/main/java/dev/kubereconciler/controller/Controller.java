@@ -69,6 +69,8 @@ public final class Controller {
 
 	private volatile boolean paused;
 
+	private volatile boolean priorityQueue = true;
+
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
 	Controller(ControllerDefinition definition, ResourceType resourceType, ManagerGate gate,
@@ -95,7 +97,22 @@ public final class Controller {
 			.rateLimiter(this.rateLimiter)
 			.scheduler(this.scheduler)
 			.observer(this.queueObserver)
+			.priority(this.priorityQueue)
 			.build();
+	}
+
+	/**
+	 * Hand out keys by priority (the default) or first in, first out; takes effect on a
+	 * controller that has not started yet.
+	 * @param priorityQueue whether to use the priority queue
+	 */
+	void priorityQueue(boolean priorityQueue) {
+		synchronized (this.lifecycleMonitor) {
+			if (this.priorityQueue != priorityQueue && this.state == ControllerState.NEW) {
+				this.priorityQueue = priorityQueue;
+				this.queue = newQueue();
+			}
+		}
 	}
 
 	public String name() {
@@ -144,6 +161,16 @@ public final class Controller {
 		this.queue.add(request, AddCause.EVENT);
 	}
 
+	/**
+	 * Add a key from a watch event at a priority, such as
+	 * {@link RateLimitingQueue#LOW_PRIORITY} for an event that changed nothing.
+	 * @param request the key
+	 * @param priority the priority
+	 */
+	void enqueue(Request request, int priority) {
+		this.queue.add(request, AddCause.EVENT, priority);
+	}
+
 	void initialKeys(Supplier<? extends Iterable<Request>> initialKeys) {
 		this.initialKeys = initialKeys;
 	}
@@ -164,8 +191,9 @@ public final class Controller {
 			if (this.queue.isShuttingDown()) {
 				this.queue = newQueue();
 			}
+			// every cached key, as an initial list is: low priority, behind real changes
 			for (Request request : this.initialKeys.get()) {
-				this.queue.add(request, AddCause.EVENT);
+				this.queue.add(request, AddCause.EVENT, RateLimitingQueue.LOW_PRIORITY);
 			}
 			for (int i = 0; i < this.definition.maxConcurrentReconciles(); i++) {
 				startWorker();
@@ -378,6 +406,8 @@ public final class Controller {
 
 		private Duration abandonGrace = ControllerManager.DEFAULT_ABANDON_GRACE;
 
+		private boolean priorityQueue = true;
+
 		private Builder(ControllerDefinition definition) {
 			this.definition = Objects.requireNonNull(definition, "definition must not be null");
 		}
@@ -433,6 +463,16 @@ public final class Controller {
 		}
 
 		/**
+		 * Hand out keys by priority; {@code true} by default.
+		 * @param priorityQueue whether to use the priority queue
+		 * @return this builder
+		 */
+		public Builder priorityQueue(boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
+			return this;
+		}
+
+		/**
 		 * Build the controller; start it with {@link Controller#start()}.
 		 * @return the controller
 		 */
@@ -441,9 +481,11 @@ public final class Controller {
 				throw new IllegalStateException("A delay scheduler is required");
 			}
 			QueueObserver<Request> observer = this.listener.queueObserver(this.definition.name());
-			return new Controller(this.definition, ResourceType.of(this.definition.watches()), this.gate,
+			Controller controller = new Controller(this.definition, ResourceType.of(this.definition.watches()), this.gate,
 					this.listener, (observer != null) ? observer : QueueObserver.none(), this.scheduler, this.sleeper,
 					this.threadFactory, this.abandonGrace);
+			controller.priorityQueue(this.priorityQueue);
+			return controller;
 		}
 
 	}

@@ -109,6 +109,7 @@ public final class ControllerManager {
 			}
 			Controller controller = new Controller(definition, ResourceType.of(definition.watches()), this.gate,
 					builder.listener, observer, this.scheduler, this.sleeper, this.threadFactory, builder.abandonGrace);
+			controller.priorityQueue(builder.priorityQueue);
 			controllers.put(definition.name(), controller);
 		}
 		this.controllers = Collections.unmodifiableMap(controllers);
@@ -363,6 +364,8 @@ public final class ControllerManager {
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
+		private boolean priorityQueue = true;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -437,6 +440,18 @@ public final class ControllerManager {
 
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
+			return this;
+		}
+
+		/**
+		 * Hand out each controller's keys by priority, so that real changes go before the
+		 * initial list and resyncs, as controller-runtime does by default since v0.23; default
+		 * {@code true}. With {@code false}, keys go first in, first out.
+		 * @param priorityQueue whether to use the priority queue
+		 * @return this builder
+		 */
+		public Builder priorityQueue(boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
 			return this;
 		}
 

@@ -57,6 +57,8 @@ final class ReconcileWorker implements Runnable {
 
 	private Request current;
 
+	private int currentPriority;
+
 	ReconcileWorker(Controller controller, RateLimitingQueue<Request> queue) {
 		this.controller = controller;
 		this.queue = WorkerQueue.of(queue);
@@ -126,13 +128,13 @@ final class ReconcileWorker implements Runnable {
 		Request request = taken.item();
 		if (this.controller.isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after resume
-			this.queue.add(request, taken.cause());
+			this.queue.add(request, taken.cause(), taken.priority());
 			this.queue.done(request);
 			return Step.RELEASED;
 		}
 		long started = taken.takenAt();
 		try {
-			if (!passGate(request, taken.cause())) {
+			if (!passGate(request, taken.cause(), taken.priority())) {
 				// handed back to the queue with a delay; release it so that the delayed add is
 				// not deferred behind this worker forever
 				this.queue.done(request);
@@ -150,6 +152,7 @@ final class ReconcileWorker implements Runnable {
 			this.state = RUNNING;
 			this.startedAt = started;
 			this.current = request;
+			this.currentPriority = taken.priority();
 		}
 		this.controller.workerStarted(request);
 		Result result = null;
@@ -185,7 +188,8 @@ final class ReconcileWorker implements Runnable {
 		ReconcileOutcome outcome = (finalState == TIMED_OUT) ? ReconcileOutcome.TIMEOUT
 				: ResultHandler.classify(result, error);
 		try {
-			this.controller.results().handle(this.queue.queue(), request, outcome, result, error, nanos);
+			this.controller.results()
+				.handle(this.queue.queue(), request, taken.priority(), outcome, result, error, nanos);
 		}
 		catch (RuntimeException ex) {
 			this.queue.done(request);
@@ -201,7 +205,7 @@ final class ReconcileWorker implements Runnable {
 	 * @return {@code true} to reconcile now, {@code false} if the key was handed back to the
 	 * queue because it would wait longer than the gate's max wait
 	 */
-	private boolean passGate(Request request, AddCause cause) throws InterruptedException {
+	private boolean passGate(Request request, AddCause cause, int priority) throws InterruptedException {
 		this.gateWaited = false;
 		ManagerGate gate = this.controller.gate();
 		if (gate == null) {
@@ -223,7 +227,7 @@ final class ReconcileWorker implements Runnable {
 		ControllerListener listener = this.controller.listener();
 		if (!gate.withinMaxWait(delay)) {
 			reservation.cancel();
-			this.queue.addAfter(request, Duration.ofNanos(delay), cause);
+			this.queue.addAfter(request, Duration.ofNanos(delay), cause, priority);
 			listener.limiterDelayed(this.controller.name(), request, cause, DelaySource.MANAGER,
 					Duration.ofNanos(delay));
 			return false;
@@ -239,7 +243,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		catch (InterruptedException ex) {
 			reservation.cancel();
-			this.queue.add(request, cause);
+			this.queue.add(request, cause, priority);
 			throw ex;
 		}
 	}
@@ -254,6 +258,7 @@ final class ReconcileWorker implements Runnable {
 	 */
 	boolean checkTimeout(long now, long timeoutNanos, long graceNanos) {
 		Request abandoned = null;
+		int priority = RateLimitingQueue.NORMAL_PRIORITY;
 		long ran = 0;
 		synchronized (this) {
 			if (this.state == RUNNING && now - this.startedAt >= timeoutNanos) {
@@ -264,6 +269,7 @@ final class ReconcileWorker implements Runnable {
 			else if (this.state == TIMED_OUT && now - this.timedOutAt >= graceNanos) {
 				this.state = ABANDONED;
 				abandoned = this.current;
+				priority = this.currentPriority;
 				ran = now - this.startedAt;
 			}
 		}
@@ -275,7 +281,8 @@ final class ReconcileWorker implements Runnable {
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
 				+ "thread {} and starting a new worker", abandoned, this.controller.name(), this.thread.getName());
 		try {
-			this.controller.results().handle(this.queue.queue(), abandoned, ReconcileOutcome.TIMEOUT, null, null, ran);
+			this.controller.results()
+				.handle(this.queue.queue(), abandoned, priority, ReconcileOutcome.TIMEOUT, null, null, ran);
 		}
 		finally {
 			this.queue.done(abandoned);

@@ -51,11 +51,21 @@ final class ResultHandler {
 
 	void handle(RateLimitingQueue<Request> queue, Request request, ReconcileOutcome outcome, Result result,
 			Throwable error, long nanos) {
+		handle(queue, request, RateLimitingQueue.NORMAL_PRIORITY, outcome, result, error, nanos);
+	}
+
+	/**
+	 * Act on an outcome; a requeue keeps the priority the key was taken with unless the result
+	 * sets one, as controller-runtime's {@code reconcileHandler} does.
+	 */
+	void handle(RateLimitingQueue<Request> queue, Request request, int takenPriority, ReconcileOutcome outcome,
+			Result result, Throwable error, long nanos) {
+		int priority = (result != null) ? result.getPriority().orElse(takenPriority) : takenPriority;
 		switch (outcome) {
 			case SUCCESS -> queue.forget(request);
 			case REQUEUE_AFTER -> {
 				queue.forget(request);
-				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER);
+				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER, priority);
 			}
 			case TERMINAL_ERROR -> {
 				queue.forget(request);
@@ -63,7 +73,7 @@ final class ResultHandler {
 						error);
 			}
 			default -> {
-				Decision decision = queue.addRateLimited(request);
+				Decision decision = queue.addRateLimited(request, priority);
 				logRetry(request, outcome, error, decision.delay());
 				this.listener.limiterDelayed(this.name, request, AddCause.RETRY, decision.source(), decision.delay());
 			}

@@ -61,6 +61,8 @@ final class ControllerMeters {
 
 	final Counter adds;
 
+	final DepthByPriority depthByPriority;
+
 	final Counter retries;
 
 	final Timer queueDuration;
@@ -94,8 +96,7 @@ final class ControllerMeters {
 				(c) -> c.definition().maxConcurrentReconciles());
 		gauge(registry, "controller.runtime.active.workers", "Number of currently used workers per controller",
 				controllerTags, null, controller, Controller::activeWorkers);
-		gauge(registry, "workqueue.depth", "Current depth of workqueue", queueTags, null, controller,
-				(c) -> c.queue().depth());
+		this.depthByPriority = new DepthByPriority(registry, queueTags, controller);
 		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
 		this.queueDuration = timer(registry, "workqueue.queue.duration",
 				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);

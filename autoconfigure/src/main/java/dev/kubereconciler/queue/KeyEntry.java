@@ -23,12 +23,18 @@ final class KeyEntry {
 	// pending: since when; held: since when a worker works on it
 	long time;
 
+	// the priority it is ready at, and the one it was taken with while held
+	int priority;
+
 	AddCause nextCause;
 
 	long nextAddedAt;
 
-	KeyEntry(AddCause cause, long time) {
+	int nextPriority;
+
+	KeyEntry(AddCause cause, int priority, long time) {
 		this.cause = cause;
+		this.priority = priority;
 		this.time = time;
 	}
 

@@ -1,7 +1,7 @@
 package dev.kubereconciler.queue;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -13,9 +13,12 @@ import dev.kubereconciler.ratelimit.Ticker;
  * processing sets folded into one state per key: a key is deduplicated while pending, never
  * held twice, and handed out again after {@code done} when it was added while held.
  *
- * <p>Workers contend on no common lock: each key's state changes under that key's own entry,
- * ready keys travel through a lock-free queue, and a semaphore counts them for the workers
- * that wait.
+ * <p>Each key's state changes under that key's own entry, and a semaphore counts ready keys for
+ * the workers that wait. Ready keys travel through a lock-free FIFO queue, or, in priority
+ * mode, through {@link PriorityReadyKeys}. A key's priority only rises while it is pending:
+ * adds take the highest of the priorities they carry.
+ *
+ * <p>Lock order: a key's entry, then the ready keys.
  *
  * @param <T> the type of item
  */
@@ -34,8 +37,8 @@ final class KeyTable<T> {
 	// every key that is pending or held; a key's entry guards its own state
 	private final ConcurrentHashMap<T, KeyEntry> entries = new ConcurrentHashMap<>();
 
-	// pending keys that no worker holds, in the order they became ready; one permit each
-	private final ConcurrentLinkedQueue<T> ready = new ConcurrentLinkedQueue<>();
+	// pending keys that no worker holds, in the order workers take them; one permit each
+	private final ReadyKeys<T> ready;
 
 	private final Semaphore readyPermits = new Semaphore(0);
 
@@ -45,8 +48,9 @@ final class KeyTable<T> {
 
 	private volatile boolean shuttingDown;
 
-	KeyTable(Ticker ticker, QueueObserver<T> observer) {
+	KeyTable(Ticker ticker, QueueObserver<T> observer, ReadyKeys<T> ready) {
 		this.ticker = ticker;
+		this.ready = ready;
 		this.observer = observer;
 		this.observed = observer != QueueObserver.none();
 	}
@@ -63,18 +67,21 @@ final class KeyTable<T> {
 		return this.shuttingDown;
 	}
 
-	void add(T item, AddCause cause, long now) {
+	void add(T item, AddCause cause, int priority, long now) {
 		if (this.shuttingDown) {
 			return;
 		}
 		while (true) {
 			KeyEntry entry = this.entries.get(item);
 			if (entry == null) {
-				KeyEntry fresh = new KeyEntry(cause, now);
-				if (this.entries.putIfAbsent(item, fresh) == null) {
-					this.observer.added(item, cause);
-					makeReady(item);
-					return;
+				KeyEntry fresh = new KeyEntry(cause, priority, now);
+				// locked until it is ready, so that a concurrent add raises it where it stands
+				synchronized (fresh) {
+					if (this.entries.putIfAbsent(item, fresh) == null) {
+						this.observer.added(item, cause, priority);
+						makeReady(item, priority);
+						return;
+					}
 				}
 				continue;
 			}
@@ -87,27 +94,56 @@ final class KeyTable<T> {
 					entry.state = KeyEntry.HELD_DIRTY;
 					entry.nextCause = cause;
 					entry.nextAddedAt = now;
-					this.observer.added(item, cause);
+					entry.nextPriority = priority;
+					this.observer.added(item, cause, priority);
 				}
 				else if (entry.state == KeyEntry.HELD_DIRTY) {
 					entry.nextCause = cause;
+					entry.nextPriority = Math.max(entry.nextPriority, priority);
 				}
 				else {
 					entry.cause = cause;
+					raise(item, entry, priority);
 				}
 				return;
 			}
 		}
 	}
 
-	private void makeReady(T item) {
-		this.ready.offer(item);
+	private void makeReady(T item, int priority) {
+		this.ready.offer(item, priority);
 		this.readyPermits.release();
 	}
 
-	boolean isPending(T item) {
+	private void raise(T item, KeyEntry entry, int priority) {
+		if (priority > entry.priority) {
+			entry.priority = priority;
+			this.ready.raise(item, priority);
+		}
+	}
+
+	/**
+	 * Raise the priority of a pending key, for a delayed add of a key that is pending anyway.
+	 * @param item the key
+	 * @param priority the priority of the delayed add
+	 * @return whether the key is pending
+	 */
+	boolean raiseIfPending(T item, int priority) {
 		KeyEntry entry = this.entries.get(item);
-		return entry != null && entry.isPending();
+		if (entry == null) {
+			return false;
+		}
+		synchronized (entry) {
+			if (entry.state == KeyEntry.PENDING) {
+				raise(item, entry, priority);
+				return true;
+			}
+			if (entry.state == KeyEntry.HELD_DIRTY) {
+				entry.nextPriority = Math.max(entry.nextPriority, priority);
+				return true;
+			}
+			return false;
+		}
 	}
 
 	Taken<T> next(T done, long now) throws InterruptedException {
@@ -126,14 +162,16 @@ final class KeyTable<T> {
 		KeyEntry entry = this.entries.get(item);
 		long queued;
 		AddCause cause;
+		int priority;
 		synchronized (entry) {
 			queued = Math.max(0, takenAt - entry.time);
 			entry.state = KeyEntry.HELD;
 			entry.time = takenAt;
 			cause = entry.cause;
+			priority = entry.priority;
 		}
 		this.observer.dequeued(item, queued);
-		return new Taken<>(item, cause, takenAt);
+		return new Taken<>(item, cause, priority, takenAt);
 	}
 
 	void startWork(T item) {
@@ -163,7 +201,8 @@ final class KeyTable<T> {
 				entry.state = KeyEntry.PENDING;
 				entry.cause = entry.nextCause;
 				entry.time = entry.nextAddedAt;
-				makeReady(item);
+				entry.priority = entry.nextPriority;
+				makeReady(item, entry.priority);
 			}
 			else {
 				entry.state = KeyEntry.RETIRED;
@@ -217,6 +256,10 @@ final class KeyTable<T> {
 
 	int depth() {
 		return this.shuttingDown ? 0 : this.readyPermits.availablePermits();
+	}
+
+	Map<Integer, Integer> depthByPriority() {
+		return this.shuttingDown ? Map.of() : this.ready.depthByPriority(depth());
 	}
 
 	int inFlight() {

@@ -1,6 +1,7 @@
 package dev.kubereconciler.queue;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,5 +38,12 @@ public interface QueueGauges<T> {
 	 * @return the remaining delay, or empty if the key does not wait
 	 */
 	Optional<Duration> remainingDelay(T item);
+
+	/**
+	 * Return the number of ready keys at each priority; a plain queue reports all of them at
+	 * {@link RateLimitingQueue#NORMAL_PRIORITY}.
+	 * @return the depth by priority, without zero counts
+	 */
+	Map<Integer, Integer> depthByPriority();
 
 }

@@ -30,6 +30,15 @@ import dev.kubereconciler.ratelimit.Ticker;
  */
 public final class RateLimitingQueue<T> {
 
+	/** The priority of an ordinary add. */
+	public static final int NORMAL_PRIORITY = 0;
+
+	/**
+	 * The priority of an add that changed nothing: the initial list of an informer, a resync,
+	 * controller-runtime's {@code handler.LowPriority}.
+	 */
+	public static final int LOW_PRIORITY = -100;
+
 	private final String name;
 
 	private final RateLimiter<T> rateLimiter;
@@ -44,12 +53,16 @@ public final class RateLimitingQueue<T> {
 
 	private final QueueGauges<T> gauges;
 
+	private final boolean priority;
+
 	RateLimitingQueue(RateLimitingQueueBuilder<T> builder) {
 		this.name = builder.name;
 		this.rateLimiter = builder.rateLimiter;
 		this.scheduler = builder.scheduler;
 		this.ticker = builder.scheduler.ticker();
-		this.table = new KeyTable<>(this.ticker, builder.observer);
+		this.priority = builder.priority;
+		this.table = new KeyTable<>(this.ticker, builder.observer,
+				builder.priority ? ReadyKeys.byPriority() : ReadyKeys.fifo());
 		this.delayed = new DelayedAdds<>(builder.scheduler, this.table::add);
 		this.gauges = new TableGauges<>(this.table, this.delayed);
 	}
@@ -86,10 +99,22 @@ public final class RateLimitingQueue<T> {
 	 * @param cause why it is added
 	 */
 	public void add(T item, AddCause cause) {
+		add(item, cause, NORMAL_PRIORITY);
+	}
+
+	/**
+	 * Add a key now with a priority. In priority mode, ready keys are handed out highest
+	 * priority first, and a pending key added again keeps the higher of its priorities; the
+	 * plain queue ignores priorities.
+	 * @param item the key
+	 * @param cause why it is added
+	 * @param priority its priority, {@link #NORMAL_PRIORITY} for an ordinary add
+	 */
+	public void add(T item, AddCause cause, int priority) {
 		Objects.requireNonNull(item, "item must not be null");
 		if (!this.table.isShuttingDown()) {
-			this.delayed.cancel(item);
-			this.table.add(item, cause, this.ticker.read());
+			int kept = this.delayed.cancel(item, priority);
+			this.table.add(item, cause, kept, this.ticker.read());
 		}
 	}
 
@@ -112,6 +137,19 @@ public final class RateLimitingQueue<T> {
 	 * @param cause why it is added
 	 */
 	public void addAfter(T item, Duration delay, AddCause cause) {
+		addAfter(item, delay, cause, NORMAL_PRIORITY);
+	}
+
+	/**
+	 * Add a key with a priority once the delay has passed, as
+	 * {@link #addAfter(Object, Duration, AddCause)} does; see
+	 * {@link #add(Object, AddCause, int)} for priorities.
+	 * @param item the key
+	 * @param delay the delay
+	 * @param cause why it is added
+	 * @param priority its priority
+	 */
+	public void addAfter(T item, Duration delay, AddCause cause, int priority) {
 		Objects.requireNonNull(item, "item must not be null");
 		if (this.table.isShuttingDown()) {
 			return;
@@ -120,16 +158,16 @@ public final class RateLimitingQueue<T> {
 		long now = this.ticker.read();
 		long nanos = delay.isNegative() ? 0 : saturatedNanos(delay);
 		if (nanos == 0) {
-			this.delayed.cancel(item);
-			this.table.add(item, cause, now);
+			int kept = this.delayed.cancel(item, priority);
+			this.table.add(item, cause, kept, now);
 			return;
 		}
-		if (this.table.isPending(item)) {
+		if (this.table.raiseIfPending(item, priority)) {
 			return;
 		}
 		// a ticker may read anything, negative or near the top, and wrap as System.nanoTime()
 		// does: the sum may overflow, and every comparison of ready times is a difference
-		this.delayed.schedule(item, cause, now + nanos);
+		this.delayed.schedule(item, cause, priority, now + nanos);
 	}
 
 	/**
@@ -138,8 +176,18 @@ public final class RateLimitingQueue<T> {
 	 * @return the delay and the kind of limiter that decided it
 	 */
 	public Decision addRateLimited(T item) {
+		return addRateLimited(item, NORMAL_PRIORITY);
+	}
+
+	/**
+	 * Add a key with a priority after the delay its rate limiter gives for one more failure.
+	 * @param item the key
+	 * @param priority its priority, typically the one it was taken with
+	 * @return the delay and the kind of limiter that decided it
+	 */
+	public Decision addRateLimited(T item, int priority) {
 		Decision decision = this.rateLimiter.decide(item);
-		addAfter(item, decision.delay(), AddCause.RETRY);
+		addAfter(item, decision.delay(), AddCause.RETRY, priority);
 		return decision;
 	}
 
@@ -240,6 +288,14 @@ public final class RateLimitingQueue<T> {
 	 */
 	public int waiting() {
 		return this.delayed.size();
+	}
+
+	/**
+	 * Return whether ready keys are handed out by priority.
+	 * @return whether this is a priority queue
+	 */
+	public boolean isPriorityQueue() {
+		return this.priority;
 	}
 
 	/**

@@ -19,6 +19,8 @@ public final class RateLimitingQueueBuilder<T> {
 
 	QueueObserver<T> observer = QueueObserver.none();
 
+	boolean priority;
+
 	RateLimitingQueueBuilder() {
 	}
 
@@ -59,6 +61,17 @@ public final class RateLimitingQueueBuilder<T> {
 	 */
 	public RateLimitingQueueBuilder<T> observer(QueueObserver<T> observer) {
 		this.observer = Objects.requireNonNull(observer, "observer must not be null");
+		return this;
+	}
+
+	/**
+	 * Hand out ready keys by priority, as controller-runtime's priority queue does, instead of
+	 * first in, first out; off by default.
+	 * @param priority whether to order by priority
+	 * @return this builder
+	 */
+	public RateLimitingQueueBuilder<T> priority(boolean priority) {
+		this.priority = priority;
 		return this;
 	}
 

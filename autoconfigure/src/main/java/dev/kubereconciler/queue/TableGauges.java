@@ -1,6 +1,7 @@
 package dev.kubereconciler.queue;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,6 +39,11 @@ final class TableGauges<T> implements QueueGauges<T> {
 	public Optional<Duration> remainingDelay(T item) {
 		long nanos = this.delayed.remainingNanos(item);
 		return (nanos >= 0) ? Optional.of(Duration.ofNanos(nanos)) : Optional.empty();
+	}
+
+	@Override
+	public Map<Integer, Integer> depthByPriority() {
+		return this.table.depthByPriority();
 	}
 
 }

@@ -65,23 +65,25 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
-	 * Add a key now; see {@link RateLimitingQueue#add(Object, AddCause)}.
+	 * Hand a key back now; see {@link RateLimitingQueue#add(Object, AddCause, int)}.
 	 * @param item the key
 	 * @param cause why it is added
+	 * @param priority its priority
 	 */
-	public void add(T item, AddCause cause) {
-		this.queue.add(item, cause);
+	public void add(T item, AddCause cause, int priority) {
+		this.queue.add(item, cause, priority);
 	}
 
 	/**
-	 * Add a key after a delay; see
-	 * {@link RateLimitingQueue#addAfter(Object, java.time.Duration, AddCause)}.
+	 * Hand a key back after a delay; see
+	 * {@link RateLimitingQueue#addAfter(Object, java.time.Duration, AddCause, int)}.
 	 * @param item the key
 	 * @param delay the delay
 	 * @param cause why it is added
+	 * @param priority its priority
 	 */
-	public void addAfter(T item, java.time.Duration delay, AddCause cause) {
-		this.queue.addAfter(item, delay, cause);
+	public void addAfter(T item, java.time.Duration delay, AddCause cause, int priority) {
+		this.queue.addAfter(item, delay, cause, priority);
 	}
 
 	/**
@@ -101,14 +103,17 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
-	 * A key that a worker took: the key, the cause of the add it was taken for, and when.
+	 * A key that a worker took: the key, the cause and priority of the add it was taken for,
+	 * and when.
 	 *
 	 * @param <T> the type of item
 	 * @param item the key
 	 * @param cause the cause of its latest add
+	 * @param priority the priority it was taken at; a requeue keeps it unless the reconcile
+	 * sets another
 	 * @param takenAt when the worker took it, as a reading of the queue's ticker
 	 */
-	public record Taken<T>(T item, AddCause cause, long takenAt) {
+	public record Taken<T>(T item, AddCause cause, int priority, long takenAt) {
 
 	}
 

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,22 +29,34 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RateLimitingQueue}: client-go's invariants, exact delays on a manual clock,
- * and the observer hooks.
+ * and the observer hooks, each in plain and in priority mode, where keys of one priority keep
+ * the plain queue's order.
  */
+@ParameterizedClass(name = "priority mode: {0}")
+@ValueSource(booleans = { false, true })
 class RateLimitingQueueTests {
+
+	private final boolean priority;
 
 	private final ManualScheduler scheduler = new ManualScheduler();
 
 	private final RecordingObserver observer = new RecordingObserver();
 
-	private final RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
-		.name("test")
-		.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)))
-		.scheduler(this.scheduler)
-		.observer(this.observer)
-		.build();
+	private final RateLimitingQueue<String> queue;
 
-	private final WorkerQueue<String> worker = WorkerQueue.of(this.queue);
+	private final WorkerQueue<String> worker;
+
+	RateLimitingQueueTests(boolean priority) {
+		this.priority = priority;
+		this.queue = RateLimitingQueue.<String>builder()
+			.name("test")
+			.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)))
+			.scheduler(this.scheduler)
+			.observer(this.observer)
+			.priority(priority)
+			.build();
+		this.worker = WorkerQueue.of(this.queue);
+	}
 
 	@Test
 	void addDeduplicatesPendingKeys() throws Exception {
@@ -129,6 +142,7 @@ class RateLimitingQueueTests {
 		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
 			.scheduler(scheduler)
+			.priority(this.priority)
 			.build();
 		queue.addAfter("soon", Duration.ofMillis(100));
 		queue.addAfter("later", Duration.ofHours(1));
@@ -404,6 +418,7 @@ class RateLimitingQueueTests {
 		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
 			.scheduler(this.scheduler)
+			.priority(this.priority)
 			.build();
 		Set<String> held = ConcurrentHashMap.newKeySet();
 		List<String> overlaps = new CopyOnWriteArrayList<>();
@@ -437,7 +452,9 @@ class RateLimitingQueueTests {
 			for (int k = 0; k < 50; k++) {
 				String key = "key-" + k;
 				lastAdded.computeIfAbsent(key, (x) -> new AtomicInteger()).set(version);
-				queue.add(key);
+				// mixed priorities: raising a ready key must not lose or duplicate it either
+				int priority = ((version + k) % 2 == 0) ? RateLimitingQueue.LOW_PRIORITY : version % 5;
+				queue.add(key, AddCause.EVENT, priority);
 			}
 		}
 		await().until(() -> lastSeen.size() == 50
