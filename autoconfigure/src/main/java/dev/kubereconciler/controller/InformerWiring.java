@@ -1,5 +1,6 @@
 package dev.kubereconciler.controller;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -59,10 +60,10 @@ final class InformerWiring {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
 			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
-					new EventPriority(primary::hasSynced)));
+					new EventPriority(primary::hasSynced, Clock.systemUTC())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
-				addHandler(ownedInformer, new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced)));
+				addHandler(ownedInformer, new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			controller.initialKeys(() -> cachedKeys(primary, controller.definition()));
 		}
@@ -162,7 +163,7 @@ final class InformerWiring {
 
 		@Override
 		public void onAdd(KubernetesObject object) {
-			enqueue(object, this.priority.ofAdd());
+			enqueue(object, this.priority.ofAdd(object));
 		}
 
 		@Override
@@ -212,7 +213,7 @@ final class InformerWiring {
 
 		@Override
 		public void onAdd(KubernetesObject object) {
-			enqueueOwner(object, this.priority.ofAdd());
+			enqueueOwner(object, this.priority.ofAdd(object));
 		}
 
 		@Override
