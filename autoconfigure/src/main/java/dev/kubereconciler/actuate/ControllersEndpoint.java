@@ -230,13 +230,26 @@ public class ControllersEndpoint {
 		return new ControllerDescriptor(controller.resourceType().displayName(), controller.state().label(),
 				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
 				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
-						controller.queue().inFlight()),
+						controller.queue().gauges().inFlight(), depthByPriority(controller)),
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name));
 	}
 
+	private static Map<String, Integer> depthByPriority(Controller controller) {
+		// highest priority first, the order in which the keys are handed out
+		Map<String, Integer> depth = new LinkedHashMap<>();
+		controller.queue()
+			.gauges()
+			.depthByPriority()
+			.entrySet()
+			.stream()
+			.sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
+			.forEach((entry) -> depth.put(String.valueOf(entry.getKey()), entry.getValue()));
+		return depth;
+	}
+
 	private static ItemDescriptor describe(Controller controller, Request request, long retries, boolean showKeys) {
-		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
+		Duration nextAttemptIn = controller.queue().gauges().remainingDelay(request).orElse(Duration.ZERO);
 		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
 				nextAttemptIn.toString());
 	}
@@ -298,8 +311,10 @@ public class ControllersEndpoint {
 	 * @param depth keys ready to be reconciled
 	 * @param waiting keys waiting out a delay
 	 * @param inFlight keys being reconciled
+	 * @param depthByPriority ready keys by priority, highest first; a plain queue shows all of
+	 * them at priority 0
 	 */
-	public record QueueDescriptor(int depth, int waiting, int inFlight) {
+	public record QueueDescriptor(int depth, int waiting, int inFlight, Map<String, Integer> depthByPriority) {
 
 	}
 

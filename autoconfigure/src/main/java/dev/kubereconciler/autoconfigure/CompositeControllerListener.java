@@ -59,8 +59,8 @@ final class CompositeControllerListener implements ControllerListener {
 		return (observers.size() == 1) ? observers.get(0) : new QueueObserver<>() {
 
 			@Override
-			public void added(Request item, AddCause cause) {
-				observers.forEach((observer) -> observer.added(item, cause));
+			public void added(Request item, AddCause cause, int priority) {
+				observers.forEach((observer) -> observer.added(item, cause, priority));
 			}
 
 			@Override

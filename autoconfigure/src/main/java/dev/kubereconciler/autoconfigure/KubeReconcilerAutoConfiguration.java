@@ -107,6 +107,7 @@ public final class KubeReconcilerAutoConfiguration {
 						.informerFactory(informerFactory)
 						.gate(gate(properties, managerRateLimiter))
 						.shutdownTimeout(properties.getShutdownTimeout())
+						.priorityQueue(properties.getDefaults().isPriorityQueue())
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {

@@ -126,6 +126,13 @@ public class KubeReconcilerProperties {
 		private Duration resyncPeriod = Duration.ofHours(10);
 
 		/**
+		 * Whether work queues hand out keys by priority, so that real changes go before the
+		 * initial list and resyncs, as controller-runtime's priority queue does. Applies to
+		 * every controller; false for first in, first out.
+		 */
+		private boolean priorityQueue = true;
+
+		/**
 		 * Rate limiter for failures and Result.requeue(). Defaults to client-go's: max-of
 		 * exponential 5ms..1000s and bucket 10 qps / burst 100.
 		 */
@@ -158,6 +165,14 @@ public class KubeReconcilerProperties {
 
 		public Duration getResyncPeriod() {
 			return this.resyncPeriod;
+		}
+
+		public boolean isPriorityQueue() {
+			return this.priorityQueue;
+		}
+
+		public void setPriorityQueue(boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
 		}
 
 		public void setResyncPeriod(Duration resyncPeriod) {

@@ -50,11 +50,14 @@ public final class Controller {
 
 	private volatile ControllerState state = ControllerState.NEW;
 
+	private final boolean priorityQueue;
+
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
 	Controller(ControllerDefinition definition, ManagerGate gate, ControllerListener listener, DelayScheduler clock,
-			ThreadFactory threadFactory, Duration abandonGrace) {
+			ThreadFactory threadFactory, Duration abandonGrace, boolean priorityQueue) {
 		this.definition = definition;
+		this.priorityQueue = priorityQueue;
 		this.resourceType = ResourceType.of(definition.watches());
 		this.listener = listener;
 		QueueObserver<Request> observer = listener.queueObserver(definition.name());
@@ -73,6 +76,7 @@ public final class Controller {
 			.rateLimiter(this.definition.rateLimiter())
 			.scheduler(this.clock)
 			.observer(this.queueObserver)
+			.priority(this.priorityQueue)
 			.build();
 	}
 
@@ -117,6 +121,16 @@ public final class Controller {
 		this.queue.add(request, AddCause.EVENT);
 	}
 
+	/**
+	 * Add a key from a watch event at a priority, such as
+	 * {@link RateLimitingQueue#LOW_PRIORITY} for an event that changed nothing.
+	 * @param request the key
+	 * @param priority the priority
+	 */
+	void enqueue(Request request, int priority) {
+		this.queue.add(request, AddCause.EVENT, priority);
+	}
+
 	void initialKeys(Supplier<? extends Iterable<Request>> initialKeys) {
 		this.initialKeys = initialKeys;
 	}
@@ -137,8 +151,9 @@ public final class Controller {
 			if (this.queue.isShuttingDown()) {
 				this.queue = newQueue();
 			}
+			// every cached key, as an initial list is: low priority, behind real changes
 			for (Request request : this.initialKeys.get()) {
-				this.queue.add(request, AddCause.EVENT);
+				this.queue.add(request, AddCause.EVENT, RateLimitingQueue.LOW_PRIORITY);
 			}
 			this.pause.engage();
 			for (int i = 0; i < this.definition.maxConcurrentReconciles(); i++) {
@@ -186,7 +201,7 @@ public final class Controller {
 		}
 		if (!drained) {
 			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
-					name(), stopping.inFlight(), timeout);
+					name(), stopping.gauges().inFlight(), timeout);
 		}
 		this.workers.stop(stopped);
 		return drained;

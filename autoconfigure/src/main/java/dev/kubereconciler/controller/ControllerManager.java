@@ -93,7 +93,7 @@ public final class ControllerManager implements ControllerRegistry {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
 			controllers.put(definition.name(), new Controller(definition, this.gate, builder.listener, this.clock,
-					this.threadFactory, builder.abandonGrace));
+					this.threadFactory, builder.abandonGrace, builder.priorityQueue));
 		}
 		return controllers;
 	}
@@ -282,6 +282,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
+		private boolean priorityQueue = true;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -352,6 +354,18 @@ public final class ControllerManager implements ControllerRegistry {
 
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
+			return this;
+		}
+
+		/**
+		 * Hand out each controller's keys by priority, so that real changes go before the
+		 * initial list and resyncs, as controller-runtime does by default since v0.23; default
+		 * {@code true}. With {@code false}, keys go first in, first out.
+		 * @param priorityQueue whether to use the priority queue
+		 * @return this builder
+		 */
+		public Builder priorityQueue(boolean priorityQueue) {
+			this.priorityQueue = priorityQueue;
 			return this;
 		}
 

@@ -5,7 +5,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.kubereconciler.controller.ManagerGate.Pass;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.queue.WorkerQueue;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 
@@ -18,23 +18,24 @@ final class GateWait {
 
 	private final WorkerContext context;
 
-	private final RateLimitingQueue<Request> queue;
+	private final WorkerQueue<Request> queue;
 
 	GateWait(WorkerContext context) {
 		this.context = context;
-		this.queue = context.queue();
+		this.queue = WorkerQueue.of(context.queue());
 	}
 
 	/**
 	 * Pass the gate for a key the worker holds.
 	 * @param request the key
 	 * @param cause why the key was added
+	 * @param priority the priority the key was taken at, which a hand-back keeps
 	 * @param stopped whether the worker was told to stop
 	 * @return how the key passed; when {@link Passage#HANDED_BACK}, the caller still marks it
 	 * done
 	 * @throws InterruptedException if the wait was interrupted; the key was added back
 	 */
-	Passage pass(Request request, AddCause cause, BooleanSupplier stopped) throws InterruptedException {
+	Passage pass(Request request, AddCause cause, int priority, BooleanSupplier stopped) throws InterruptedException {
 		ManagerGate gate = this.context.gate();
 		if (gate == null) {
 			return Passage.NOW;
@@ -50,7 +51,7 @@ final class GateWait {
 		long delay = pass.delayNanos();
 		if (!pass.isGranted()) {
 			// nothing was taken from the bucket: the key waits in the queue instead
-			this.queue.addAfter(request, Duration.ofNanos(delay), cause);
+			this.queue.addAfter(request, Duration.ofNanos(delay), cause, priority);
 			report(request, cause, delay);
 			return Passage.HANDED_BACK;
 		}
@@ -65,7 +66,7 @@ final class GateWait {
 				this.context.clock().sleep(delay);
 			}
 			catch (InterruptedException ex) {
-				this.queue.add(request, cause);
+				this.queue.add(request, cause, priority);
 				throw ex;
 			}
 			if (stopped.getAsBoolean() || this.queue.isShuttingDown()) {

@@ -1,5 +1,6 @@
 package dev.kubereconciler.controller;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -17,6 +18,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
+import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -57,9 +59,11 @@ final class InformerWiring {
 		for (Controller controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
-			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches())));
+			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
+					new EventPriority(primary::hasSynced, Clock.systemUTC())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
-				addHandler(this.informers.get(owned), new OwnerHandler(controller));
+				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
+				addHandler(ownedInformer, new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			controller.initialKeys(() -> cachedKeys(primary, controller.definition()));
 		}
@@ -149,19 +153,23 @@ final class InformerWiring {
 
 		private final boolean serverSelected;
 
-		PrimaryHandler(Controller controller, boolean serverSelected) {
+		private final EventPriority priority;
+
+		PrimaryHandler(Controller controller, boolean serverSelected, EventPriority priority) {
 			this.controller = controller;
 			this.serverSelected = serverSelected;
+			this.priority = priority;
 		}
 
 		@Override
 		public void onAdd(KubernetesObject object) {
-			enqueue(object);
+			enqueue(object, this.priority.ofAdd(object));
 		}
 
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
-			if (!enqueue(newObject) && oldObject != null && selects(this.controller.definition(), oldObject)) {
+			if (!enqueue(newObject, EventPriority.ofUpdate(oldObject, newObject)) && oldObject != null
+					&& selects(this.controller.definition(), oldObject)) {
 				// the object left the selector: reconcile once more so the controller can clean up
 				this.controller.enqueue(requestFor(oldObject.getMetadata()));
 			}
@@ -171,15 +179,16 @@ final class InformerWiring {
 		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
 			// A server-side selector turns "no longer matches" into a delete whose object carries
 			// the new labels: it was selected until now, so reconcile it once more.
-			if (!enqueue(object) && this.serverSelected && object != null && object.getMetadata() != null
+			if (!enqueue(object, RateLimitingQueue.NORMAL_PRIORITY) && this.serverSelected && object != null
+					&& object.getMetadata() != null
 					&& inScope(this.controller.definition(), object.getMetadata())) {
 				this.controller.enqueue(requestFor(object.getMetadata()));
 			}
 		}
 
-		private boolean enqueue(KubernetesObject object) {
+		private boolean enqueue(KubernetesObject object, int priority) {
 			if (object != null && selects(this.controller.definition(), object)) {
-				this.controller.enqueue(requestFor(object.getMetadata()));
+				this.controller.enqueue(requestFor(object.getMetadata()), priority);
 				return true;
 			}
 			return false;
@@ -195,27 +204,31 @@ final class InformerWiring {
 
 		private final Controller controller;
 
-		OwnerHandler(Controller controller) {
+		private final EventPriority priority;
+
+		OwnerHandler(Controller controller, EventPriority priority) {
 			this.controller = controller;
+			this.priority = priority;
 		}
 
 		@Override
 		public void onAdd(KubernetesObject object) {
-			enqueueOwner(object);
+			enqueueOwner(object, this.priority.ofAdd(object));
 		}
 
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
-			enqueueOwner(oldObject);
-			enqueueOwner(newObject);
+			int priority = EventPriority.ofUpdate(oldObject, newObject);
+			enqueueOwner(oldObject, priority);
+			enqueueOwner(newObject, priority);
 		}
 
 		@Override
 		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-			enqueueOwner(object);
+			enqueueOwner(object, RateLimitingQueue.NORMAL_PRIORITY);
 		}
 
-		private void enqueueOwner(KubernetesObject object) {
+		private void enqueueOwner(KubernetesObject object, int priority) {
 			if (object == null || object.getMetadata() == null || object.getMetadata().getOwnerReferences() == null) {
 				return;
 			}
@@ -224,7 +237,7 @@ final class InformerWiring {
 			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
 				if (Boolean.TRUE.equals(owner.getController()) && primary.kind().equals(owner.getKind())
 						&& sameGroup(primary, owner.getApiVersion()) && inScope(this.controller.definition(), metadata)) {
-					this.controller.enqueue(new Request(namespaceOf(metadata), owner.getName()));
+					this.controller.enqueue(new Request(namespaceOf(metadata), owner.getName()), priority);
 				}
 			}
 		}

@@ -5,7 +5,8 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
-import dev.kubereconciler.queue.RateLimitingQueue.Taken;
+import dev.kubereconciler.queue.WorkerQueue;
+import dev.kubereconciler.queue.WorkerQueue.Taken;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
@@ -33,7 +34,7 @@ final class ReconcileWorker implements Runnable {
 
 	private final WorkerContext context;
 
-	private final RateLimitingQueue<Request> queue;
+	private final WorkerQueue<Request> queue;
 
 	private final GateWait gateWait;
 
@@ -53,9 +54,11 @@ final class ReconcileWorker implements Runnable {
 
 	private Request current;
 
+	private int currentPriority;
+
 	ReconcileWorker(WorkerContext context) {
 		this.context = context;
-		this.queue = context.queue();
+		this.queue = WorkerQueue.of(context.queue());
 		this.gateWait = new GateWait(context);
 	}
 
@@ -123,13 +126,14 @@ final class ReconcileWorker implements Runnable {
 		Request request = taken.item();
 		if (this.context.pause().isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after resume
-			this.queue.add(request, taken.cause());
+			this.queue.add(request, taken.cause(), taken.priority());
 			this.queue.done(request);
 			return Step.RELEASED;
 		}
 		long started = taken.takenAt();
 		try {
-			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), () -> this.stopped);
+			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(),
+					() -> this.stopped);
 			if (passage == GateWait.Passage.HANDED_BACK) {
 				// handed back to the queue with a delay, or the queue shuts down; release it so
 				// that a delayed add is not deferred behind this worker forever
@@ -148,6 +152,7 @@ final class ReconcileWorker implements Runnable {
 			this.state = RUNNING;
 			this.startedAt = started;
 			this.current = request;
+			this.currentPriority = taken.priority();
 		}
 		this.context.listener().reconcileStarted(this.context.controller(), request);
 		Result result = null;
@@ -183,8 +188,8 @@ final class ReconcileWorker implements Runnable {
 		// a reconcile that returns after its timeout still decides what becomes of its key, as
 		// in controller-runtime; the timeout is only counted
 		this.context.results()
-			.handle(this.queue, request, ResultHandler.classify(result, error), finalState == TIMED_OUT, result,
-					error, nanos);
+			.handle(this.queue.queue(), request, taken.priority(), ResultHandler.classify(result, error),
+					finalState == TIMED_OUT, result, error, nanos);
 		this.endedAt = ended;
 		return Step.FINISHED;
 	}
@@ -213,10 +218,10 @@ final class ReconcileWorker implements Runnable {
 			logger.error("Worker of controller '{}' failed unexpectedly on {}; requeuing it", this.context.controller(),
 					request, ex);
 			try {
-				this.queue.addRateLimited(request);
+				this.queue.queue().addRateLimited(request, taken.priority());
 			}
 			catch (RuntimeException limiterFailure) {
-				this.queue.add(request, AddCause.RETRY);
+				this.queue.add(request, AddCause.RETRY, taken.priority());
 			}
 			this.queue.done(request);
 			return Step.RELEASED;
@@ -233,6 +238,7 @@ final class ReconcileWorker implements Runnable {
 	 */
 	boolean checkTimeout(long now, long timeoutNanos, long graceNanos) {
 		Request abandoned = null;
+		int priority = RateLimitingQueue.NORMAL_PRIORITY;
 		long ran = 0;
 		synchronized (this) {
 			if (this.state == RUNNING && now - this.startedAt >= timeoutNanos) {
@@ -243,6 +249,7 @@ final class ReconcileWorker implements Runnable {
 			else if (this.state == TIMED_OUT && now - this.timedOutAt >= graceNanos) {
 				this.state = ABANDONED;
 				abandoned = this.current;
+				priority = this.currentPriority;
 				ran = now - this.startedAt;
 			}
 		}
@@ -254,7 +261,8 @@ final class ReconcileWorker implements Runnable {
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
 				+ "thread {} and starting a new worker", abandoned, this.context.controller(), this.thread.getName());
 		try {
-			this.context.results().handle(this.queue, abandoned, ReconcileOutcome.TIMEOUT, true, null, null, ran);
+			this.context.results()
+				.handle(this.queue.queue(), abandoned, priority, ReconcileOutcome.TIMEOUT, true, null, null, ran);
 		}
 		finally {
 			this.queue.done(abandoned);

@@ -50,9 +50,11 @@ final class ResultHandler {
 	}
 
 	/**
-	 * Act on how a reconcile ended.
+	 * Act on how a reconcile ended; a requeue keeps the priority the key was taken with unless
+	 * the result sets one, as controller-runtime's {@code reconcileHandler} does.
 	 * @param queue the queue
 	 * @param request the key
+	 * @param takenPriority the priority the key was taken at
 	 * @param outcome what the reconcile returned or threw; it decides the queue action
 	 * @param timedOut whether the reconcile ran past its timeout, which is reported as the
 	 * outcome but does not override what the reconcile returned
@@ -60,13 +62,14 @@ final class ResultHandler {
 	 * @param error the error, if any
 	 * @param nanos how long the reconcile ran
 	 */
-	void handle(RateLimitingQueue<Request> queue, Request request, ReconcileOutcome outcome, boolean timedOut,
-			Result result, Throwable error, long nanos) {
+	void handle(RateLimitingQueue<Request> queue, Request request, int takenPriority, ReconcileOutcome outcome,
+			boolean timedOut, Result result, Throwable error, long nanos) {
+		int priority = (result != null) ? result.getPriority().orElse(takenPriority) : takenPriority;
 		switch (outcome) {
 			case SUCCESS -> queue.forget(request);
 			case REQUEUE_AFTER -> {
 				queue.forget(request);
-				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER);
+				queue.addAfter(request, result.getRequeueAfter(), AddCause.REQUEUE_AFTER, priority);
 			}
 			case TERMINAL_ERROR -> {
 				queue.forget(request);
@@ -74,7 +77,7 @@ final class ResultHandler {
 						error);
 			}
 			default -> {
-				Decision decision = queue.addRateLimited(request);
+				Decision decision = queue.addRateLimited(request, priority);
 				logRetry(request, timedOut ? ReconcileOutcome.TIMEOUT : outcome, error, decision.delay());
 				this.listener.limiterDelayed(this.name, request, AddCause.RETRY, decision.source(), decision.delay());
 			}

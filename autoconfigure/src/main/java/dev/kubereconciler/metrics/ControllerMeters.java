@@ -61,6 +61,8 @@ final class ControllerMeters {
 
 	final Counter adds;
 
+	final DepthByPriority depthByPriority;
+
 	final Counter retries;
 
 	final Timer queueDuration;
@@ -94,8 +96,7 @@ final class ControllerMeters {
 				(c) -> c.definition().maxConcurrentReconciles());
 		gauge(registry, "controller.runtime.active.workers", "Number of currently used workers per controller",
 				controllerTags, null, controller, Controller::activeWorkers);
-		gauge(registry, "workqueue.depth", "Current depth of workqueue", queueTags, null, controller,
-				(c) -> c.queue().depth());
+		this.depthByPriority = new DepthByPriority(registry, queueTags, controller);
 		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
 		this.queueDuration = timer(registry, "workqueue.queue.duration",
 				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);
@@ -105,10 +106,10 @@ final class ControllerMeters {
 				"How many seconds of work has been done that is in progress and hasn't been observed by "
 						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
 						+ "threads by observing the rate at which this increases.",
-				queueTags, "seconds", controller, (c) -> c.queue().unfinishedWorkNanos() / 1e9);
+				queueTags, "seconds", controller, (c) -> c.queue().gauges().unfinishedWorkNanos() / 1e9);
 		gauge(registry, "workqueue.longest.running.processor",
 				"How many seconds has the longest running processor for workqueue been running.", queueTags,
-				"seconds", controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
+				"seconds", controller, (c) -> c.queue().gauges().longestRunningProcessorNanos() / 1e9);
 		this.retries = counter(registry, "workqueue.retries", "Total number of retries handled by workqueue",
 				queueTags);
 		gauge(registry, "workqueue.waiting",

@@ -101,10 +101,11 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		return new QueueObserver<>() {
 
 			@Override
-			public void added(Request item, AddCause cause) {
+			public void added(Request item, AddCause cause, int priority) {
 				ControllerMeters meters = meters(controller);
 				if (meters != null) {
 					meters.adds.increment();
+					meters.depthByPriority.observe(priority);
 				}
 			}
 

@@ -13,7 +13,9 @@ import dev.kubereconciler.ratelimit.Ticker;
 /**
  * The keys of a {@link RateLimitingQueue} that wait out a delay: one heap ordered by ready time,
  * and one wake-up from the {@link DelayScheduler} at the earliest of them, which adds the due
- * keys to the queue. Nothing is dropped, however many keys wait.
+ * keys to the queue. Nothing is dropped, however many keys wait. A key that is scheduled again
+ * keeps the earlier ready time and the higher priority, as controller-runtime's priority queue
+ * keeps "the max of the passed priorities and the min of possible durations".
  *
  * @param <T> the type of item
  */
@@ -51,17 +53,22 @@ final class DelayedAdds<T> {
 	 * Let a key wait until the ready time, unless it already waits for an earlier one.
 	 * @param item the key
 	 * @param cause why it is added
+	 * @param priority its priority
 	 * @param readyAt when it is due, as a reading of the ticker
 	 */
-	synchronized void schedule(T item, AddCause cause, long readyAt) {
+	synchronized void schedule(T item, AddCause cause, int priority, long readyAt) {
 		if (this.closed) {
 			return;
 		}
 		Delay current = this.waiting.get(item);
 		if (current != null && current.readyAt - readyAt <= 0) {
+			if (priority > current.priority) {
+				this.waiting.put(item, new Delay(current.cause, priority, current.readyAt));
+			}
 			return;
 		}
-		this.waiting.put(item, new Delay(cause, readyAt));
+		int kept = (current != null) ? Math.max(current.priority, priority) : priority;
+		this.waiting.put(item, new Delay(cause, kept, readyAt));
 		this.size = this.waiting.size();
 		this.heap.add(new Waiting<>(item, readyAt));
 		compact();
@@ -71,16 +78,21 @@ final class DelayedAdds<T> {
 	/**
 	 * Stop a key from waiting, because it was added without delay.
 	 * @param item the key
+	 * @param priority the priority of that add
+	 * @return the higher of that priority and the one the key waited with
 	 */
-	void cancel(T item) {
+	int cancel(T item, int priority) {
 		if (this.size == 0) {
-			return;
+			return priority;
 		}
 		synchronized (this) {
-			if (this.waiting.remove(item) != null) {
-				this.size = this.waiting.size();
-				compact();
+			Delay removed = this.waiting.remove(item);
+			if (removed == null) {
+				return priority;
 			}
+			this.size = this.waiting.size();
+			compact();
+			return Math.max(priority, removed.priority);
 		}
 	}
 
@@ -132,7 +144,7 @@ final class DelayedAdds<T> {
 
 	private void releaseDue() {
 		List<Waiting<T>> due = new ArrayList<>();
-		List<AddCause> causes = new ArrayList<>();
+		List<Delay> delays = new ArrayList<>();
 		synchronized (this) {
 			this.wakeUp = null;
 			this.armedFor = Long.MAX_VALUE;
@@ -154,13 +166,14 @@ final class DelayedAdds<T> {
 				this.heap.poll();
 				this.waiting.remove(next.item);
 				due.add(next);
-				causes.add(delay.cause);
+				delays.add(delay);
 			}
 			this.size = this.waiting.size();
 		}
 		for (int i = 0; i < due.size(); i++) {
 			// pending from its ready time, however late this wake-up ran
-			this.release.add(due.get(i).item, causes.get(i), due.get(i).readyAt);
+			Delay delay = delays.get(i);
+			this.release.add(due.get(i).item, delay.cause, delay.priority, delay.readyAt);
 		}
 	}
 
@@ -172,11 +185,11 @@ final class DelayedAdds<T> {
 	@FunctionalInterface
 	interface Release<T> {
 
-		void add(T item, AddCause cause, long addedAt);
+		void add(T item, AddCause cause, int priority, long addedAt);
 
 	}
 
-	private record Delay(AddCause cause, long readyAt) {
+	private record Delay(AddCause cause, int priority, long readyAt) {
 	}
 
 	private record Waiting<T>(T item, long readyAt) implements Comparable<Waiting<T>> {

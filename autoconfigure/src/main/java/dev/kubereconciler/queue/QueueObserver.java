@@ -32,6 +32,17 @@ public interface QueueObserver<T> {
 	}
 
 	/**
+	 * An item became pending, with the priority of that add; by default this is reported to
+	 * {@link #added(Object, AddCause)}. The queue calls only this method.
+	 * @param item the item
+	 * @param cause why it was added
+	 * @param priority the priority it was added with
+	 */
+	default void added(T item, AddCause cause, int priority) {
+		added(item, cause);
+	}
+
+	/**
 	 * A delayed add was requested, as for a rate-limited retry or a requeue-after; this is
 	 * client-go's {@code workqueue_retries_total}.
 	 * @param item the item

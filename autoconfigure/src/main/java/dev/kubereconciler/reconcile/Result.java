@@ -2,6 +2,7 @@ package dev.kubereconciler.reconcile;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * The outcome of a successful reconcile, with controller-runtime's semantics.
@@ -12,6 +13,9 @@ import java.util.Objects;
  * <li>{@link #requeueAfter(Duration)}: the item's backoff is forgotten and it is requeued after
  * exactly the given delay, without the rate limiter.</li>
  * </ul>
+ *
+ * <p>A requeued item keeps the priority it was taken with, unless the result
+ * {@link #withPriority(int) sets one}, as controller-runtime's {@code Result.Priority} does.
  */
 public final class Result {
 
@@ -23,9 +27,16 @@ public final class Result {
 
 	private final Duration requeueAfter;
 
+	private final Integer priority;
+
 	private Result(boolean requeue, Duration requeueAfter) {
+		this(requeue, requeueAfter, null);
+	}
+
+	private Result(boolean requeue, Duration requeueAfter, Integer priority) {
 		this.requeue = requeue;
 		this.requeueAfter = requeueAfter;
+		this.priority = priority;
 	}
 
 	/**
@@ -59,6 +70,25 @@ public final class Result {
 	}
 
 	/**
+	 * Return a copy of this result that requeues the item at the given priority instead of
+	 * the one it was taken with. Higher values go first; an ordinary watch event is 0, the
+	 * initial list and resyncs are -100. Only a priority queue orders by it.
+	 * @param priority the priority
+	 * @return the result
+	 */
+	public Result withPriority(int priority) {
+		return new Result(this.requeue, this.requeueAfter, priority);
+	}
+
+	/**
+	 * Return the priority set by {@link #withPriority(int)}.
+	 * @return the priority, or empty to keep the one the item was taken with
+	 */
+	public OptionalInt getPriority() {
+		return (this.priority != null) ? OptionalInt.of(this.priority) : OptionalInt.empty();
+	}
+
+	/**
 	 * Return whether the item is requeued through the rate limiter.
 	 * @return {@code true} for {@link #requeue()}
 	 */
@@ -77,20 +107,24 @@ public final class Result {
 	@Override
 	public boolean equals(Object obj) {
 		return (obj instanceof Result other) && this.requeue == other.requeue
-				&& this.requeueAfter.equals(other.requeueAfter);
+				&& this.requeueAfter.equals(other.requeueAfter) && Objects.equals(this.priority, other.priority);
 	}
 
 	@Override
 	public int hashCode() {
-		return Objects.hash(this.requeue, this.requeueAfter);
+		return Objects.hash(this.requeue, this.requeueAfter, this.priority);
 	}
 
 	@Override
 	public String toString() {
+		String result;
 		if (this.requeue) {
-			return "Result.requeue()";
+			result = "Result.requeue()";
 		}
-		return this.requeueAfter.isZero() ? "Result.done()" : "Result.requeueAfter(" + this.requeueAfter + ")";
+		else {
+			result = this.requeueAfter.isZero() ? "Result.done()" : "Result.requeueAfter(" + this.requeueAfter + ")";
+		}
+		return (this.priority != null) ? result + ".withPriority(" + this.priority + ")" : result;
 	}
 
 }

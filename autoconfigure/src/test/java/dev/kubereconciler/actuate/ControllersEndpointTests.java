@@ -383,7 +383,7 @@ class ControllersEndpointTests {
 	}
 
 	private static boolean idle(Controller controller) {
-		return controller.queue().inFlight() == 0 && controller.queue().depth() == 0;
+		return controller.queue().gauges().inFlight() == 0 && controller.queue().depth() == 0;
 	}
 
 	private static SecurityContext user(String role) {

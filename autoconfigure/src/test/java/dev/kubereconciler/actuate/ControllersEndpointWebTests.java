@@ -88,7 +88,7 @@ class ControllersEndpointWebTests {
 			.containsEntry("state", "running")
 			.containsEntry("maxConcurrentReconciles", 1)
 			.containsEntry("activeWorkers", 0)
-			.containsEntry("queue", Map.of("depth", 0, "waiting", 1, "inFlight", 0))
+			.containsEntry("queue", Map.of("depth", 0, "waiting", 1, "inFlight", 0, "depthByPriority", Map.of()))
 			.containsEntry("retries", 2)
 			.containsEntry("reconciles", Map.of("success", 0, "error", 2, "requeue", 0, "requeueAfter", 0,
 					"terminal", 0));
@@ -146,7 +146,7 @@ class ControllersEndpointWebTests {
 				"ratelimiter_delay_seconds_bucket{controller=\"flaky\",source=\"bucket\",le=\"1000.0\"} 1",
 				"workqueue_retries_total{controller=\"flaky\",name=\"flaky\"} 2.0",
 				"workqueue_waiting{controller=\"flaky\",name=\"flaky\"} 1.0",
-				"workqueue_depth{controller=\"flaky\",name=\"flaky\"} 0.0",
+				"workqueue_depth{controller=\"flaky\",name=\"flaky\",priority=\"0\"} 0.0",
 				"controller_runtime_reconcile_total{controller=\"flaky\",result=\"error\"} 2.0",
 				"controller_runtime_reconcile_errors_total{controller=\"flaky\"} 2.0",
 				"controller_runtime_max_concurrent_reconciles{controller=\"flaky\"} 1.0",

@@ -2,17 +2,20 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.ManualClock;
@@ -120,6 +123,50 @@ class ControllerOutcomeTests {
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.SUCCESS));
 		assertThat(calls).hasValue(2);
 		assertThat(this.limiter.calls).containsExactly("forget default/a", "forget default/a");
+	}
+
+	@Test
+	void requeueAfterKeepsThePriorityTheKeyWasTakenWith() {
+		ManualClock scheduler = new ManualClock();
+		Controller controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)), scheduler,
+				Duration.ZERO);
+		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
+		await().until(() -> controller.queue().waiting() == 1);
+		controller.pause();
+		scheduler.advance(Duration.ofMillis(20));
+		await().until(() -> controller.queue()
+			.gauges()
+			.depthByPriority()
+			.equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+	}
+
+	@Test
+	void resultWithPrioritySetsThePriorityOfTheRequeue() {
+		ManualClock scheduler = new ManualClock();
+		Controller controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)).withPriority(5),
+				scheduler, Duration.ZERO);
+		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
+		await().until(() -> controller.queue().waiting() == 1);
+		controller.pause();
+		scheduler.advance(Duration.ofMillis(20));
+		await().until(() -> controller.queue().gauges().depthByPriority().equals(Map.of(5, 1)));
+	}
+
+	@Test
+	void rateLimitedRetryKeepsThePriorityTheKeyWasTakenWith() {
+		AtomicReference<Controller> started = new AtomicReference<>();
+		Controller controller = start((request) -> {
+			// paused before the retry is added, so that the retry stays in the queue
+			started.get().pause();
+			throw new IllegalStateException("boom");
+		}, this.system, Duration.ZERO);
+		started.set(controller);
+		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
+		await().until(() -> controller.queue()
+			.gauges()
+			.depthByPriority()
+			.equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR);
 	}
 
 	@Test

@@ -82,7 +82,7 @@ class ControllerMetricsTests {
 				"# TYPE controller_runtime_active_workers gauge",
 				"controller_runtime_active_workers{controller=\"cm\"} 0.0",
 				"# TYPE workqueue_depth gauge",
-				"workqueue_depth{controller=\"cm\",name=\"cm\"} 0.0",
+				"workqueue_depth{controller=\"cm\",name=\"cm\",priority=\"0\"} 0.0",
 				"# TYPE workqueue_adds_total counter",
 				"workqueue_adds_total{controller=\"cm\",name=\"cm\"} 0.0",
 				"# TYPE workqueue_queue_duration_seconds histogram",
@@ -166,7 +166,7 @@ class ControllerMetricsTests {
 				// as in client-go, every delayed add is a retry, requeue-after included
 				"workqueue_retries_total{controller=\"cm\",name=\"cm\"} 4.0",
 				"workqueue_waiting{controller=\"cm\",name=\"cm\"} 1.0",
-				"workqueue_depth{controller=\"cm\",name=\"cm\"} 0.0",
+				"workqueue_depth{controller=\"cm\",name=\"cm\",priority=\"0\"} 0.0",
 				"workqueue_queue_duration_seconds_count{controller=\"cm\",name=\"cm\"} 9",
 				"workqueue_work_duration_seconds_count{controller=\"cm\",name=\"cm\"} 9",
 				// one limiter decision per rate-limited requeue, zero delays included
@@ -334,7 +334,7 @@ class ControllerMetricsTests {
 	}
 
 	private void awaitReconciles(Controller controller, int count) {
-		await().until(() -> reconciles(controller.name()) == count && controller.queue().inFlight() == 0);
+		await().until(() -> reconciles(controller.name()) == count && controller.queue().gauges().inFlight() == 0);
 	}
 
 	private double reconciles(String controller) {

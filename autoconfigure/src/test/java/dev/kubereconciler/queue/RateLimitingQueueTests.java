@@ -1,6 +1,7 @@
 package dev.kubereconciler.queue;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -14,6 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -25,20 +29,34 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Tests for {@link RateLimitingQueue}: client-go's invariants, exact delays on a manual clock,
- * and the observer hooks.
+ * and the observer hooks, each in plain and in priority mode, where keys of one priority keep
+ * the plain queue's order.
  */
+@ParameterizedClass(name = "priority mode: {0}")
+@ValueSource(booleans = { false, true })
 class RateLimitingQueueTests {
+
+	private final boolean priority;
 
 	private final ManualClock scheduler = new ManualClock();
 
 	private final RecordingObserver observer = new RecordingObserver();
 
-	private final RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
-		.name("test")
-		.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)))
-		.scheduler(this.scheduler)
-		.observer(this.observer)
-		.build();
+	private final RateLimitingQueue<String> queue;
+
+	private final WorkerQueue<String> worker;
+
+	RateLimitingQueueTests(boolean priority) {
+		this.priority = priority;
+		this.queue = RateLimitingQueue.<String>builder()
+			.name("test")
+			.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1000)))
+			.scheduler(this.scheduler)
+			.observer(this.observer)
+			.priority(priority)
+			.build();
+		this.worker = WorkerQueue.of(this.queue);
+	}
 
 	@Test
 	void addDeduplicatesPendingKeys() throws Exception {
@@ -58,35 +76,41 @@ class RateLimitingQueueTests {
 		this.queue.add("a");
 		this.queue.add("a");
 		assertThat(this.queue.depth()).isZero();
-		assertThat(this.queue.inFlight()).isEqualTo(1);
+		assertThat(this.queue.gauges().inFlight()).isEqualTo(1);
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isEqualTo(1);
 		assertThat(take()).isEqualTo("a");
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isZero();
-		assertThat(this.queue.inFlight()).isZero();
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
-	void doneAndGetFinishesOneKeyAndTakesTheNext() throws Exception {
+	void workerNextFinishesOneKeyAndTakesTheNext() throws Exception {
 		this.queue.add("a");
 		this.queue.add("b");
 		assertThat(take()).isEqualTo("a");
 		this.queue.add("a");
-		assertThat(this.queue.doneAndGet("a")).contains("b");
-		assertThat(this.queue.inFlight()).isEqualTo(1);
+		this.scheduler.advanceWithoutRunning(Duration.ofMillis(4));
+		long now = this.scheduler.read();
+		WorkerQueue.Taken<String> taken = this.worker.next("a", now);
+		assertThat(taken.item()).isEqualTo("b");
+		assertThat(taken.takenAt()).isEqualTo(now);
+		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(4).toNanos());
+		assertThat(this.queue.gauges().inFlight()).isEqualTo(1);
 		// "a" was re-added while held: done put it back, behind "b"
-		assertThat(this.queue.doneAndGet("b")).contains("a");
+		assertThat(this.worker.next("b", now).item()).isEqualTo("a");
 		assertThat(this.queue.depth()).isZero();
 	}
 
 	@Test
-	void doneAndGetMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
+	void workerNextMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
 		this.queue.add("a");
 		take();
 		Thread.currentThread().interrupt();
-		assertThatExceptionOfType(InterruptedException.class).isThrownBy(() -> this.queue.doneAndGet("a"));
-		assertThat(this.queue.inFlight()).isZero();
+		assertThatExceptionOfType(InterruptedException.class)
+			.isThrownBy(() -> this.worker.next("a", this.scheduler.read()));
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -95,7 +119,7 @@ class RateLimitingQueueTests {
 		take();
 		this.queue.done("a");
 		this.queue.done("a");
-		assertThat(this.queue.depth() + this.queue.waiting() + this.queue.inFlight()).isZero();
+		assertThat(this.queue.depth() + this.queue.waiting() + this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -108,6 +132,36 @@ class RateLimitingQueueTests {
 		this.scheduler.advance(Duration.ofNanos(1));
 		assertThat(this.queue.depth()).isEqualTo(1);
 		assertThat(this.queue.waiting()).isZero();
+	}
+
+	@ParameterizedTest(name = "ticker starting at {0}")
+	@ValueSource(longs = { Long.MIN_VALUE, -1_000_000_000_000L, -1, Long.MAX_VALUE - 50_000_000, Long.MAX_VALUE })
+	void addAfterWaitsExactlyTheDelayWhereverTheTickerStarts(long start) throws Exception {
+		// tickers, like System.nanoTime(), may start anywhere and wrap: only differences count
+		ManualClock scheduler = new ManualClock(start);
+		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
+			.rateLimiter(RateLimiters.none())
+			.scheduler(scheduler)
+			.priority(this.priority)
+			.build();
+		queue.addAfter("soon", Duration.ofMillis(100));
+		queue.addAfter("later", Duration.ofHours(1));
+		queue.addAfter("never", ChronoUnit.FOREVER.getDuration());
+		assertThat(queue.waiting()).isEqualTo(3);
+		assertThat(queue.gauges().remainingDelay("soon")).contains(Duration.ofMillis(100));
+		assertThat(queue.gauges().remainingDelay("later")).contains(Duration.ofHours(1));
+		scheduler.advance(Duration.ofMillis(100).minusNanos(1));
+		assertThat(queue.depth()).isZero();
+		scheduler.advance(Duration.ofNanos(1));
+		assertThat(queue.depth()).isEqualTo(1);
+		assertThat(queue.get()).contains("soon");
+		scheduler.advance(Duration.ofHours(1).minusMillis(100).minusNanos(1));
+		assertThat(queue.depth()).isZero();
+		scheduler.advance(Duration.ofNanos(1));
+		assertThat(queue.get()).contains("later");
+		assertThat(queue.waiting()).isEqualTo(1);
+		assertThat(queue.gauges().remainingDelay("never")).hasValueSatisfying(
+				(remaining) -> assertThat(remaining).isGreaterThan(Duration.ofDays(365 * 290)));
 	}
 
 	@Test
@@ -134,11 +188,11 @@ class RateLimitingQueueTests {
 		this.queue.addAfter("a", Duration.ofMillis(100), AddCause.RETRY);
 		this.queue.add("b");
 		this.scheduler.advance(Duration.ofMillis(30));
-		assertThat(this.queue.remainingDelay("a")).contains(Duration.ofMillis(70));
-		assertThat(this.queue.remainingDelay("b")).isEmpty();
-		assertThat(this.queue.remainingDelay("c")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("a")).contains(Duration.ofMillis(70));
+		assertThat(this.queue.gauges().remainingDelay("b")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("c")).isEmpty();
 		this.scheduler.advance(Duration.ofMillis(70));
-		assertThat(this.queue.remainingDelay("a")).isEmpty();
+		assertThat(this.queue.gauges().remainingDelay("a")).isEmpty();
 	}
 
 	@Test
@@ -168,8 +222,7 @@ class RateLimitingQueueTests {
 		this.queue.done("a");
 		assertThat(this.queue.depth()).isZero();
 		this.scheduler.advance(Duration.ofMillis(10));
-		assertThat(take()).isEqualTo("a");
-		assertThat(this.queue.cause("a")).isEqualTo(AddCause.REQUEUE_AFTER);
+		assertThat(takeCause()).isEqualTo(AddCause.REQUEUE_AFTER);
 	}
 
 	@Test
@@ -230,13 +283,11 @@ class RateLimitingQueueTests {
 		this.queue.addAfter("after", Duration.ofMillis(1), AddCause.REQUEUE_AFTER);
 		this.queue.addRateLimited("retry");
 		this.scheduler.advance(Duration.ofMillis(5));
+		List<AddCause> causes = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {
-			take();
+			causes.add(takeCause());
 		}
-		assertThat(this.queue.cause("event")).isEqualTo(AddCause.EVENT);
-		assertThat(this.queue.cause("after")).isEqualTo(AddCause.REQUEUE_AFTER);
-		assertThat(this.queue.cause("retry")).isEqualTo(AddCause.RETRY);
-		assertThat(this.queue.cause("unknown")).isNull();
+		assertThat(causes).containsExactly(AddCause.EVENT, AddCause.REQUEUE_AFTER, AddCause.RETRY);
 	}
 
 	@Test
@@ -246,8 +297,7 @@ class RateLimitingQueueTests {
 		take();
 		this.queue.add("a", AddCause.EVENT);
 		this.queue.done("a");
-		take();
-		assertThat(this.queue.cause("a")).isEqualTo(AddCause.EVENT);
+		assertThat(takeCause()).isEqualTo(AddCause.EVENT);
 	}
 
 	@Test
@@ -304,6 +354,30 @@ class RateLimitingQueueTests {
 	}
 
 	@Test
+	void shutDownWithDrainTimesOutOnTheQueuesClock() throws Exception {
+		this.queue.add("a");
+		take();
+		AtomicReference<Boolean> drained = new AtomicReference<>();
+		Thread waiter = new Thread(() -> {
+			try {
+				drained.set(this.queue.shutDownWithDrain(Duration.ofHours(1)));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		waiter.start();
+		await().until(() -> waiter.getState() == Thread.State.TIMED_WAITING && this.scheduler.pending() == 1);
+		this.scheduler.advance(Duration.ofHours(1).minusNanos(1));
+		assertThat(drained.get()).isNull();
+		this.scheduler.advanceWithoutRunning(Duration.ofNanos(1));
+		this.scheduler.runDue();
+		await().until(() -> drained.get() != null);
+		assertThat(drained.get()).isFalse();
+		assertThat(this.scheduler.pending()).isZero();
+	}
+
+	@Test
 	void observerSeesAddsRetriesAndExactDurations() throws Exception {
 		this.queue.add("a");
 		this.queue.add("a");
@@ -313,8 +387,8 @@ class RateLimitingQueueTests {
 		assertThat(take()).isEqualTo("a");
 		assertThat(take()).isEqualTo("c");
 		this.scheduler.advanceWithoutRunning(Duration.ofMillis(3));
-		assertThat(this.queue.unfinishedWorkNanos()).isEqualTo(Duration.ofMillis(6).toNanos());
-		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(3).toNanos());
+		assertThat(this.queue.gauges().unfinishedWorkNanos()).isEqualTo(Duration.ofMillis(6).toNanos());
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(3).toNanos());
 		this.queue.done("a");
 		assertThat(this.observer.added).containsExactly("a", "c");
 		assertThat(this.observer.retried).containsExactly("b", "c");
@@ -322,8 +396,8 @@ class RateLimitingQueueTests {
 				Duration.ofMillis(2).toNanos());
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(3).toNanos());
 		this.queue.done("c");
-		assertThat(this.queue.unfinishedWorkNanos()).isZero();
-		assertThat(this.queue.longestRunningProcessorNanos()).isZero();
+		assertThat(this.queue.gauges().unfinishedWorkNanos()).isZero();
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isZero();
 	}
 
 	@Test
@@ -331,12 +405,12 @@ class RateLimitingQueueTests {
 		this.queue.add("a");
 		take();
 		this.scheduler.advanceWithoutRunning(Duration.ofSeconds(2));
-		this.queue.startWork("a");
+		this.worker.startWork("a");
 		this.scheduler.advanceWithoutRunning(Duration.ofMillis(30));
-		assertThat(this.queue.longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
+		assertThat(this.queue.gauges().longestRunningProcessorNanos()).isEqualTo(Duration.ofMillis(30).toNanos());
 		this.queue.done("a");
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(30).toNanos());
-		assertThat(this.queue.cause("a")).isNull();
+		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
 	@Test
@@ -344,6 +418,7 @@ class RateLimitingQueueTests {
 		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
 			.scheduler(this.scheduler)
+			.priority(this.priority)
 			.build();
 		Set<String> held = ConcurrentHashMap.newKeySet();
 		List<String> overlaps = new CopyOnWriteArrayList<>();
@@ -377,7 +452,9 @@ class RateLimitingQueueTests {
 			for (int k = 0; k < 50; k++) {
 				String key = "key-" + k;
 				lastAdded.computeIfAbsent(key, (x) -> new AtomicInteger()).set(version);
-				queue.add(key);
+				// mixed priorities: raising a ready key must not lose or duplicate it either
+				int priority = ((version + k) % 2 == 0) ? RateLimitingQueue.LOW_PRIORITY : version % 5;
+				queue.add(key, AddCause.EVENT, priority);
 			}
 		}
 		await().until(() -> lastSeen.size() == 50
@@ -401,6 +478,10 @@ class RateLimitingQueueTests {
 
 	private String take() throws InterruptedException {
 		return this.queue.get().orElseThrow();
+	}
+
+	private AddCause takeCause() throws InterruptedException {
+		return this.worker.next(null, this.scheduler.read()).cause();
 	}
 
 	private static final class RecordingObserver implements QueueObserver<String> {

@@ -32,7 +32,8 @@ import dev.kubereconciler.reconcile.Request;
 
 /**
  * Work-queue throughput, ours side by side with client-java-extended's
- * {@code DefaultRateLimitingQueue}.
+ * {@code DefaultRateLimitingQueue}. Our rows come in both modes, {@code mode=plain} and
+ * {@code mode=priority}.
  *
  * <p>{@code addGetDone*}: each invocation adds a batch of {@value #BATCH} distinct keys that are
  * not pending, then takes and finishes as many, so no add is deduplicated and no {@code get()}
@@ -57,6 +58,10 @@ public class QueueBenchmark {
 
 	static final Duration SHORT_DELAY = Duration.ofMillis(1);
 
+	static final String PLAIN = "plain";
+
+	static final String PRIORITY = "priority";
+
 	/**
 	 * Our queue, with its delays on one scheduler thread as a manager runs it.
 	 */
@@ -70,6 +75,13 @@ public class QueueBenchmark {
 		@Param(Clocks.SYSTEM)
 		public String ticker = Clocks.SYSTEM;
 
+		/**
+		 * {@code plain} (first in, first out) or {@code priority} (the default of a manager:
+		 * ready keys ordered by priority, see {@code docs/rate-limiting.md}).
+		 */
+		@Param({ PLAIN, PRIORITY })
+		public String mode = PLAIN;
+
 		ScheduledThreadPoolExecutor scheduler;
 
 		RateLimitingQueue<Request> queue;
@@ -82,6 +94,7 @@ public class QueueBenchmark {
 				.name("benchmark")
 				.rateLimiter(RateLimiters.controllerDefault())
 				.scheduler(Clocks.scheduler(this.ticker, this.scheduler))
+				.priority(PRIORITY.equals(this.mode))
 				.build();
 		}
 
@@ -145,8 +158,10 @@ public class QueueBenchmark {
 	public void addGetDoneOurs(OurQueue queue, Batch batch) throws InterruptedException {
 		RateLimitingQueue<Request> q = queue.queue;
 		Request[] keys = batch.ours;
-		for (Request key : keys) {
-			q.add(key);
+		for (int i = 0; i < BATCH; i++) {
+			// half of them as an initial list would add them; the plain queue ignores priorities
+			q.add(keys[i], AddCause.EVENT, ((i & 1) == 0) ? RateLimitingQueue.LOW_PRIORITY
+					: RateLimitingQueue.NORMAL_PRIORITY);
 		}
 		for (int i = 0; i < BATCH; i++) {
 			Request key = q.get().orElseThrow();
@@ -178,10 +193,17 @@ public class QueueBenchmark {
 
 		final OurQueue delegate = new OurQueue();
 
+		/**
+		 * The queue's mode, as for {@link OurQueue#mode}.
+		 */
+		@Param({ PLAIN, PRIORITY })
+		public String mode = PLAIN;
+
 		Consumer consumer;
 
 		@Setup(Level.Trial)
 		public void setUp() {
+			this.delegate.mode = this.mode;
 			this.delegate.setUp();
 			RateLimitingQueue<Request> queue = this.delegate.queue;
 			this.consumer = Consumer.start("ours", () -> {

@@ -1,0 +1,120 @@
+package dev.kubereconciler.queue;
+
+import java.util.Objects;
+
+/**
+ * The side of a {@link RateLimitingQueue} that only a controller's workers use: take the next
+ * key while marking the previous one done, with one clock reading for both, and restart a held
+ * key's work clock after a wait that was not work on it.
+ *
+ * @param <T> the type of item
+ */
+public final class WorkerQueue<T> {
+
+	private final RateLimitingQueue<T> queue;
+
+	private final KeyTable<T> table;
+
+	private WorkerQueue(RateLimitingQueue<T> queue) {
+		this.queue = queue;
+		this.table = queue.table();
+	}
+
+	/**
+	 * Return the worker side of a queue.
+	 * @param <T> the type of item
+	 * @param queue the queue
+	 * @return its worker side
+	 */
+	public static <T> WorkerQueue<T> of(RateLimitingQueue<T> queue) {
+		return new WorkerQueue<>(Objects.requireNonNull(queue, "queue must not be null"));
+	}
+
+	/**
+	 * Return the queue, for everything that is not worker-only.
+	 * @return the queue
+	 */
+	public RateLimitingQueue<T> queue() {
+		return this.queue;
+	}
+
+	/**
+	 * Mark a key {@link RateLimitingQueue#done done}, if any, and take the next one, for a
+	 * worker that reads the clock itself: the time it read when it finished one key stands for
+	 * the end of that key's work and, unless the worker has to wait, for the start of the next
+	 * key's.
+	 * @param done the key the caller finished, or {@code null}
+	 * @param now a reading of the queue's ticker, taken when the caller finished
+	 * @return the next key with the cause of its add and when it was taken, or {@code null}
+	 * once the queue is shut down
+	 * @throws InterruptedException if the waiting thread is interrupted; the finished key is
+	 * done all the same
+	 */
+	public Taken<T> next(T done, long now) throws InterruptedException {
+		return this.table.next(done, now);
+	}
+
+	/**
+	 * Restart the work clock of a key a worker holds, once the worker has waited for something
+	 * that is not work on the key, such as the manager gate: work duration, unfinished work and
+	 * the longest running processor then leave that wait out.
+	 * @param item the key, as returned by {@link #next}
+	 */
+	public void startWork(T item) {
+		this.table.startWork(item);
+	}
+
+	/**
+	 * Hand a key back now; see {@link RateLimitingQueue#add(Object, AddCause, int)}.
+	 * @param item the key
+	 * @param cause why it is added
+	 * @param priority its priority
+	 */
+	public void add(T item, AddCause cause, int priority) {
+		this.queue.add(item, cause, priority);
+	}
+
+	/**
+	 * Hand a key back after a delay; see
+	 * {@link RateLimitingQueue#addAfter(Object, java.time.Duration, AddCause, int)}.
+	 * @param item the key
+	 * @param delay the delay
+	 * @param cause why it is added
+	 * @param priority its priority
+	 */
+	public void addAfter(T item, java.time.Duration delay, AddCause cause, int priority) {
+		this.queue.addAfter(item, delay, cause, priority);
+	}
+
+	/**
+	 * Mark a key done; see {@link RateLimitingQueue#done}.
+	 * @param item the key
+	 */
+	public void done(T item) {
+		this.queue.done(item);
+	}
+
+	/**
+	 * Return whether the queue has been shut down.
+	 * @return whether it is shutting down
+	 */
+	public boolean isShuttingDown() {
+		return this.queue.isShuttingDown();
+	}
+
+	/**
+	 * A key that a worker took: the key, the cause and priority of the add it was taken for,
+	 * and when.
+	 *
+	 * @param <T> the type of item
+	 * @param item the key
+	 * @param cause the cause of its latest add
+	 * @param priority the priority it was taken at; a requeue keeps it unless the reconcile
+	 * sets another
+	 * @param takenAt when the worker took it, as a reading of the queue's ticker
+	 */
+	public record Taken<T>(T item, AddCause cause, int priority, long takenAt) {
+
+	}
+
+}
