@@ -20,6 +20,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.controller.LeaderElectionSettings;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -50,6 +51,17 @@ class KubeReconcilerAutoConfigurationTests {
 			assertThat(context).hasSingleBean(ManagedControllers.class);
 			assertThat(context).hasBean("managerRateLimiter");
 			assertThat(manager(context).controllers()).isEmpty();
+		});
+	}
+
+	@Test
+	void exposesTheControllersAsARegistryThatApplicationCodeInjects() {
+		this.contextRunner.withBean(RegistryUser.class).run((context) -> {
+			assertThat(context).hasSingleBean(ControllerRegistry.class);
+			ControllerRegistry registry = context.getBean(RegistryUser.class).registry;
+			assertThat(registry.controllers()).isEmpty();
+			assertThat(registry.gate()).isSameAs(manager(context).gate());
+			assertThat(registry.gate().bucket()).isSameAs(context.getBean("managerRateLimiter"));
 		});
 	}
 
@@ -579,6 +591,16 @@ class KubeReconcilerAutoConfigurationTests {
 		@Bean
 		WrongSignature wrongSignature() {
 			return new WrongSignature();
+		}
+
+	}
+
+	static class RegistryUser {
+
+		final ControllerRegistry registry;
+
+		RegistryUser(ControllerRegistry registry) {
+			this.registry = registry;
 		}
 
 	}

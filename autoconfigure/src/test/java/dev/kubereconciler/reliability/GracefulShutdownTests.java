@@ -16,9 +16,11 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -27,6 +29,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -41,7 +44,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Scenario 3: the application context closes while reconciles are in flight. They finish
  * within {@code shutdown-timeout} and no new one starts; one that hangs past the timeout is
- * interrupted and reported, and the shutdown still completes.
+ * interrupted and reported, and the shutdown still completes. The drain runs in parallel with
+ * the other beans of its lifecycle phase, as {@code SmartLifecycle.stop(Runnable)} allows.
  */
 @KubernetesTest
 class GracefulShutdownTests {
@@ -61,7 +65,8 @@ class GracefulShutdownTests {
 					"kube-reconciler.shutdown-timeout=" + SHUTDOWN_TIMEOUT.toMillis() + "ms")
 			.run();
 		Slow slow = context.getBean(Slow.class);
-		Controller controller = context.getBean(ManagedControllers.class).getManager().controller("slow");
+		Controller controller = context.getBean(ControllerRegistry.class).controller("slow");
+		Neighbour neighbour = context.getBean(Neighbour.class);
 		CoreV1Api core = new CoreV1Api(this.client);
 		for (String name : List.of("slow-1", "slow-2", "hangs")) {
 			create(core, name);
@@ -89,6 +94,8 @@ class GracefulShutdownTests {
 			.containsEntry("slow-2", ReconcileOutcome.SUCCESS);
 		// the hang holds the shutdown for the timeout, then the rest is quick
 		assertThat(shutdown).isBetween(SHUTDOWN_TIMEOUT, SHUTDOWN_TIMEOUT.plusSeconds(3));
+		// the neighbour, stopped after the controllers in the same phase, did not wait for the drain
+		assertThat(neighbour.stoppedWhileDraining).isTrue();
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("shutdown-timeout", SHUTDOWN_TIMEOUT.toSeconds() + " s");
 		figures.put("in flight at close; finished normally", "3; " + slow.finished.size());
@@ -105,7 +112,7 @@ class GracefulShutdownTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, NeighbourAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 
@@ -148,6 +155,58 @@ class GracefulShutdownTests {
 		public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
 				Throwable error) {
 			this.outcomes.put(request.name(), outcome);
+		}
+
+	}
+
+	/**
+	 * Registered after the controllers, so that Spring stops it after them in their phase.
+	 */
+	@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class)
+	static class NeighbourAutoConfiguration {
+
+		@Bean
+		Neighbour neighbour(Slow slow) {
+			return new Neighbour(slow);
+		}
+
+	}
+
+	/**
+	 * Another bean of the controllers' lifecycle phase; it records whether it was asked to stop
+	 * while the hung reconcile still held the drain.
+	 */
+	static class Neighbour implements SmartLifecycle {
+
+		private final Slow slow;
+
+		private volatile boolean running;
+
+		volatile Boolean stoppedWhileDraining;
+
+		Neighbour(Slow slow) {
+			this.slow = slow;
+		}
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.stoppedWhileDraining = this.slow.interrupted.isEmpty();
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return ManagedControllers.PHASE;
 		}
 
 	}
