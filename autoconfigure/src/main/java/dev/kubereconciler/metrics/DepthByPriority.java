@@ -53,7 +53,8 @@ final class DepthByPriority {
 			return;
 		}
 		Controller controller = this.controller.get();
-		if (controller != null && !controller.queue().isPriorityQueue()) {
+		if (priority != RateLimitingQueue.NORMAL_PRIORITY && controller != null
+				&& !controller.queue().isPriorityQueue()) {
 			// a plain queue reports its whole depth at the normal priority
 			return;
 		}
