@@ -9,6 +9,10 @@ import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.LeaderElectionSettings;
+
 /**
  * Configuration properties for kube-reconciler.
  */
@@ -28,7 +32,7 @@ public class KubeReconcilerProperties {
 	/**
 	 * How long in-flight reconciles may take to finish on shutdown before they are interrupted.
 	 */
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
+	private Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
 	 * Settings that apply to every controller unless overridden under controllers.<name>.
@@ -113,17 +117,17 @@ public class KubeReconcilerProperties {
 		 * How long one reconcile may run before it is interrupted and retried; 0 for no
 		 * timeout.
 		 */
-		private Duration reconcileTimeout = Duration.ofMinutes(10);
+		private Duration reconcileTimeout = ControllerDefinition.DEFAULT_RECONCILE_TIMEOUT;
 
 		/**
 		 * How long to wait for the informer caches to sync before startup fails.
 		 */
-		private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+		private Duration cacheSyncTimeout = ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT;
 
 		/**
 		 * How often every watched object is reconciled again without a change; 0 for never.
 		 */
-		private Duration resyncPeriod = Duration.ofHours(10);
+		private Duration resyncPeriod = ControllerDefinition.DEFAULT_RESYNC_PERIOD;
 
 		/**
 		 * Rate limiter for failures and Result.requeue(). Defaults to client-go's: max-of
@@ -293,17 +297,17 @@ public class KubeReconcilerProperties {
 		/**
 		 * How long a lease is valid without renewal.
 		 */
-		private Duration leaseDuration = Duration.ofSeconds(15);
+		private Duration leaseDuration = LeaderElectionSettings.DEFAULT_LEASE_DURATION;
 
 		/**
 		 * How long the leader keeps trying to renew before it gives up leadership.
 		 */
-		private Duration renewDeadline = Duration.ofSeconds(10);
+		private Duration renewDeadline = LeaderElectionSettings.DEFAULT_RENEW_DEADLINE;
 
 		/**
 		 * How often candidates try to acquire or renew the lease.
 		 */
-		private Duration retryPeriod = Duration.ofSeconds(2);
+		private Duration retryPeriod = LeaderElectionSettings.DEFAULT_RETRY_PERIOD;
 
 		public boolean isEnabled() {
 			return this.enabled;

@@ -16,14 +16,6 @@ import dev.kubereconciler.reconcile.Request;
  */
 final class RateLimiterFactory {
 
-	static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
-
-	static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
-
-	static final double DEFAULT_QPS = 10;
-
-	static final int DEFAULT_BURST = 100;
-
 	private static final String TYPES = "default, exponential, bucket, fast-slow, max-of, max-wait, none or bean";
 
 	private final Function<String, RateLimiter<Request>> beans;
@@ -60,8 +52,8 @@ final class RateLimiterFactory {
 	}
 
 	private RateLimiter<Request> exponential(String prefix, RateLimiterProperties properties) {
-		Duration base = orDefault(properties.getBaseDelay(), DEFAULT_BASE_DELAY);
-		Duration max = orDefault(properties.getMaxDelay(), DEFAULT_MAX_DELAY);
+		Duration base = orDefault(properties.getBaseDelay(), RateLimiters.DEFAULT_BASE_DELAY);
+		Duration max = orDefault(properties.getMaxDelay(), RateLimiters.DEFAULT_MAX_DELAY);
 		requirePositive(prefix + ".base-delay", base);
 		requirePositive(prefix + ".max-delay", max);
 		if (base.compareTo(max) > 0) {
@@ -73,8 +65,8 @@ final class RateLimiterFactory {
 	}
 
 	private RateLimiter<Request> bucket(String prefix, RateLimiterProperties properties) {
-		double qps = (properties.getQps() != null) ? properties.getQps() : DEFAULT_QPS;
-		int burst = (properties.getBurst() != null) ? properties.getBurst() : DEFAULT_BURST;
+		double qps = (properties.getQps() != null) ? properties.getQps() : RateLimiters.DEFAULT_QPS;
+		int burst = (properties.getBurst() != null) ? properties.getBurst() : RateLimiters.DEFAULT_BURST;
 		requireQps(prefix + ".qps", qps);
 		requireBurst(prefix + ".burst", burst);
 		return RateLimiters.bucket(qps, burst);

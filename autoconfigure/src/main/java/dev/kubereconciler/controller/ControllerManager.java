@@ -41,6 +41,9 @@ public final class ControllerManager {
 	 */
 	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
 
+	/** How long {@link #stop()} lets in-flight reconciles finish, by default: 30 s. */
+	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
 	private final Map<String, Controller> controllers;
@@ -349,7 +352,7 @@ public final class ControllerManager {
 
 		private LeaderElectionSettings leaderElection;
 
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
+		private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 		private DelayScheduler scheduler;
 

@@ -14,13 +14,17 @@ import java.util.List;
  */
 public final class RateLimiters {
 
-	private static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+	/** The default base delay of exponential backoff: 5 ms, as in client-go. */
+	public static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
 
-	private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
+	/** The default cap of exponential backoff: 1000 s, as in client-go. */
+	public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
 
-	private static final double DEFAULT_QPS = 10;
+	/** The default refill rate of a controller's token bucket: 10 tokens per second. */
+	public static final double DEFAULT_QPS = 10;
 
-	private static final int DEFAULT_BURST = 100;
+	/** The default capacity of a controller's token bucket: 100 tokens. */
+	public static final int DEFAULT_BURST = 100;
 
 	private RateLimiters() {
 	}
