@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.queue.AddCause;
 
 /**
  * Configuration properties for kube-reconciler.
@@ -215,7 +216,7 @@ public class KubeReconcilerProperties {
 		/**
 		 * Which causes of a reconcile pass through the bucket: event, retry, requeue-after.
 		 */
-		private Set<Cause> appliesTo = EnumSet.allOf(Cause.class);
+		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
 
 		public Double getQps() {
 			return this.qps;
@@ -241,35 +242,13 @@ public class KubeReconcilerProperties {
 			this.maxWait = maxWait;
 		}
 
-		public Set<Cause> getAppliesTo() {
+		public Set<AddCause> getAppliesTo() {
 			return this.appliesTo;
 		}
 
-		public void setAppliesTo(Set<Cause> appliesTo) {
+		public void setAppliesTo(Set<AddCause> appliesTo) {
 			this.appliesTo = appliesTo;
 		}
-
-	}
-
-	/**
-	 * Why a key was added to a work queue.
-	 */
-	public enum Cause {
-
-		/**
-		 * A watch event: add, update, delete or resync.
-		 */
-		EVENT,
-
-		/**
-		 * A rate-limited retry after an error or Result.requeue().
-		 */
-		RETRY,
-
-		/**
-		 * A Result.requeueAfter(d).
-		 */
-		REQUEUE_AFTER
 
 	}
 

@@ -3,9 +3,9 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
+import dev.kubereconciler.autoconfigure.RateLimiterProperties.Type;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -15,8 +15,6 @@ import dev.kubereconciler.reconcile.Request;
  * values that cannot work with an {@link InvalidPropertyException} naming the property.
  */
 final class RateLimiterFactory {
-
-	private static final String TYPES = "default, exponential, bucket, fast-slow, max-of, max-wait, none or bean";
 
 	private final Function<String, RateLimiter<Request>> beans;
 
@@ -29,26 +27,23 @@ final class RateLimiterFactory {
 	}
 
 	RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
-		String type = type(properties);
-		return switch (type) {
-			case "default" -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
-			case "exponential" -> exponential(prefix, properties);
-			case "bucket" -> bucket(prefix, properties);
-			case "fast-slow" -> fastSlow(prefix, properties);
-			case "max-of" -> maxOf(prefix, properties);
-			case "max-wait" -> maxWait(prefix, properties);
-			case "none" -> RateLimiters.none();
-			case "bean" -> bean(prefix, properties.getBean());
-			default -> throw new InvalidPropertyException(prefix + ".type", properties.getType(),
-					"unknown rate limiter type", "Use one of " + TYPES + ".");
+		return switch (type(properties)) {
+			case DEFAULT -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
+			case EXPONENTIAL -> exponential(prefix, properties);
+			case BUCKET -> bucket(prefix, properties);
+			case FAST_SLOW -> fastSlow(prefix, properties);
+			case MAX_OF -> maxOf(prefix, properties);
+			case MAX_WAIT -> maxWait(prefix, properties);
+			case NONE -> RateLimiters.none();
+			case BEAN -> bean(prefix, properties.getBean());
 		};
 	}
 
-	private static String type(RateLimiterProperties properties) {
+	private static Type type(RateLimiterProperties properties) {
 		if (properties.getType() == null) {
-			return (properties.getBean() != null) ? "bean" : "default";
+			return (properties.getBean() != null) ? Type.BEAN : Type.DEFAULT;
 		}
-		return properties.getType().trim().toLowerCase(Locale.ROOT).replace('_', '-');
+		return properties.getType();
 	}
 
 	private RateLimiter<Request> exponential(String prefix, RateLimiterProperties properties) {

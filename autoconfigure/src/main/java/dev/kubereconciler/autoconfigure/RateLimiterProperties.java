@@ -13,9 +13,10 @@ public class RateLimiterProperties {
 
 	/**
 	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or bean.
-	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)).
+	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)). Unset means
+	 * bean when bean is set, else default.
 	 */
-	private String type;
+	private Type type;
 
 	/**
 	 * Delay after the first failure, for exponential and default. Defaults to 5ms.
@@ -68,11 +69,11 @@ public class RateLimiterProperties {
 	 */
 	private String bean;
 
-	public String getType() {
+	public Type getType() {
 		return this.type;
 	}
 
-	public void setType(String type) {
+	public void setType(Type type) {
 		this.type = type;
 	}
 
@@ -169,7 +170,7 @@ public class RateLimiterProperties {
 		if (isEmpty()) {
 			return parent;
 		}
-		if (this.type != null && parent.type != null && !this.type.equals(parent.type)) {
+		if (this.type != null && parent.type != null && this.type != parent.type) {
 			return this;
 		}
 		if (this.bean != null && this.type == null) {
@@ -188,6 +189,37 @@ public class RateLimiterProperties {
 		merged.limiters.addAll(this.limiters.isEmpty() ? parent.limiters : this.limiters);
 		merged.bean = (this.bean != null) ? this.bean : parent.bean;
 		return merged;
+	}
+
+	/**
+	 * The kinds of limiter that properties can describe.
+	 */
+	public enum Type {
+
+		/** client-go's controller default: max-of(exponential, bucket). */
+		DEFAULT,
+
+		/** Per-item exponential backoff from base-delay up to max-delay. */
+		EXPONENTIAL,
+
+		/** A token bucket of qps tokens per second and burst tokens, shared by all keys. */
+		BUCKET,
+
+		/** fast-delay for the first max-fast-attempts failures of a key, then slow-delay. */
+		FAST_SLOW,
+
+		/** The longest delay of the limiters listed under limiters. */
+		MAX_OF,
+
+		/** The one limiter under limiters, its delay capped at max-wait. */
+		MAX_WAIT,
+
+		/** Never delays. */
+		NONE,
+
+		/** The RateLimiter bean named by bean. */
+		BEAN
+
 	}
 
 }
