@@ -2,6 +2,8 @@ package dev.kubereconciler.autoconfigure;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -81,7 +83,7 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
-				(name) -> RateLimiterBeans.find(beanFactory, name), customizers.orderedStream().toList());
+				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList());
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {
@@ -99,28 +101,35 @@ public final class KubeReconcilerAutoConfiguration {
 	}
 
 	/**
-	 * Looks up limiter beans by name, adapting client-java limiters.
+	 * Looks up limiter beans by name, adapting client-java limiters; one client-java instance
+	 * always gets the same adapter, so that a manager sees when controllers share it.
 	 */
 	static final class RateLimiterBeans {
 
-		private RateLimiterBeans() {
+		private final BeanFactory beanFactory;
+
+		private final Map<Object, RateLimiter<Request>> adapters = new IdentityHashMap<>();
+
+		RateLimiterBeans(BeanFactory beanFactory) {
+			this.beanFactory = beanFactory;
 		}
 
 		@SuppressWarnings("unchecked")
-		static RateLimiter<Request> find(BeanFactory beanFactory, String name) {
-			if (!beanFactory.containsBean(name)) {
+		RateLimiter<Request> find(String name) {
+			if (!this.beanFactory.containsBean(name)) {
 				return null;
 			}
-			Object bean = beanFactory.getBean(name);
+			Object bean = this.beanFactory.getBean(name);
 			if (bean instanceof RateLimiter<?> limiter) {
 				return (RateLimiter<Request>) limiter;
 			}
 			if (bean instanceof io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<?> clientJava) {
-				return RateLimiters
-					.fromClientJava((io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<Request>) clientJava);
+				return this.adapters.computeIfAbsent(clientJava, (key) -> RateLimiters
+					.fromClientJava((io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<Request>) key));
 			}
 			return null;
 		}
 
 	}
+
 }

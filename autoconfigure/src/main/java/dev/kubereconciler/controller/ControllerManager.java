@@ -3,7 +3,7 @@ package dev.kubereconciler.controller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiterScopes;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
 
@@ -97,12 +98,15 @@ public final class ControllerManager {
 		this.threadFactory = builder.threadFactory;
 		this.watchdogPeriod = builder.watchdogPeriod;
 		Map<String, Controller> controllers = new LinkedHashMap<>();
-		Map<RateLimiter<Request>, Integer> limiterUse = new IdentityHashMap<>();
-		builder.definitions.forEach((definition) -> limiterUse.merge(definition.rateLimiter(), 1, Integer::sum));
+		// one limiter instance in several controllers, at any depth: share its rate, not its per-item backoff
+		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
+			.scopeShared(builder.definitions.stream().map(ControllerDefinition::name).toList(),
+					builder.definitions.stream().map(ControllerDefinition::rateLimiter).toList())
+			.iterator();
 		for (ControllerDefinition original : builder.definitions) {
-			// one limiter instance handed to several controllers: share its rate, not its per-item backoff
-			ControllerDefinition definition = (limiterUse.get(original.rateLimiter()) > 1)
-					? original.withRateLimiter(original.rateLimiter().forScope(original.name())) : original;
+			RateLimiter<Request> limiter = limiters.next();
+			ControllerDefinition definition = (limiter != original.rateLimiter()) ? original.withRateLimiter(limiter)
+					: original;
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
