@@ -4,7 +4,7 @@ package dev.kubereconciler.autoconfigure;
  * Thrown at startup when a {@code kube-reconciler.*} property, or the annotation attribute it
  * overrides, has a value that cannot work. Reported by {@link InvalidPropertyFailureAnalyzer}.
  */
-public class InvalidPropertyException extends RuntimeException {
+class InvalidPropertyException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 

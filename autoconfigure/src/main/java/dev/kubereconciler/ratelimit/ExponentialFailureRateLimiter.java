@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> {
+final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final Duration baseDelay;
 

@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
+final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final Duration fastDelay;
 

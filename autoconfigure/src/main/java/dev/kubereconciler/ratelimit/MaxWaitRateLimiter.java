@@ -17,7 +17,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
+final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final RateLimiter<T> limiter;
 

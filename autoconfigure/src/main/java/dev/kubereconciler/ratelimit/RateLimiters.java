@@ -36,7 +36,6 @@ public final class RateLimiters {
 	 * @param baseDelay the delay after the first failure, positive
 	 * @param maxDelay the largest delay, at least {@code baseDelay}
 	 * @return the limiter
-	 * @see ExponentialFailureRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
 		return new ExponentialFailureRateLimiter<>(baseDelay, maxDelay);
@@ -50,7 +49,6 @@ public final class RateLimiters {
 	 * @param slowDelay the later delay, not negative
 	 * @param maxFastAttempts how many failures get the fast delay, not negative
 	 * @return the limiter
-	 * @see FastSlowRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
 		return new FastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts);
@@ -102,7 +100,6 @@ public final class RateLimiters {
 	 * @param limiter the limiter to cap
 	 * @param maxWait the longest delay, not negative
 	 * @return the limiter
-	 * @see MaxWaitRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> maxWait(RateLimiter<T> limiter, Duration maxWait) {
 		return new MaxWaitRateLimiter<>(limiter, maxWait);
