@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -39,7 +40,7 @@ final class ControllerDefinitions {
 
 	private final List<RateLimiterCustomizer> customizers;
 
-	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, RateLimiter<Request>> limiterBeans,
+	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, @Nullable RateLimiter<Request>> limiterBeans,
 			List<RateLimiterCustomizer> customizers) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);

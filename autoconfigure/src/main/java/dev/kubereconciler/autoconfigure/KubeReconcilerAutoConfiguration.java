@@ -8,6 +8,7 @@ import java.util.Map;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -115,7 +116,7 @@ public final class KubeReconcilerAutoConfiguration {
 		}
 
 		@SuppressWarnings("unchecked")
-		RateLimiter<Request> find(String name) {
+		@Nullable RateLimiter<Request> find(String name) {
 			if (!this.beanFactory.containsBean(name)) {
 				return null;
 			}

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -200,45 +202,45 @@ public class KubeReconcilerProperties {
 		 * Reconciles per second across all controllers. Unset means unlimited (the bucket is
 		 * still reported).
 		 */
-		private Double qps;
+		private @Nullable Double qps;
 
 		/**
 		 * Reconciles that may start at once. Defaults to qps rounded up (at least 1).
 		 */
-		private Integer burst;
+		private @Nullable Integer burst;
 
 		/**
 		 * Longest a worker waits at the gate; a key that would wait longer gives its token back
 		 * and waits in the queue instead. Unset means no limit.
 		 */
-		private Duration maxWait;
+		private @Nullable Duration maxWait;
 
 		/**
 		 * Which causes of a reconcile pass through the bucket: event, retry, requeue-after.
 		 */
 		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
 
-		public Double getQps() {
+		public @Nullable Double getQps() {
 			return this.qps;
 		}
 
-		public void setQps(Double qps) {
+		public void setQps(@Nullable Double qps) {
 			this.qps = qps;
 		}
 
-		public Integer getBurst() {
+		public @Nullable Integer getBurst() {
 			return this.burst;
 		}
 
-		public void setBurst(Integer burst) {
+		public void setBurst(@Nullable Integer burst) {
 			this.burst = burst;
 		}
 
-		public Duration getMaxWait() {
+		public @Nullable Duration getMaxWait() {
 			return this.maxWait;
 		}
 
-		public void setMaxWait(Duration maxWait) {
+		public void setMaxWait(@Nullable Duration maxWait) {
 			this.maxWait = maxWait;
 		}
 
@@ -266,12 +268,12 @@ public class KubeReconcilerProperties {
 		 * Name of the Lease. Defaults to "<spring.application.name>-leader", or
 		 * "kube-reconciler-leader" without an application name.
 		 */
-		private String leaseName;
+		private @Nullable String leaseName;
 
 		/**
 		 * Namespace of the Lease. Defaults to the pod's namespace, else "default".
 		 */
-		private String leaseNamespace;
+		private @Nullable String leaseNamespace;
 
 		/**
 		 * How long a lease is valid without renewal.
@@ -296,19 +298,19 @@ public class KubeReconcilerProperties {
 			this.enabled = enabled;
 		}
 
-		public String getLeaseName() {
+		public @Nullable String getLeaseName() {
 			return this.leaseName;
 		}
 
-		public void setLeaseName(String leaseName) {
+		public void setLeaseName(@Nullable String leaseName) {
 			this.leaseName = leaseName;
 		}
 
-		public String getLeaseNamespace() {
+		public @Nullable String getLeaseNamespace() {
 			return this.leaseNamespace;
 		}
 
-		public void setLeaseNamespace(String leaseNamespace) {
+		public void setLeaseNamespace(@Nullable String leaseNamespace) {
 			this.leaseNamespace = leaseNamespace;
 		}
 

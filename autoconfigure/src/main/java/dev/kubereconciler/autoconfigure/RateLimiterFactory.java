@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.autoconfigure.RateLimiterProperties.Type;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -16,13 +18,13 @@ import dev.kubereconciler.reconcile.Request;
  */
 final class RateLimiterFactory {
 
-	private final Function<String, RateLimiter<Request>> beans;
+	private final Function<String, @Nullable RateLimiter<Request>> beans;
 
 	/**
 	 * Create a factory.
 	 * @param beans resolves a {@code RateLimiter} bean by name, or returns {@code null}
 	 */
-	RateLimiterFactory(Function<String, RateLimiter<Request>> beans) {
+	RateLimiterFactory(Function<String, @Nullable RateLimiter<Request>> beans) {
 		this.beans = beans;
 	}
 
@@ -110,7 +112,7 @@ final class RateLimiterFactory {
 		return RateLimiters.maxWait(create(prefix + ".limiters[0]", properties.getLimiters().get(0)), maxWait);
 	}
 
-	RateLimiter<Request> bean(String property, String name) {
+	RateLimiter<Request> bean(String property, @Nullable String name) {
 		if (name == null || name.isBlank()) {
 			throw new InvalidPropertyException(property + ".bean", name, "type bean needs a bean name",
 					"Set " + property + ".bean to the name of a RateLimiter bean.");
