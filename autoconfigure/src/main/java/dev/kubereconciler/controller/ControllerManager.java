@@ -374,6 +374,11 @@ public final class ControllerManager {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
 
+		/**
+		 * Add a controller to run; names must be unique. By default there are none.
+		 * @param definition the controller
+		 * @return this builder
+		 */
 		public Builder controller(ControllerDefinition definition) {
 			this.definitions.add(definition);
 			return this;
@@ -390,16 +395,34 @@ public final class ControllerManager {
 			return this;
 		}
 
+		/**
+		 * Pass every reconcile of every controller through this gate; by default
+		 * {@link ManagerGate#unlimited()}, which never delays.
+		 * @param gate the gate
+		 * @return this builder
+		 */
 		public Builder gate(ManagerGate gate) {
 			this.gate = gate;
 			return this;
 		}
 
+		/**
+		 * Run the controllers only while this instance holds the Lease; by default there is no
+		 * leader election and every instance runs them.
+		 * @param leaderElection the Lease settings
+		 * @return this builder
+		 */
 		public Builder leaderElection(LeaderElectionSettings leaderElection) {
 			this.leaderElection = leaderElection;
 			return this;
 		}
 
+		/**
+		 * How long {@link ControllerManager#stop()} lets in-flight reconciles finish before it
+		 * interrupts them; default {@link #DEFAULT_SHUTDOWN_TIMEOUT} (30 s).
+		 * @param shutdownTimeout the timeout, not negative
+		 * @return this builder
+		 */
 		public Builder shutdownTimeout(Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
 			return this;
@@ -416,16 +439,34 @@ public final class ControllerManager {
 			return this;
 		}
 
+		/**
+		 * Sleep with this sleeper at the gate and while waiting for caches; by default
+		 * {@link Sleeper#system()}.
+		 * @param sleeper the sleeper
+		 * @return this builder
+		 */
 		public Builder sleeper(Sleeper sleeper) {
 			this.sleeper = sleeper;
 			return this;
 		}
 
+		/**
+		 * Create workers and the manager's own threads with this factory; by default daemon
+		 * threads named {@code kube-reconciler-<n>}.
+		 * @param threadFactory the factory
+		 * @return this builder
+		 */
 		public Builder threadFactory(ThreadFactory threadFactory) {
 			this.threadFactory = threadFactory;
 			return this;
 		}
 
+		/**
+		 * Tell this listener about reconciles, limiter delays and queue changes; by default
+		 * {@link ControllerListener#NONE}.
+		 * @param listener the listener
+		 * @return this builder
+		 */
 		public Builder listener(ControllerListener listener) {
 			this.listener = listener;
 			return this;
@@ -442,11 +483,20 @@ public final class ControllerManager {
 			return this;
 		}
 
+		/**
+		 * How often the watchdog looks for reconciles past their timeout; default 100 ms.
+		 * @param watchdogPeriod the period, positive
+		 * @return this builder
+		 */
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
 			return this;
 		}
 
+		/**
+		 * Build the manager; nothing starts until {@link ControllerManager#start()}.
+		 * @return the manager
+		 */
 		public ControllerManager build() {
 			return new ControllerManager(this);
 		}
