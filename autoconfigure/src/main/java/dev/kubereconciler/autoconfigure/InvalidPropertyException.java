@@ -16,7 +16,7 @@ class InvalidPropertyException extends RuntimeException {
 
 	private final String action;
 
-	public InvalidPropertyException(String property, Object value, String reason, String action) {
+	InvalidPropertyException(String property, Object value, String reason, String action) {
 		super("Invalid value '" + value + "' for '" + property + "': " + reason);
 		this.property = property;
 		this.value = value;

@@ -31,7 +31,7 @@ final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> 
 	 * @param baseDelay the delay after the first failure, positive
 	 * @param maxDelay the largest delay, at least {@code baseDelay}
 	 */
-	public ExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
+	ExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
 		if (baseDelay == null || baseDelay.isNegative() || baseDelay.isZero()) {
 			throw new IllegalArgumentException("baseDelay must be positive but was " + baseDelay);
 		}
