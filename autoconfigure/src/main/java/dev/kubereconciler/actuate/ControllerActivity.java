@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,7 @@ public class ControllerActivity implements ControllerListener {
 	/** Default number of retrying keys tracked per controller. */
 	public static final int DEFAULT_ITEM_CAPACITY = 10_000;
 
-	private static final Activity NONE = new Activity();
+	private static final Activity NONE = Activity.none();
 
 	private final Map<String, Activity> activities = new ConcurrentHashMap<>();
 
@@ -187,7 +188,10 @@ public class ControllerActivity implements ControllerListener {
 	 * @param request the key
 	 */
 	public void forget(String controller, Request request) {
-		read(controller).retrying.remove(request);
+		Activity activity = this.activities.get(controller);
+		if (activity != null) {
+			activity.retrying.remove(request);
+		}
 	}
 
 	private Activity record(String controller) {
@@ -282,24 +286,44 @@ public class ControllerActivity implements ControllerListener {
 
 	private static final class Activity {
 
-		final Map<ReconcileOutcome, LongAdder> outcomes = new EnumMap<>(ReconcileOutcome.class);
+		final Map<ReconcileOutcome, LongAdder> outcomes;
 
 		final LongAdder retries = new LongAdder();
 
 		// guarded by this Activity, like events
-		final Map<DelaySource, Delays> delays = new EnumMap<>(DelaySource.class);
+		final Map<DelaySource, Delays> delays;
 
-		final ArrayDeque<Decision> events = new ArrayDeque<>();
+		final Deque<Decision> events;
 
-		final Map<Request, Long> retrying = new ConcurrentHashMap<>();
+		final Map<Request, Long> retrying;
 
 		Activity() {
+			this.outcomes = new EnumMap<>(ReconcileOutcome.class);
 			for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
 				this.outcomes.put(outcome, new LongAdder());
 			}
+			this.delays = new EnumMap<>(DelaySource.class);
 			for (DelaySource source : DelaySource.values()) {
 				this.delays.put(source, new Delays());
 			}
+			this.events = new ArrayDeque<>();
+			this.retrying = new ConcurrentHashMap<>();
+		}
+
+		private Activity(Activity empty) {
+			this.outcomes = Collections.unmodifiableMap(empty.outcomes);
+			this.delays = Collections.unmodifiableMap(empty.delays);
+			// only record() appends events, and it never hands out this instance
+			this.events = new ArrayDeque<>(0);
+			this.retrying = Collections.emptyMap();
+		}
+
+		/**
+		 * Return the activity of a controller that recorded nothing, which reads of unknown
+		 * names share and which therefore must never change.
+		 */
+		static Activity none() {
+			return new Activity(new Activity());
 		}
 
 		long count(ReconcileOutcome outcome) {

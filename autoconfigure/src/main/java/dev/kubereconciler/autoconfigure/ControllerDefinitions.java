@@ -2,6 +2,7 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -30,13 +32,15 @@ final class ControllerDefinitions {
 
 	private static final String PREFIX = "kube-reconciler.controllers.";
 
+	private static final String DEFAULTS = "kube-reconciler.defaults.";
+
 	private final KubeReconcilerProperties properties;
 
 	private final RateLimiterFactory limiters;
 
 	private final List<RateLimiterCustomizer> customizers;
 
-	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, RateLimiter<Request>> limiterBeans,
+	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, @Nullable RateLimiter<Request>> limiterBeans,
 			List<RateLimiterCustomizer> customizers) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
@@ -142,15 +146,17 @@ final class ControllerDefinitions {
 		}
 		ControllerDefinition.Builder builder = ControllerDefinition.builder(name, annotation.watches())
 			.reconciler(method.function())
-			.namespaces((overrides.getNamespaces() != null) ? overrides.getNamespaces() : List.of(annotation.namespaces()))
+			.namespaces((overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
+					: namespaces("@Reconciler(namespaces) of " + method.description(), List.of(annotation.namespaces())))
 			.labelSelector(labelSelector(prefix, overrides, annotation.labelSelector()))
 			.maxConcurrentReconciles(requireWorkers(workersProperty, workers))
 			.rateLimiter(customize(name, limiter))
-			.reconcileTimeout(duration(prefix + ".reconcile-timeout", overrides.getReconcileTimeout(),
-					defaults.getReconcileTimeout()))
-			.cacheSyncTimeout(duration(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout(),
-					defaults.getCacheSyncTimeout()))
-			.resyncPeriod(duration(prefix + ".resync-period", overrides.getResyncPeriod(), defaults.getResyncPeriod()));
+			.reconcileTimeout(duration(prefix, "reconcile-timeout", overrides.getReconcileTimeout(),
+					DEFAULTS + "reconcile-timeout", defaults.getReconcileTimeout()))
+			.cacheSyncTimeout(positive(prefix, "cache-sync-timeout", overrides.getCacheSyncTimeout(),
+					DEFAULTS + "cache-sync-timeout", defaults.getCacheSyncTimeout()))
+			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), DEFAULTS + "resync-period",
+					defaults.getResyncPeriod()));
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			builder.owns(owned);
 		}
@@ -159,6 +165,7 @@ final class ControllerDefinitions {
 
 	private ControllerDefinition fromBean(ControllerDefinition bean, ControllerProperties overrides) {
 		String prefix = PREFIX + bean.name();
+		String origin = "ControllerDefinition bean '" + bean.name() + "'";
 		RateLimiter<Request> limiter = bean.rateLimiter();
 		if (!overrides.getRateLimiter().isEmpty()) {
 			requireReplacement(prefix, overrides.getRateLimiter(),
@@ -170,15 +177,16 @@ final class ControllerDefinitions {
 				: bean.maxConcurrentReconciles();
 		ControllerDefinition.Builder builder = ControllerDefinition.builder(bean.name(), bean.watches())
 			.reconciler(bean.reconciler())
-			.namespaces((overrides.getNamespaces() != null) ? overrides.getNamespaces() : bean.namespaces())
+			.namespaces((overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
+					: namespaces("the namespaces of ControllerDefinition bean '" + bean.name() + "'", bean.namespaces()))
 			.labelSelector(labelSelector(prefix, overrides, bean.labelSelector().toString()))
 			.maxConcurrentReconciles(requireWorkers(prefix + ".max-concurrent-reconciles", workers))
 			.rateLimiter(customize(bean.name(), limiter))
-			.reconcileTimeout(duration(prefix + ".reconcile-timeout", overrides.getReconcileTimeout(),
+			.reconcileTimeout(duration(prefix, "reconcile-timeout", overrides.getReconcileTimeout(), origin,
 					bean.reconcileTimeout()))
-			.cacheSyncTimeout(duration(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout(),
+			.cacheSyncTimeout(positive(prefix, "cache-sync-timeout", overrides.getCacheSyncTimeout(), origin,
 					bean.cacheSyncTimeout()))
-			.resyncPeriod(duration(prefix + ".resync-period", overrides.getResyncPeriod(), bean.resyncPeriod()));
+			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), origin, bean.resyncPeriod()));
 		bean.owns().forEach(builder::owns);
 		return builder.build();
 	}
@@ -217,6 +225,14 @@ final class ControllerDefinitions {
 		}
 	}
 
+	private static <C extends Collection<String>> C namespaces(String property, C namespaces) {
+		for (String namespace : namespaces) {
+			KubernetesNames.requireLabel(property, namespace, "Use the name of a namespace, such as 'team-a', or "
+					+ "leave " + property + " empty to watch all namespaces.");
+		}
+		return namespaces;
+	}
+
 	private static int requireWorkers(String property, int workers) {
 		if (workers < 1) {
 			throw new InvalidPropertyException(property, workers, "a controller needs at least one worker",
@@ -225,13 +241,28 @@ final class ControllerDefinitions {
 		return workers;
 	}
 
-	private static Duration duration(String property, Duration override, Duration fallback) {
+	/**
+	 * Return the controller's own value, else the inherited one, naming the property it came
+	 * from when it cannot work.
+	 */
+	private static Duration duration(String prefix, String name, Duration override, String fallbackOrigin,
+			Duration fallback) {
+		String property = origin(prefix, name, override, fallbackOrigin);
 		Duration value = (override != null) ? override : fallback;
-		if (value.isNegative()) {
-			throw new InvalidPropertyException(property, value, "this duration cannot be negative",
-					"Set " + property + " to 0 or a positive duration such as 30s.");
+		return PropertyDurations.requireNotNegative(property, value);
+	}
+
+	private static Duration positive(String prefix, String name, Duration override, String fallbackOrigin,
+			Duration fallback) {
+		String property = origin(prefix, name, override, fallbackOrigin);
+		return PropertyDurations.requirePositive(property, (override != null) ? override : fallback);
+	}
+
+	private static String origin(String prefix, String name, Duration override, String fallbackOrigin) {
+		if (override != null) {
+			return prefix + "." + name;
 		}
-		return value;
+		return fallbackOrigin.startsWith("kube-reconciler.") ? fallbackOrigin : "the " + name + " of " + fallbackOrigin;
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Settings of one controller under {@code kube-reconciler.controllers.<name>}. Every unset
  * field inherits from {@code kube-reconciler.defaults}, then from the {@code @Reconciler}
@@ -14,96 +16,96 @@ public class ControllerProperties {
 	/**
 	 * Whether this controller runs.
 	 */
-	private Boolean enabled;
+	private @Nullable Boolean enabled;
 
 	/**
 	 * Number of workers reconciling in parallel.
 	 */
-	private Integer maxConcurrentReconciles;
+	private @Nullable Integer maxConcurrentReconciles;
 
 	/**
 	 * How long one reconcile may run before it is interrupted and retried; 0 for no timeout.
 	 */
-	private Duration reconcileTimeout;
+	private @Nullable Duration reconcileTimeout;
 
 	/**
 	 * How long to wait for the informer caches to sync before startup fails.
 	 */
-	private Duration cacheSyncTimeout;
+	private @Nullable Duration cacheSyncTimeout;
 
 	/**
 	 * How often every watched object is reconciled again without a change; 0 for never.
 	 */
-	private Duration resyncPeriod;
+	private @Nullable Duration resyncPeriod;
 
 	/**
 	 * Namespaces to watch; empty for all namespaces.
 	 */
-	private List<String> namespaces;
+	private @Nullable List<String> namespaces;
 
 	/**
 	 * Label selector that watched objects must match, such as "app=web,tier!=cache".
 	 */
-	private String labelSelector;
+	private @Nullable String labelSelector;
 
 	/**
 	 * Rate limiter for failures and Result.requeue().
 	 */
 	private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
 
-	public Boolean getEnabled() {
+	public @Nullable Boolean getEnabled() {
 		return this.enabled;
 	}
 
-	public void setEnabled(Boolean enabled) {
+	public void setEnabled(@Nullable Boolean enabled) {
 		this.enabled = enabled;
 	}
 
-	public Integer getMaxConcurrentReconciles() {
+	public @Nullable Integer getMaxConcurrentReconciles() {
 		return this.maxConcurrentReconciles;
 	}
 
-	public void setMaxConcurrentReconciles(Integer maxConcurrentReconciles) {
+	public void setMaxConcurrentReconciles(@Nullable Integer maxConcurrentReconciles) {
 		this.maxConcurrentReconciles = maxConcurrentReconciles;
 	}
 
-	public Duration getReconcileTimeout() {
+	public @Nullable Duration getReconcileTimeout() {
 		return this.reconcileTimeout;
 	}
 
-	public void setReconcileTimeout(Duration reconcileTimeout) {
+	public void setReconcileTimeout(@Nullable Duration reconcileTimeout) {
 		this.reconcileTimeout = reconcileTimeout;
 	}
 
-	public Duration getCacheSyncTimeout() {
+	public @Nullable Duration getCacheSyncTimeout() {
 		return this.cacheSyncTimeout;
 	}
 
-	public void setCacheSyncTimeout(Duration cacheSyncTimeout) {
+	public void setCacheSyncTimeout(@Nullable Duration cacheSyncTimeout) {
 		this.cacheSyncTimeout = cacheSyncTimeout;
 	}
 
-	public Duration getResyncPeriod() {
+	public @Nullable Duration getResyncPeriod() {
 		return this.resyncPeriod;
 	}
 
-	public void setResyncPeriod(Duration resyncPeriod) {
+	public void setResyncPeriod(@Nullable Duration resyncPeriod) {
 		this.resyncPeriod = resyncPeriod;
 	}
 
-	public List<String> getNamespaces() {
+	public @Nullable List<String> getNamespaces() {
 		return this.namespaces;
 	}
 
-	public void setNamespaces(List<String> namespaces) {
+	public void setNamespaces(@Nullable List<String> namespaces) {
 		this.namespaces = (namespaces != null) ? new ArrayList<>(namespaces) : null;
 	}
 
-	public String getLabelSelector() {
+	public @Nullable String getLabelSelector() {
 		return this.labelSelector;
 	}
 
-	public void setLabelSelector(String labelSelector) {
+	public void setLabelSelector(@Nullable String labelSelector) {
 		this.labelSelector = labelSelector;
 	}
 

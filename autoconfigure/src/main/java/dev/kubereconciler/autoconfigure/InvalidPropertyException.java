@@ -4,7 +4,7 @@ package dev.kubereconciler.autoconfigure;
  * Thrown at startup when a {@code kube-reconciler.*} property, or the annotation attribute it
  * overrides, has a value that cannot work. Reported by {@link InvalidPropertyFailureAnalyzer}.
  */
-public class InvalidPropertyException extends RuntimeException {
+class InvalidPropertyException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -16,7 +16,7 @@ public class InvalidPropertyException extends RuntimeException {
 
 	private final String action;
 
-	public InvalidPropertyException(String property, Object value, String reason, String action) {
+	InvalidPropertyException(String property, Object value, String reason, String action) {
 		super("Invalid value '" + value + "' for '" + property + "': " + reason);
 		this.property = property;
 		this.value = value;

@@ -15,6 +15,8 @@ class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidProp
 	private static final List<ChronoUnit> UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);
 
+	private static final Duration MOST_NEGATIVE = Duration.ofSeconds(Long.MIN_VALUE);
+
 	private static final List<String> SUFFIXES = List.of("d", "h", "m", "s", "ms", "us");
 
 	@Override
@@ -31,17 +33,32 @@ class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidProp
 	 * @return the rendering
 	 */
 	static String format(Object value) {
-		if (value instanceof Duration duration && !duration.isZero() && !duration.isNegative()
-				&& duration.getSeconds() < Long.MAX_VALUE / 1_000_000_000L) {
-			for (int i = 0; i < UNITS.size(); i++) {
-				long nanos = UNITS.get(i).getDuration().toNanos();
-				if (duration.toNanos() % nanos == 0) {
-					return (duration.toNanos() / nanos) + SUFFIXES.get(i);
+		if (!(value instanceof Duration duration)) {
+			return String.valueOf(value);
+		}
+		if (duration.isZero()) {
+			return "0s";
+		}
+		if (duration.isNegative()) {
+			return duration.equals(MOST_NEGATIVE) ? duration.toString() : "-" + format(duration.negated());
+		}
+		if (duration.getSeconds() >= Long.MAX_VALUE / 1_000_000_000L) {
+			// beyond what nanoseconds hold: whole days, hours, minutes or seconds
+			for (int i = 0; i < 4; i++) {
+				long seconds = UNITS.get(i).getDuration().getSeconds();
+				if (duration.getNano() == 0 && duration.getSeconds() % seconds == 0) {
+					return (duration.getSeconds() / seconds) + SUFFIXES.get(i);
 				}
 			}
-			return duration.toNanos() + "ns";
+			return duration.toString();
 		}
-		return String.valueOf(value);
+		for (int i = 0; i < UNITS.size(); i++) {
+			long nanos = UNITS.get(i).getDuration().toNanos();
+			if (duration.toNanos() % nanos == 0) {
+				return (duration.toNanos() / nanos) + SUFFIXES.get(i);
+			}
+		}
+		return duration.toNanos() + "ns";
 	}
 
 }

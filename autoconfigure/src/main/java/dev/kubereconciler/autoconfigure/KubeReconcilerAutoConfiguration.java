@@ -1,17 +1,14 @@
 package dev.kubereconciler.autoconfigure;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.EnumSet;
-import java.util.List;
-import java.util.UUID;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -24,15 +21,9 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.Cause;
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.ManagerRateLimiter;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.LeaderElectionSettings;
-import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -81,14 +72,7 @@ public final class KubeReconcilerAutoConfiguration {
 	@Bean(MANAGER_RATE_LIMITER_BEAN_NAME)
 	@ConditionalOnMissingBean(name = MANAGER_RATE_LIMITER_BEAN_NAME)
 	TokenBucketRateLimiter<Object> managerRateLimiter(KubeReconcilerProperties properties) {
-		ManagerRateLimiter config = properties.getManager().getRateLimiter();
-		if (config.getQps() == null) {
-			return RateLimiters.bucket(Double.POSITIVE_INFINITY, (config.getBurst() != null) ? config.getBurst() : 1);
-		}
-		RateLimiterFactory.requireQps("kube-reconciler.manager.rate-limiter.qps", config.getQps());
-		int burst = (config.getBurst() != null) ? config.getBurst() : (int) Math.max(1, Math.ceil(config.getQps()));
-		RateLimiterFactory.requireBurst("kube-reconciler.manager.rate-limiter.burst", burst);
-		return RateLimiters.bucket(config.getQps(), burst);
+		return ManagerSettings.bucket(properties.getManager().getRateLimiter());
 	}
 
 	@Bean
@@ -99,98 +83,54 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
-				(name) -> RateLimiterBeans.find(beanFactory, name), customizers.orderedStream().toList());
+				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList());
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {
 					ControllerManager.Builder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)
-						.gate(gate(properties, managerRateLimiter))
-						.shutdownTimeout(properties.getShutdownTimeout())
+						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
+						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
 						.priorityQueue(properties.getDefaults().isPriorityQueue())
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {
-						builder.leaderElection(leaderElection(properties.getLeaderElection(), environment));
+						builder.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
 					}
 					return builder.build();
 				}, properties.isAutoStartup());
 	}
 
-	private static ManagerGate gate(KubeReconcilerProperties properties, TokenBucketRateLimiter<?> bucket) {
-		ManagerRateLimiter config = properties.getManager().getRateLimiter();
-		EnumSet<AddCause> causes = EnumSet.noneOf(AddCause.class);
-		for (Cause cause : config.getAppliesTo()) {
-			causes.add(AddCause.valueOf(cause.name()));
-		}
-		if (config.getMaxWait() != null && config.getMaxWait().isNegative()) {
-			throw new InvalidPropertyException("kube-reconciler.manager.rate-limiter.max-wait", config.getMaxWait(),
-					"the max wait cannot be negative", "Set a positive duration, or remove it for no limit.");
-		}
-		return new ManagerGate(bucket, causes, config.getMaxWait());
-	}
-
-	static LeaderElectionSettings leaderElection(LeaderElection config, Environment environment) {
-		String name = (config.getLeaseName() != null) ? config.getLeaseName()
-				: environment.getProperty("spring.application.name", "kube-reconciler") + "-leader";
-		String namespace = (config.getLeaseNamespace() != null) ? config.getLeaseNamespace() : podNamespace();
-		try {
-			return new LeaderElectionSettings(name, namespace, identity(), config.getLeaseDuration(),
-					config.getRenewDeadline(), config.getRetryPeriod());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidPropertyException("kube-reconciler.leader-election", config.getLeaseDuration() + "/"
-					+ config.getRenewDeadline() + "/" + config.getRetryPeriod(), ex.getMessage(),
-					"Keep retry-period < renew-deadline < lease-duration, for example 2s, 10s and 15s.");
-		}
-	}
-
-	private static String podNamespace() {
-		Path path = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
-		try {
-			return Files.isReadable(path) ? Files.readString(path).trim() : "default";
-		}
-		catch (IOException ex) {
-			return "default";
-		}
-	}
-
-	private static String identity() {
-		String host;
-		try {
-			host = InetAddress.getLocalHost().getHostName();
-		}
-		catch (IOException ex) {
-			host = "unknown";
-		}
-		return host + "_" + UUID.randomUUID();
-	}
-
 	/**
-	 * Looks up limiter beans by name, adapting client-java limiters.
+	 * Looks up limiter beans by name, adapting client-java limiters; one client-java instance
+	 * always gets the same adapter, so that a manager sees when controllers share it.
 	 */
 	static final class RateLimiterBeans {
 
-		private RateLimiterBeans() {
+		private final BeanFactory beanFactory;
+
+		private final Map<Object, RateLimiter<Request>> adapters = new IdentityHashMap<>();
+
+		RateLimiterBeans(BeanFactory beanFactory) {
+			this.beanFactory = beanFactory;
 		}
 
 		@SuppressWarnings("unchecked")
-		static RateLimiter<Request> find(BeanFactory beanFactory, String name) {
-			if (!beanFactory.containsBean(name)) {
+		@Nullable RateLimiter<Request> find(String name) {
+			if (!this.beanFactory.containsBean(name)) {
 				return null;
 			}
-			Object bean = beanFactory.getBean(name);
+			Object bean = this.beanFactory.getBean(name);
 			if (bean instanceof RateLimiter<?> limiter) {
 				return (RateLimiter<Request>) limiter;
 			}
 			if (bean instanceof io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<?> clientJava) {
-				return RateLimiters
-					.fromClientJava((io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<Request>) clientJava);
+				return this.adapters.computeIfAbsent(clientJava, (key) -> RateLimiters
+					.fromClientJava((io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<Request>) key));
 			}
 			return null;
 		}
 
 	}
-
 
 }

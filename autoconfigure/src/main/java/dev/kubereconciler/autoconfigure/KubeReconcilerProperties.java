@@ -6,8 +6,15 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.queue.AddCause;
 
 /**
  * Configuration properties for kube-reconciler.
@@ -28,7 +35,7 @@ public class KubeReconcilerProperties {
 	/**
 	 * How long in-flight reconciles may take to finish on shutdown before they are interrupted.
 	 */
-	private Duration shutdownTimeout = Duration.ofSeconds(30);
+	private Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
 	 * Settings that apply to every controller unless overridden under controllers.<name>.
@@ -113,17 +120,17 @@ public class KubeReconcilerProperties {
 		 * How long one reconcile may run before it is interrupted and retried; 0 for no
 		 * timeout.
 		 */
-		private Duration reconcileTimeout = Duration.ofMinutes(10);
+		private Duration reconcileTimeout = ControllerDefinition.DEFAULT_RECONCILE_TIMEOUT;
 
 		/**
 		 * How long to wait for the informer caches to sync before startup fails.
 		 */
-		private Duration cacheSyncTimeout = Duration.ofMinutes(2);
+		private Duration cacheSyncTimeout = ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT;
 
 		/**
 		 * How often every watched object is reconciled again without a change; 0 for never.
 		 */
-		private Duration resyncPeriod = Duration.ofHours(10);
+		private Duration resyncPeriod = ControllerDefinition.DEFAULT_RESYNC_PERIOD;
 
 		/**
 		 * Whether work queues hand out keys by priority, so that real changes go before the
@@ -210,77 +217,55 @@ public class KubeReconcilerProperties {
 		 * Reconciles per second across all controllers. Unset means unlimited (the bucket is
 		 * still reported).
 		 */
-		private Double qps;
+		private @Nullable Double qps;
 
 		/**
 		 * Reconciles that may start at once. Defaults to qps rounded up (at least 1).
 		 */
-		private Integer burst;
+		private @Nullable Integer burst;
 
 		/**
 		 * Longest a worker waits at the gate; a key that would wait longer gives its token back
 		 * and waits in the queue instead. Unset means no limit.
 		 */
-		private Duration maxWait;
+		private @Nullable Duration maxWait;
 
 		/**
 		 * Which causes of a reconcile pass through the bucket: event, retry, requeue-after.
 		 */
-		private Set<Cause> appliesTo = EnumSet.allOf(Cause.class);
+		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
 
-		public Double getQps() {
+		public @Nullable Double getQps() {
 			return this.qps;
 		}
 
-		public void setQps(Double qps) {
+		public void setQps(@Nullable Double qps) {
 			this.qps = qps;
 		}
 
-		public Integer getBurst() {
+		public @Nullable Integer getBurst() {
 			return this.burst;
 		}
 
-		public void setBurst(Integer burst) {
+		public void setBurst(@Nullable Integer burst) {
 			this.burst = burst;
 		}
 
-		public Duration getMaxWait() {
+		public @Nullable Duration getMaxWait() {
 			return this.maxWait;
 		}
 
-		public void setMaxWait(Duration maxWait) {
+		public void setMaxWait(@Nullable Duration maxWait) {
 			this.maxWait = maxWait;
 		}
 
-		public Set<Cause> getAppliesTo() {
+		public Set<AddCause> getAppliesTo() {
 			return this.appliesTo;
 		}
 
-		public void setAppliesTo(Set<Cause> appliesTo) {
+		public void setAppliesTo(Set<AddCause> appliesTo) {
 			this.appliesTo = appliesTo;
 		}
-
-	}
-
-	/**
-	 * Why a key was added to a work queue.
-	 */
-	public enum Cause {
-
-		/**
-		 * A watch event: add, update, delete or resync.
-		 */
-		EVENT,
-
-		/**
-		 * A rate-limited retry after an error or Result.requeue().
-		 */
-		RETRY,
-
-		/**
-		 * A Result.requeueAfter(d).
-		 */
-		REQUEUE_AFTER
 
 	}
 
@@ -298,27 +283,27 @@ public class KubeReconcilerProperties {
 		 * Name of the Lease. Defaults to "<spring.application.name>-leader", or
 		 * "kube-reconciler-leader" without an application name.
 		 */
-		private String leaseName;
+		private @Nullable String leaseName;
 
 		/**
 		 * Namespace of the Lease. Defaults to the pod's namespace, else "default".
 		 */
-		private String leaseNamespace;
+		private @Nullable String leaseNamespace;
 
 		/**
 		 * How long a lease is valid without renewal.
 		 */
-		private Duration leaseDuration = Duration.ofSeconds(15);
+		private Duration leaseDuration = LeaderElectionSettings.DEFAULT_LEASE_DURATION;
 
 		/**
 		 * How long the leader keeps trying to renew before it gives up leadership.
 		 */
-		private Duration renewDeadline = Duration.ofSeconds(10);
+		private Duration renewDeadline = LeaderElectionSettings.DEFAULT_RENEW_DEADLINE;
 
 		/**
 		 * How often candidates try to acquire or renew the lease.
 		 */
-		private Duration retryPeriod = Duration.ofSeconds(2);
+		private Duration retryPeriod = LeaderElectionSettings.DEFAULT_RETRY_PERIOD;
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -328,19 +313,19 @@ public class KubeReconcilerProperties {
 			this.enabled = enabled;
 		}
 
-		public String getLeaseName() {
+		public @Nullable String getLeaseName() {
 			return this.leaseName;
 		}
 
-		public void setLeaseName(String leaseName) {
+		public void setLeaseName(@Nullable String leaseName) {
 			this.leaseName = leaseName;
 		}
 
-		public String getLeaseNamespace() {
+		public @Nullable String getLeaseNamespace() {
 			return this.leaseNamespace;
 		}
 
-		public void setLeaseNamespace(String leaseNamespace) {
+		public void setLeaseNamespace(@Nullable String leaseNamespace) {
 			this.leaseNamespace = leaseNamespace;
 		}
 

@@ -1,11 +1,13 @@
 package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
+import java.util.Locale;
 
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 /**
@@ -23,7 +25,13 @@ class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		}
 		ConfigurationProperty property = cause.getProperty();
 		Object value = (property != null) ? property.getValue() : null;
-		Class<?> type = cause.getTarget().getType().resolve(Object.class);
+		ResolvableType target = cause.getTarget().getType();
+		Class<?> type = target.resolve(Object.class);
+		if (target.asCollection() != ResolvableType.NONE) {
+			// a value of a list or set fails on its element, whose type tells the accepted values
+			type = target.asCollection().resolveGeneric(0);
+			type = (type != null) ? type : Object.class;
+		}
 		String description = String.format("Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: \"%s\"%n"
 				+ "%s    Reason: %s%n", name, value, origin(property), reason(rootFailure));
 		return new FailureAnalysis(description, action(name, type), cause);
@@ -46,11 +54,14 @@ class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		if (type == Duration.class) {
 			return "Write " + name + " as a duration such as 500ms, 30s, 5m or 2h (or ISO-8601, such as PT30S).";
 		}
+		if (type == Boolean.class || type == boolean.class) {
+			return "Set " + name + " to true or false.";
+		}
 		if (type.isEnum()) {
 			StringBuilder values = new StringBuilder();
 			for (Object constant : type.getEnumConstants()) {
 				values.append((values.length() > 0) ? ", " : "")
-					.append(((Enum<?>) constant).name().toLowerCase().replace('_', '-'));
+					.append(((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'));
 			}
 			return "Set " + name + " to one of " + values + ".";
 		}

@@ -3,9 +3,11 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.autoconfigure.RateLimiterProperties.Type;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -16,52 +18,39 @@ import dev.kubereconciler.reconcile.Request;
  */
 final class RateLimiterFactory {
 
-	static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
-
-	static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
-
-	static final double DEFAULT_QPS = 10;
-
-	static final int DEFAULT_BURST = 100;
-
-	private static final String TYPES = "default, exponential, bucket, fast-slow, max-of, max-wait, none or bean";
-
-	private final Function<String, RateLimiter<Request>> beans;
+	private final Function<String, @Nullable RateLimiter<Request>> beans;
 
 	/**
 	 * Create a factory.
 	 * @param beans resolves a {@code RateLimiter} bean by name, or returns {@code null}
 	 */
-	RateLimiterFactory(Function<String, RateLimiter<Request>> beans) {
+	RateLimiterFactory(Function<String, @Nullable RateLimiter<Request>> beans) {
 		this.beans = beans;
 	}
 
 	RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
-		String type = type(properties);
-		return switch (type) {
-			case "default" -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
-			case "exponential" -> exponential(prefix, properties);
-			case "bucket" -> bucket(prefix, properties);
-			case "fast-slow" -> fastSlow(prefix, properties);
-			case "max-of" -> maxOf(prefix, properties);
-			case "max-wait" -> maxWait(prefix, properties);
-			case "none" -> RateLimiters.none();
-			case "bean" -> bean(prefix, properties.getBean());
-			default -> throw new InvalidPropertyException(prefix + ".type", properties.getType(),
-					"unknown rate limiter type", "Use one of " + TYPES + ".");
+		return switch (type(properties)) {
+			case DEFAULT -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
+			case EXPONENTIAL -> exponential(prefix, properties);
+			case BUCKET -> bucket(prefix, properties);
+			case FAST_SLOW -> fastSlow(prefix, properties);
+			case MAX_OF -> maxOf(prefix, properties);
+			case MAX_WAIT -> maxWait(prefix, properties);
+			case NONE -> RateLimiters.none();
+			case BEAN -> bean(prefix, properties.getBean());
 		};
 	}
 
-	private static String type(RateLimiterProperties properties) {
+	private static Type type(RateLimiterProperties properties) {
 		if (properties.getType() == null) {
-			return (properties.getBean() != null) ? "bean" : "default";
+			return (properties.getBean() != null) ? Type.BEAN : Type.DEFAULT;
 		}
-		return properties.getType().trim().toLowerCase(Locale.ROOT).replace('_', '-');
+		return properties.getType();
 	}
 
 	private RateLimiter<Request> exponential(String prefix, RateLimiterProperties properties) {
-		Duration base = orDefault(properties.getBaseDelay(), DEFAULT_BASE_DELAY);
-		Duration max = orDefault(properties.getMaxDelay(), DEFAULT_MAX_DELAY);
+		Duration base = orDefault(properties.getBaseDelay(), RateLimiters.DEFAULT_BASE_DELAY);
+		Duration max = orDefault(properties.getMaxDelay(), RateLimiters.DEFAULT_MAX_DELAY);
 		requirePositive(prefix + ".base-delay", base);
 		requirePositive(prefix + ".max-delay", max);
 		if (base.compareTo(max) > 0) {
@@ -73,8 +62,8 @@ final class RateLimiterFactory {
 	}
 
 	private RateLimiter<Request> bucket(String prefix, RateLimiterProperties properties) {
-		double qps = (properties.getQps() != null) ? properties.getQps() : DEFAULT_QPS;
-		int burst = (properties.getBurst() != null) ? properties.getBurst() : DEFAULT_BURST;
+		double qps = (properties.getQps() != null) ? properties.getQps() : RateLimiters.DEFAULT_QPS;
+		int burst = (properties.getBurst() != null) ? properties.getBurst() : RateLimiters.DEFAULT_BURST;
 		requireQps(prefix + ".qps", qps);
 		requireBurst(prefix + ".burst", burst);
 		return RateLimiters.bucket(qps, burst);
@@ -123,7 +112,7 @@ final class RateLimiterFactory {
 		return RateLimiters.maxWait(create(prefix + ".limiters[0]", properties.getLimiters().get(0)), maxWait);
 	}
 
-	RateLimiter<Request> bean(String property, String name) {
+	RateLimiter<Request> bean(String property, @Nullable String name) {
 		if (name == null || name.isBlank()) {
 			throw new InvalidPropertyException(property + ".bean", name, "type bean needs a bean name",
 					"Set " + property + ".bean to the name of a RateLimiter bean.");

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A rate limiter described in YAML. Every built-in limiter can be expressed: {@code default},
  * {@code exponential}, {@code bucket}, {@code fast-slow}, {@code max-of}, {@code max-wait},
@@ -13,50 +15,51 @@ public class RateLimiterProperties {
 
 	/**
 	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or bean.
-	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)).
+	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)). Unset means
+	 * bean when bean is set, else default.
 	 */
-	private String type;
+	private @Nullable Type type;
 
 	/**
 	 * Delay after the first failure, for exponential and default. Defaults to 5ms.
 	 */
-	private Duration baseDelay;
+	private @Nullable Duration baseDelay;
 
 	/**
 	 * Upper bound of the exponential delay, for exponential and default. Defaults to 1000s.
 	 */
-	private Duration maxDelay;
+	private @Nullable Duration maxDelay;
 
 	/**
 	 * Token refill rate in tokens per second, for bucket and default. Defaults to 10.
 	 */
-	private Double qps;
+	private @Nullable Double qps;
 
 	/**
 	 * Bucket size, the number of calls that pass without delay at once, for bucket and
 	 * default. Defaults to 100.
 	 */
-	private Integer burst;
+	private @Nullable Integer burst;
 
 	/**
 	 * Delay while failures are at most max-fast-attempts, for fast-slow.
 	 */
-	private Duration fastDelay;
+	private @Nullable Duration fastDelay;
 
 	/**
 	 * Delay once failures exceed max-fast-attempts, for fast-slow.
 	 */
-	private Duration slowDelay;
+	private @Nullable Duration slowDelay;
 
 	/**
 	 * Number of failures that get the fast delay, for fast-slow.
 	 */
-	private Integer maxFastAttempts;
+	private @Nullable Integer maxFastAttempts;
 
 	/**
 	 * Cap on the delay, for max-wait; the unused part of a bucket reservation is given back.
 	 */
-	private Duration maxWait;
+	private @Nullable Duration maxWait;
 
 	/**
 	 * Child limiters, for max-of (all children) and max-wait (exactly one child).
@@ -66,77 +69,77 @@ public class RateLimiterProperties {
 	/**
 	 * Name of a RateLimiter bean, for type bean (the type may then be omitted).
 	 */
-	private String bean;
+	private @Nullable String bean;
 
-	public String getType() {
+	public @Nullable Type getType() {
 		return this.type;
 	}
 
-	public void setType(String type) {
+	public void setType(@Nullable Type type) {
 		this.type = type;
 	}
 
-	public Duration getBaseDelay() {
+	public @Nullable Duration getBaseDelay() {
 		return this.baseDelay;
 	}
 
-	public void setBaseDelay(Duration baseDelay) {
+	public void setBaseDelay(@Nullable Duration baseDelay) {
 		this.baseDelay = baseDelay;
 	}
 
-	public Duration getMaxDelay() {
+	public @Nullable Duration getMaxDelay() {
 		return this.maxDelay;
 	}
 
-	public void setMaxDelay(Duration maxDelay) {
+	public void setMaxDelay(@Nullable Duration maxDelay) {
 		this.maxDelay = maxDelay;
 	}
 
-	public Double getQps() {
+	public @Nullable Double getQps() {
 		return this.qps;
 	}
 
-	public void setQps(Double qps) {
+	public void setQps(@Nullable Double qps) {
 		this.qps = qps;
 	}
 
-	public Integer getBurst() {
+	public @Nullable Integer getBurst() {
 		return this.burst;
 	}
 
-	public void setBurst(Integer burst) {
+	public void setBurst(@Nullable Integer burst) {
 		this.burst = burst;
 	}
 
-	public Duration getFastDelay() {
+	public @Nullable Duration getFastDelay() {
 		return this.fastDelay;
 	}
 
-	public void setFastDelay(Duration fastDelay) {
+	public void setFastDelay(@Nullable Duration fastDelay) {
 		this.fastDelay = fastDelay;
 	}
 
-	public Duration getSlowDelay() {
+	public @Nullable Duration getSlowDelay() {
 		return this.slowDelay;
 	}
 
-	public void setSlowDelay(Duration slowDelay) {
+	public void setSlowDelay(@Nullable Duration slowDelay) {
 		this.slowDelay = slowDelay;
 	}
 
-	public Integer getMaxFastAttempts() {
+	public @Nullable Integer getMaxFastAttempts() {
 		return this.maxFastAttempts;
 	}
 
-	public void setMaxFastAttempts(Integer maxFastAttempts) {
+	public void setMaxFastAttempts(@Nullable Integer maxFastAttempts) {
 		this.maxFastAttempts = maxFastAttempts;
 	}
 
-	public Duration getMaxWait() {
+	public @Nullable Duration getMaxWait() {
 		return this.maxWait;
 	}
 
-	public void setMaxWait(Duration maxWait) {
+	public void setMaxWait(@Nullable Duration maxWait) {
 		this.maxWait = maxWait;
 	}
 
@@ -144,11 +147,11 @@ public class RateLimiterProperties {
 		return this.limiters;
 	}
 
-	public String getBean() {
+	public @Nullable String getBean() {
 		return this.bean;
 	}
 
-	public void setBean(String bean) {
+	public void setBean(@Nullable String bean) {
 		this.bean = bean;
 	}
 
@@ -169,7 +172,7 @@ public class RateLimiterProperties {
 		if (isEmpty()) {
 			return parent;
 		}
-		if (this.type != null && parent.type != null && !this.type.equals(parent.type)) {
+		if (this.type != null && parent.type != null && this.type != parent.type) {
 			return this;
 		}
 		if (this.bean != null && this.type == null) {
@@ -188,6 +191,37 @@ public class RateLimiterProperties {
 		merged.limiters.addAll(this.limiters.isEmpty() ? parent.limiters : this.limiters);
 		merged.bean = (this.bean != null) ? this.bean : parent.bean;
 		return merged;
+	}
+
+	/**
+	 * The kinds of limiter that properties can describe.
+	 */
+	public enum Type {
+
+		/** client-go's controller default: max-of(exponential, bucket). */
+		DEFAULT,
+
+		/** Per-item exponential backoff from base-delay up to max-delay. */
+		EXPONENTIAL,
+
+		/** A token bucket of qps tokens per second and burst tokens, shared by all keys. */
+		BUCKET,
+
+		/** fast-delay for the first max-fast-attempts failures of a key, then slow-delay. */
+		FAST_SLOW,
+
+		/** The longest delay of the limiters listed under limiters. */
+		MAX_OF,
+
+		/** The one limiter under limiters, its delay capped at max-wait. */
+		MAX_WAIT,
+
+		/** Never delays. */
+		NONE,
+
+		/** The RateLimiter bean named by bean. */
+		BEAN
+
 	}
 
 }

@@ -23,7 +23,7 @@ import dev.kubereconciler.reconcile.Result;
  * Finds {@link Reconciler @Reconciler} methods on beans and records them, checking their
  * signatures as it goes.
  */
-public class ReconcilerMethodProcessor implements BeanPostProcessor {
+class ReconcilerMethodProcessor implements BeanPostProcessor {
 
 	private final List<ReconcilerMethod> methods = Collections.synchronizedList(new ArrayList<>());
 

@@ -3,7 +3,7 @@ package dev.kubereconciler.controller;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiterScopes;
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -38,6 +39,9 @@ public final class ControllerManager implements ControllerRegistry {
 	 * key is retried and its worker replaced, by default.
 	 */
 	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
+
+	/** How long {@link #stop()} lets in-flight reconciles finish, by default: 30 s. */
+	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
@@ -83,12 +87,15 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private Map<String, Controller> createControllers(Builder builder) {
 		Map<String, Controller> controllers = new LinkedHashMap<>();
-		Map<RateLimiter<Request>, Integer> limiterUse = new IdentityHashMap<>();
-		builder.definitions.forEach((definition) -> limiterUse.merge(definition.rateLimiter(), 1, Integer::sum));
+		// one limiter instance in several controllers, at any depth: share its rate, not its per-item backoff
+		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
+			.scopeShared(builder.definitions.stream().map(ControllerDefinition::name).toList(),
+					builder.definitions.stream().map(ControllerDefinition::rateLimiter).toList())
+			.iterator();
 		for (ControllerDefinition original : builder.definitions) {
-			// one limiter instance handed to several controllers: share its rate, not its per-item backoff
-			ControllerDefinition definition = (limiterUse.get(original.rateLimiter()) > 1)
-					? original.withRateLimiter(original.rateLimiter().forScope(original.name())) : original;
+			RateLimiter<Request> limiter = limiters.next();
+			ControllerDefinition definition = (limiter != original.rateLimiter()) ? original.withRateLimiter(limiter)
+					: original;
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
@@ -270,7 +277,7 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private LeaderElectionSettings leaderElection;
 
-		private Duration shutdownTimeout = Duration.ofSeconds(30);
+		private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 		private DelayScheduler clock;
 
@@ -288,6 +295,11 @@ public final class ControllerManager implements ControllerRegistry {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
 
+		/**
+		 * Add a controller to run; names must be unique. By default there are none.
+		 * @param definition the controller
+		 * @return this builder
+		 */
 		public Builder controller(ControllerDefinition definition) {
 			this.definitions.add(definition);
 			return this;
@@ -304,16 +316,34 @@ public final class ControllerManager implements ControllerRegistry {
 			return this;
 		}
 
+		/**
+		 * Pass every reconcile of every controller through this gate; by default
+		 * {@link ManagerGate#unlimited()}, which never delays.
+		 * @param gate the gate
+		 * @return this builder
+		 */
 		public Builder gate(ManagerGate gate) {
 			this.gate = gate;
 			return this;
 		}
 
+		/**
+		 * Run the controllers only while this instance holds the Lease; by default there is no
+		 * leader election and every instance runs them.
+		 * @param leaderElection the Lease settings
+		 * @return this builder
+		 */
 		public Builder leaderElection(LeaderElectionSettings leaderElection) {
 			this.leaderElection = leaderElection;
 			return this;
 		}
 
+		/**
+		 * How long {@link ControllerManager#stop()} lets in-flight reconciles finish before it
+		 * interrupts them; default {@link #DEFAULT_SHUTDOWN_TIMEOUT} (30 s).
+		 * @param shutdownTimeout the timeout, not negative
+		 * @return this builder
+		 */
 		public Builder shutdownTimeout(Duration shutdownTimeout) {
 			this.shutdownTimeout = shutdownTimeout;
 			return this;
@@ -331,11 +361,23 @@ public final class ControllerManager implements ControllerRegistry {
 			return this;
 		}
 
+		/**
+		 * Create workers and the manager's own threads with this factory; by default daemon
+		 * threads named {@code kube-reconciler-<n>}.
+		 * @param threadFactory the factory
+		 * @return this builder
+		 */
 		public Builder threadFactory(ThreadFactory threadFactory) {
 			this.threadFactory = threadFactory;
 			return this;
 		}
 
+		/**
+		 * Tell this listener about reconciles, limiter delays and queue changes; by default
+		 * {@link ControllerListener#NONE}.
+		 * @param listener the listener
+		 * @return this builder
+		 */
 		public Builder listener(ControllerListener listener) {
 			this.listener = listener;
 			return this;
@@ -352,6 +394,11 @@ public final class ControllerManager implements ControllerRegistry {
 			return this;
 		}
 
+		/**
+		 * How often the watchdog looks for reconciles past their timeout; default 100 ms.
+		 * @param watchdogPeriod the period, positive
+		 * @return this builder
+		 */
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
 			return this;
@@ -369,6 +416,10 @@ public final class ControllerManager implements ControllerRegistry {
 			return this;
 		}
 
+		/**
+		 * Build the manager; nothing starts until {@link ControllerManager#start()}.
+		 * @return the manager
+		 */
 		public ControllerManager build() {
 			return new ControllerManager(this);
 		}

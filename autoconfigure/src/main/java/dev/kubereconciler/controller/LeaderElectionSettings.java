@@ -17,6 +17,15 @@ import java.util.Objects;
 public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity,
 		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
 
+	/** How long a lease is valid without renewal, by default: 15 s, as in controller-runtime. */
+	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
+
+	/** How long the leader keeps trying to renew, by default: 10 s, as in controller-runtime. */
+	public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
+
+	/** How often candidates try to acquire or renew, by default: 2 s, as in controller-runtime. */
+	public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+
 	public LeaderElectionSettings {
 		Objects.requireNonNull(leaseName, "leaseName must not be null");
 		Objects.requireNonNull(leaseNamespace, "leaseNamespace must not be null");
@@ -43,8 +52,8 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 * @return the settings
 	 */
 	public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
-		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, Duration.ofSeconds(15),
-				Duration.ofSeconds(10), Duration.ofSeconds(2));
+		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, DEFAULT_LEASE_DURATION,
+				DEFAULT_RENEW_DEADLINE, DEFAULT_RETRY_PERIOD);
 	}
 
 	private static boolean isPositive(Duration duration) {

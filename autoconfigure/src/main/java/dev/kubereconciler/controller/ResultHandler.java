@@ -34,7 +34,7 @@ final class ResultHandler {
 	}
 
 	static ReconcileOutcome classify(Result result, Throwable error) {
-		if (error instanceof TerminalReconcileException) {
+		if (TerminalReconcileException.isTerminal(error)) {
 			return ReconcileOutcome.TERMINAL_ERROR;
 		}
 		if (error instanceof Error) {

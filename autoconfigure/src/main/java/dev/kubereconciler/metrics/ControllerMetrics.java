@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
@@ -33,9 +34,9 @@ import dev.kubereconciler.reconcile.Request;
  */
 public class ControllerMetrics implements MeterBinder, ControllerListener {
 
-	private final Function<String, Controller> controllers;
+	private final Function<String, @Nullable Controller> controllers;
 
-	private final Supplier<TokenBucketRateLimiter<?>> managerBucket;
+	private final Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket;
 
 	private final Map<String, ControllerMeters> meters = new ConcurrentHashMap<>();
 
@@ -51,8 +52,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	 * @param managerBucket the manager-level bucket, for
 	 * {@code ratelimiter_tokens{limiter="manager"}}; may supply {@code null} when there is none
 	 */
-	public ControllerMetrics(Function<String, Controller> controllers,
-			Supplier<TokenBucketRateLimiter<?>> managerBucket) {
+	public ControllerMetrics(Function<String, @Nullable Controller> controllers,
+			Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket) {
 		this.controllers = controllers;
 		this.managerBucket = managerBucket;
 	}

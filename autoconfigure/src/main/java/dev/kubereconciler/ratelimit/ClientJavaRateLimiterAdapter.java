@@ -29,6 +29,20 @@ final class ClientJavaRateLimiterAdapter<T> implements RateLimiter<T> {
 		return (delay == null || delay.isNegative()) ? Duration.ZERO : delay;
 	}
 
+	/**
+	 * A client-java bucket keeps no per-item state and is shared as it is; any other client-java
+	 * limiter may keep per-item failures behind fields this adapter cannot copy.
+	 * @throws IllegalStateException unless the delegate is a client-java bucket
+	 */
+	@Override
+	public RateLimiter<T> forScope(String scope) {
+		if (this.delegate instanceof io.kubernetes.client.extended.workqueue.ratelimiter.BucketRateLimiter<?>) {
+			return this;
+		}
+		throw new IllegalStateException(
+				"the client-java limiter " + this.delegate.getClass().getName() + " keeps per-item state");
+	}
+
 	@Override
 	public void forget(T item) {
 		this.delegate.forget(item);

@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> {
+final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final Duration baseDelay;
 
@@ -31,7 +31,7 @@ public final class ExponentialFailureRateLimiter<T> implements ReservingRateLimi
 	 * @param baseDelay the delay after the first failure, positive
 	 * @param maxDelay the largest delay, at least {@code baseDelay}
 	 */
-	public ExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
+	ExponentialFailureRateLimiter(Duration baseDelay, Duration maxDelay) {
 		if (baseDelay == null || baseDelay.isNegative() || baseDelay.isZero()) {
 			throw new IllegalArgumentException("baseDelay must be positive but was " + baseDelay);
 		}

@@ -14,7 +14,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
+final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final Duration fastDelay;
 
@@ -34,7 +34,7 @@ public final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 	 * @param slowDelay the delay once the fast attempts are used up, not negative
 	 * @param maxFastAttempts how many failures get the fast delay, not negative
 	 */
-	public FastSlowRateLimiter(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
+	FastSlowRateLimiter(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
 		if (fastDelay == null || fastDelay.isNegative()) {
 			throw new IllegalArgumentException("fastDelay must not be negative but was " + fastDelay);
 		}

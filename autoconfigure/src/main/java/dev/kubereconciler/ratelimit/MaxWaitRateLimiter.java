@@ -17,7 +17,7 @@ import java.util.List;
  *
  * @param <T> the type of item
  */
-public final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
+final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private final RateLimiter<T> limiter;
 
@@ -30,7 +30,7 @@ public final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 	 * @param limiter the limiter to cap
 	 * @param maxWait the longest delay, not negative
 	 */
-	public MaxWaitRateLimiter(RateLimiter<T> limiter, Duration maxWait) {
+	MaxWaitRateLimiter(RateLimiter<T> limiter, Duration maxWait) {
 		if (limiter == null) {
 			throw new IllegalArgumentException("limiter must not be null");
 		}

@@ -57,9 +57,13 @@ public interface RateLimiter<T> {
 	 * history but shares this limiter's rate: token buckets are shared, per-item backoff is not.
 	 * A manager uses it when one limiter instance is handed to several controllers, so that two
 	 * controllers never share one item's backoff.
-	 * <p>The default returns this limiter, which suits limiters without per-item state.
+	 * <p>The default returns this limiter, which suits limiters without per-item state. A
+	 * composite must scope each of its {@link #children()}, so that a shared instance is found at
+	 * any depth (see {@link RateLimiterScopes}).
 	 * @param scope the scope, such as a controller name
 	 * @return the scoped limiter
+	 * @throws IllegalStateException if this limiter keeps per-item state that it cannot copy,
+	 * so that sharing it would make scopes share backoff
 	 */
 	default RateLimiter<T> forScope(String scope) {
 		return this;

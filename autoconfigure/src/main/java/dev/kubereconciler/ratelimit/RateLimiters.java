@@ -14,13 +14,17 @@ import java.util.List;
  */
 public final class RateLimiters {
 
-	private static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
+	/** The default base delay of exponential backoff: 5 ms, as in client-go. */
+	public static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(5);
 
-	private static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
+	/** The default cap of exponential backoff: 1000 s, as in client-go. */
+	public static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(1000);
 
-	private static final double DEFAULT_QPS = 10;
+	/** The default refill rate of a controller's token bucket: 10 tokens per second. */
+	public static final double DEFAULT_QPS = 10;
 
-	private static final int DEFAULT_BURST = 100;
+	/** The default capacity of a controller's token bucket: 100 tokens. */
+	public static final int DEFAULT_BURST = 100;
 
 	private RateLimiters() {
 	}
@@ -32,7 +36,6 @@ public final class RateLimiters {
 	 * @param baseDelay the delay after the first failure, positive
 	 * @param maxDelay the largest delay, at least {@code baseDelay}
 	 * @return the limiter
-	 * @see ExponentialFailureRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> exponential(Duration baseDelay, Duration maxDelay) {
 		return new ExponentialFailureRateLimiter<>(baseDelay, maxDelay);
@@ -46,7 +49,6 @@ public final class RateLimiters {
 	 * @param slowDelay the later delay, not negative
 	 * @param maxFastAttempts how many failures get the fast delay, not negative
 	 * @return the limiter
-	 * @see FastSlowRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> fastSlow(Duration fastDelay, Duration slowDelay, int maxFastAttempts) {
 		return new FastSlowRateLimiter<>(fastDelay, slowDelay, maxFastAttempts);
@@ -98,7 +100,6 @@ public final class RateLimiters {
 	 * @param limiter the limiter to cap
 	 * @param maxWait the longest delay, not negative
 	 * @return the limiter
-	 * @see MaxWaitRateLimiter
 	 */
 	public static <T> ReservingRateLimiter<T> maxWait(RateLimiter<T> limiter, Duration maxWait) {
 		return new MaxWaitRateLimiter<>(limiter, maxWait);

@@ -4,4 +4,7 @@
  * {@link dev.kubereconciler.ratelimit.DelayScheduler}) and a storm simulator. Plain Java, no
  * Spring.
  */
+@NullMarked
 package dev.kubereconciler.ratelimit;
+
+import org.jspecify.annotations.NullMarked;

@@ -319,8 +319,31 @@ class KubeReconcilerAutoConfigurationTests {
 	}
 
 	@Test
-	void unknownLimiterTypeFailsStartup() {
-		assertInvalid("kube-reconciler.defaults.rate-limiter.type=leaky", "kube-reconciler.defaults.rate-limiter.type");
+	void unknownLimiterTypeFailsStartupListingTheTypes() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("kube-reconciler.defaults.rate-limiter.type=leaky")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				BindException bind = findCause(context.getStartupFailure(), BindException.class);
+				assertThat(bind.getProperty().getName().toString()).isEqualTo("kube-reconciler.defaults.rate-limiter.type");
+				FailureAnalysis analysis = new PropertyBindFailureAnalyzer().analyze(context.getStartupFailure());
+				assertThat(analysis.getAction()).isEqualTo("Set kube-reconciler.defaults.rate-limiter.type to one of "
+						+ "default, exponential, bucket, fast-slow, max-of, max-wait, none, bean.");
+			});
+	}
+
+	@Test
+	void limiterTypeBindsInAnyCase() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("kube-reconciler.defaults.rate-limiter.type=FAST_SLOW",
+					"kube-reconciler.controllers.configmap-mirror.rate-limiter.type=fast-slow",
+					"kube-reconciler.defaults.rate-limiter.fast-delay=1s",
+					"kube-reconciler.defaults.rate-limiter.slow-delay=1m",
+					"kube-reconciler.defaults.rate-limiter.max-fast-attempts=2")
+			.run((context) -> assertThat(context.getBean(KubeReconcilerProperties.class)
+				.getDefaults()
+				.getRateLimiter()
+				.getType()).isEqualTo(RateLimiterProperties.Type.FAST_SLOW));
 	}
 
 	@Test
@@ -429,7 +452,7 @@ class KubeReconcilerAutoConfigurationTests {
 
 	@Test
 	void renewDeadlineNotBelowLeaseDurationFailsStartup() {
-		assertInvalid("kube-reconciler.leader-election.enabled=true", "kube-reconciler.leader-election",
+		assertInvalid("kube-reconciler.leader-election.enabled=true", "kube-reconciler.leader-election.renew-deadline",
 				"kube-reconciler.leader-election.renew-deadline=15s");
 	}
 

@@ -8,9 +8,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.StandaloneController;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.ManualScheduler;
 import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
@@ -60,7 +61,11 @@ class DepthByPriorityTests {
 		ControllerDefinition definition = ControllerDefinition.builder("c", V1ConfigMap.class)
 			.reconciler((request) -> Result.done())
 			.build();
-		return Controller.builder(definition).scheduler(new ManualScheduler()).priorityQueue(priorityQueue).build();
+		return StandaloneController.manager(new ManualClock())
+			.priorityQueue(priorityQueue)
+			.controller(definition)
+			.build()
+			.controller("c");
 	}
 
 }

@@ -3,4 +3,7 @@
  * kubernetes-client/java; results and the commands that produce them are in
  * {@code benchmarks/RESULTS.md}.
  */
+@NullMarked
 package dev.kubereconciler.benchmarks;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,52 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.time.Duration;
+import java.util.EnumSet;
+
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.ManagerRateLimiter;
+import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+
+/**
+ * Turns the manager-level properties ({@code kube-reconciler.manager.*} and
+ * {@code kube-reconciler.shutdown-timeout}) into the values a manager takes, and rejects values
+ * that cannot work with an {@link InvalidPropertyException} naming the property.
+ */
+final class ManagerSettings {
+
+	private static final String BUCKET = "kube-reconciler.manager.rate-limiter.";
+
+	private ManagerSettings() {
+	}
+
+	static TokenBucketRateLimiter<Object> bucket(ManagerRateLimiter config) {
+		if (config.getBurst() != null) {
+			RateLimiterFactory.requireBurst(BUCKET + "burst", config.getBurst());
+		}
+		if (config.getQps() == null) {
+			// unlimited, but still a bucket, so that its tokens are reported and it can be retuned
+			return RateLimiters.bucket(Double.POSITIVE_INFINITY, (config.getBurst() != null) ? config.getBurst() : 1);
+		}
+		RateLimiterFactory.requireQps(BUCKET + "qps", config.getQps());
+		int burst = (config.getBurst() != null) ? config.getBurst() : (int) Math.max(1, Math.ceil(config.getQps()));
+		return RateLimiters.bucket(config.getQps(), burst);
+	}
+
+	static ManagerGate gate(ManagerRateLimiter config, TokenBucketRateLimiter<?> bucket) {
+		Duration maxWait = config.getMaxWait();
+		if (maxWait != null && maxWait.isNegative()) {
+			throw new InvalidPropertyException(BUCKET + "max-wait", maxWait, "the max wait cannot be negative",
+					"Set " + BUCKET + "max-wait to 0 or a positive duration, or remove it for no limit.");
+		}
+		EnumSet<AddCause> causes = EnumSet.noneOf(AddCause.class);
+		causes.addAll(config.getAppliesTo());
+		return new ManagerGate(bucket, causes, maxWait);
+	}
+
+	static Duration shutdownTimeout(KubeReconcilerProperties properties) {
+		return PropertyDurations.requireNotNegative("kube-reconciler.shutdown-timeout", properties.getShutdownTimeout());
+	}
+
+}

@@ -1,0 +1,93 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.ratelimit.RateLimiters;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The defaults that the IDE shows come from the generated configuration metadata; these tests
+ * hold them to the public constants the code uses, so that the two cannot drift apart.
+ */
+class ConfigurationMetadataDefaultsTests {
+
+	private final DocumentContext metadata = read();
+
+	@Test
+	void rateLimiterDefaultsAreTheRateLimitersConstants() {
+		assertThat(defaultOf("kube-reconciler.defaults.rate-limiter.base-delay"))
+			.isEqualTo(format(RateLimiters.DEFAULT_BASE_DELAY));
+		assertThat(defaultOf("kube-reconciler.defaults.rate-limiter.max-delay"))
+			.isEqualTo(format(RateLimiters.DEFAULT_MAX_DELAY));
+		assertThat(((Number) defaultOf("kube-reconciler.defaults.rate-limiter.qps")).doubleValue())
+			.isEqualTo(RateLimiters.DEFAULT_QPS);
+		assertThat(((Number) defaultOf("kube-reconciler.defaults.rate-limiter.burst")).intValue())
+			.isEqualTo(RateLimiters.DEFAULT_BURST);
+	}
+
+	@Test
+	void controllerDefaultsAreTheControllerDefinitionConstants() {
+		assertThat(defaultOf("kube-reconciler.defaults.reconcile-timeout"))
+			.isEqualTo(format(ControllerDefinition.DEFAULT_RECONCILE_TIMEOUT));
+		assertThat(defaultOf("kube-reconciler.defaults.cache-sync-timeout"))
+			.isEqualTo(format(ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT));
+		assertThat(defaultOf("kube-reconciler.defaults.resync-period"))
+			.isEqualTo(format(ControllerDefinition.DEFAULT_RESYNC_PERIOD));
+	}
+
+	@Test
+	void managerDefaultsAreTheManagerConstants() {
+		assertThat(defaultOf("kube-reconciler.shutdown-timeout"))
+			.isEqualTo(format(ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT));
+		assertThat(defaultOf("kube-reconciler.leader-election.lease-duration"))
+			.isEqualTo(format(LeaderElectionSettings.DEFAULT_LEASE_DURATION));
+		assertThat(defaultOf("kube-reconciler.leader-election.renew-deadline"))
+			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE));
+		assertThat(defaultOf("kube-reconciler.leader-election.retry-period"))
+			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
+	}
+
+	@Test
+	void propertiesStartWithTheSameDefaults() {
+		KubeReconcilerProperties properties = new KubeReconcilerProperties();
+		assertThat(properties.getShutdownTimeout()).isEqualTo(ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT);
+		assertThat(properties.getDefaults().getReconcileTimeout())
+			.isEqualTo(ControllerDefinition.DEFAULT_RECONCILE_TIMEOUT);
+		assertThat(properties.getDefaults().getCacheSyncTimeout())
+			.isEqualTo(ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT);
+		assertThat(properties.getDefaults().getResyncPeriod()).isEqualTo(ControllerDefinition.DEFAULT_RESYNC_PERIOD);
+		assertThat(properties.getLeaderElection().getLeaseDuration())
+			.isEqualTo(LeaderElectionSettings.DEFAULT_LEASE_DURATION);
+	}
+
+	private Object defaultOf(String name) {
+		List<Object> values = this.metadata.read("$.properties[?(@.name == '" + name + "')].defaultValue");
+		assertThat(values).as("default of %s in the metadata", name).hasSize(1);
+		return values.get(0);
+	}
+
+	private static String format(Duration duration) {
+		return InvalidPropertyFailureAnalyzer.format(duration);
+	}
+
+	private static DocumentContext read() {
+		try {
+			return JsonPath.parse(Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Build the module first: the metadata is generated at compile time", ex);
+		}
+	}
+
+}
