@@ -20,6 +20,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.queue.DelayScheduler;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -94,12 +95,13 @@ public final class ControllerManager {
 		this.threadFactory = builder.threadFactory;
 		this.watchdogPeriod = builder.watchdogPeriod;
 		Map<String, Controller> controllers = new LinkedHashMap<>();
+		ReconcileToolkit toolkit = new ReconcileToolkit(builder.apiClient, builder.eventRecorder);
 		Map<RateLimiter<Request>, Integer> limiterUse = new IdentityHashMap<>();
 		builder.definitions.forEach((definition) -> limiterUse.merge(definition.rateLimiter(), 1, Integer::sum));
 		for (ControllerDefinition original : builder.definitions) {
 			// one limiter instance handed to several controllers: share its rate, not its per-item backoff
-			ControllerDefinition definition = (limiterUse.get(original.rateLimiter()) > 1)
-					? original.withRateLimiter(original.rateLimiter().forScope(original.name())) : original;
+			ControllerDefinition definition = toolkit.bind((limiterUse.get(original.rateLimiter()) > 1)
+					? original.withRateLimiter(original.rateLimiter().forScope(original.name())) : original);
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
@@ -114,6 +116,7 @@ public final class ControllerManager {
 		this.controllers = Collections.unmodifiableMap(controllers);
 		this.informers = new InformerWiring(builder.apiClient, this.informerFactory);
 		this.informers.wire(new ArrayList<>(controllers.values()));
+		toolkit.attach(this.informers.informers(), controllers.values());
 	}
 
 	/**
@@ -363,6 +366,8 @@ public final class ControllerManager {
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
+		private EventRecorder eventRecorder;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -437,6 +442,16 @@ public final class ControllerManager {
 
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
+			return this;
+		}
+
+		/**
+		 * Record the Kubernetes Events of reconcilers with this recorder; none by default.
+		 * @param eventRecorder the recorder
+		 * @return this builder
+		 */
+		public Builder eventRecorder(EventRecorder eventRecorder) {
+			this.eventRecorder = eventRecorder;
 			return this;
 		}
 
