@@ -47,9 +47,23 @@ public class ControllerProperties {
 	private String labelSelector;
 
 	/**
+	 * Finalizer, such as "example.com/cleanup", that the controller adds to its objects and
+	 * removes once its cleanup succeeded; overrides @Reconciler(finalizer).
+	 */
+	private String finalizer;
+
+	/**
 	 * Rate limiter for failures and Result.requeue().
 	 */
 	private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+	public String getFinalizer() {
+		return this.finalizer;
+	}
+
+	public void setFinalizer(String finalizer) {
+		this.finalizer = finalizer;
+	}
 
 	public Boolean getEnabled() {
 		return this.enabled;

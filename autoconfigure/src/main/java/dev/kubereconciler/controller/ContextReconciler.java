@@ -107,6 +107,14 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	}
 
 	/**
+	 * Return the cleanup of the finalizer.
+	 * @return the cleaner, or {@code null} for none
+	 */
+	public Cleaner<T> cleaner() {
+		return this.cleaner;
+	}
+
+	/**
 	 * Return whether the reconcile logic takes the object, and so is skipped once it is gone.
 	 * @return whether it takes the object
 	 */
