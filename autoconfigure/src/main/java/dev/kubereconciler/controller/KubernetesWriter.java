@@ -85,12 +85,14 @@ final class KubernetesWriter {
 	@SuppressWarnings("unchecked")
 	private <R extends KubernetesObject> R call(R object, String method, String path, String contentType, String body,
 			boolean force) throws ApiException {
+		// the client serializes the body itself for JSON content types: hand it a tree, not text
+		Object payload = contentType.endsWith("json") ? JsonParser.parseString(body) : body;
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("fieldManager", this.fieldManager));
 		if (force) {
 			query.add(new Pair("force", "true"));
 		}
-		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), body, headers(contentType),
+		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), payload, headers(contentType),
 				new HashMap<>(), new HashMap<>(), authNames(), null);
 		return (R) this.apiClient.execute(call, object.getClass()).getData();
 	}
@@ -163,10 +165,6 @@ final class KubernetesWriter {
 		String path = collectionPath(ResourceType.of(object.getClass()), metadata.getNamespace()) + "/"
 				+ metadata.getName();
 		return status ? path + "/status" : path;
-	}
-
-	static JsonObject parse(String json) {
-		return JsonParser.parseString(json).getAsJsonObject();
 	}
 
 }
