@@ -134,11 +134,40 @@ final class KubernetesWriter {
 			}
 			slim.add("metadata", slimMetadata);
 			JsonElement status = json.get("status");
-			slim.add("status", (status != null) ? status : new JsonObject());
+			if (status != null) {
+				slim.add("status", status);
+			}
 			json = slim;
 		}
+		pruneEmpty(json);
 		typeMeta(json, ResourceType.of(object.getClass()));
 		return json;
+	}
+
+	/**
+	 * Drop empty maps and lists, which client-java models carry by default: an apply that sent
+	 * them would make the controller the manager of fields it never meant to set.
+	 */
+	private static void pruneEmpty(JsonObject json) {
+		for (String key : List.copyOf(json.keySet())) {
+			JsonElement value = json.get(key);
+			if (value.isJsonObject()) {
+				pruneEmpty(value.getAsJsonObject());
+				if (value.getAsJsonObject().isEmpty()) {
+					json.remove(key);
+				}
+			}
+			else if (value.isJsonArray() && value.getAsJsonArray().isEmpty()) {
+				json.remove(key);
+			}
+			else if (value.isJsonArray()) {
+				value.getAsJsonArray().forEach((item) -> {
+					if (item.isJsonObject()) {
+						pruneEmpty(item.getAsJsonObject());
+					}
+				});
+			}
+		}
 	}
 
 	private static void typeMeta(JsonObject json, ResourceType type) {
