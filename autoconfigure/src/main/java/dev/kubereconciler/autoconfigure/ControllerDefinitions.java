@@ -12,6 +12,7 @@ import java.util.function.Function;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.CleanupMethod;
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.LabelSelector;
@@ -54,18 +55,34 @@ final class ControllerDefinitions {
 	 * @return the definitions
 	 */
 	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, List<ControllerDefinition> beans) {
+		return resolve(methods, Map.of(), beans);
+	}
+
+	/**
+	 * Resolve the definitions to run, leaving out disabled controllers.
+	 * @param methods the {@code @Reconciler} methods
+	 * @param cleanups the {@code @Cleanup} methods by controller name
+	 * @param beans the {@link ControllerDefinition} beans
+	 * @return the definitions
+	 */
+	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, Map<String, CleanupMethod> cleanups,
+			List<ControllerDefinition> beans) {
 		Map<String, String> origins = new LinkedHashMap<>();
 		List<ControllerDefinition> resolved = new ArrayList<>();
 		List<Runnable> deferred = new ArrayList<>();
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name, (overrides) -> fromAnnotation(name, method, overrides)));
+			deferred.add(() -> add(resolved, name, (overrides) -> Finalizers.apply(fromAnnotation(name, method, overrides),
+					method, cleanups.get(name), overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
-			deferred.add(() -> add(resolved, bean.name(), (overrides) -> fromBean(bean, overrides)));
+			deferred.add(() -> add(resolved, bean.name(),
+					(overrides) -> Finalizers.apply(fromBean(bean, overrides), null, cleanups.get(bean.name()),
+							overrides)));
 		}
+		Finalizers.checkCleanupsHaveControllers(cleanups, origins.keySet());
 		for (String name : this.properties.getControllers().keySet()) {
 			if (!origins.containsKey(name)) {
 				throw new InvalidPropertyException(PREFIX + name, name, "no controller is named '" + name + "'",

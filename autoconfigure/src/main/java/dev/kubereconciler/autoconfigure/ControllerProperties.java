@@ -49,9 +49,23 @@ public class ControllerProperties {
 	private @Nullable String labelSelector;
 
 	/**
+	 * Finalizer, such as "example.com/cleanup", that the controller adds to its objects and
+	 * removes once its cleanup succeeded; overrides @Reconciler(finalizer).
+	 */
+	private String finalizer;
+
+	/**
 	 * Rate limiter for failures and Result.requeue().
 	 */
 	private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+	public @Nullable String getFinalizer() {
+		return this.finalizer;
+	}
+
+	public void setFinalizer(@Nullable String finalizer) {
+		this.finalizer = finalizer;
+	}
 
 	public @Nullable Boolean getEnabled() {
 		return this.enabled;

@@ -85,7 +85,7 @@ public final class KubeReconcilerAutoConfiguration {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList());
 		return new ManagedControllers(
-				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
+				() -> definitions.resolve(methods.getMethods(), methods.getCleanups(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {
 					ControllerManager.Builder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)

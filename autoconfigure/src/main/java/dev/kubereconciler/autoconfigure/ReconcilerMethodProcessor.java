@@ -2,10 +2,16 @@ package dev.kubereconciler.autoconfigure;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.kubernetes.client.common.KubernetesObject;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -14,18 +20,32 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
+import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.reconcile.Cleaner;
+import dev.kubereconciler.reconcile.Cleanup;
+import dev.kubereconciler.reconcile.ObjectReconciler;
+import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * Finds {@link Reconciler @Reconciler} methods on beans and records them, checking their
- * signatures as it goes.
+ * Finds {@link Reconciler @Reconciler} and {@link Cleanup @Cleanup} methods on beans and
+ * records them, checking their signatures as it goes.
  */
 class ReconcilerMethodProcessor implements BeanPostProcessor {
 
+	private static final String RECONCILER_FORMS = "Result or void, taking (Request), (T), (T, ReconcileContext<T>) "
+			+ "or (Request, ReconcileContext<T>), where T is the watched type";
+
+	private static final String CLEANUP_FORMS = "Result or void, taking (T) or (T, ReconcileContext<T>), where T is "
+			+ "the watched type of the controller";
+
 	private final List<ReconcilerMethod> methods = Collections.synchronizedList(new ArrayList<>());
+
+	private final Map<String, CleanupMethod> cleanups = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
@@ -34,6 +54,18 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 				(MethodIntrospector.MetadataLookup<Reconciler>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, Reconciler.class));
 		annotated.forEach((method, annotation) -> this.methods.add(reconcilerMethod(bean, beanName, method, annotation)));
+		Map<Method, Cleanup> cleanups = MethodIntrospector.selectMethods(targetClass,
+				(MethodIntrospector.MetadataLookup<Cleanup>) (method) -> AnnotatedElementUtils
+					.findMergedAnnotation(method, Cleanup.class));
+		cleanups.forEach((method, annotation) -> {
+			CleanupMethod cleanup = new CleanupMethod(describe(method), invocable(bean, method), bean,
+					method.getReturnType() == void.class);
+			CleanupMethod previous = this.cleanups.putIfAbsent(annotation.value(), cleanup);
+			if (previous != null) {
+				throw new IllegalStateException("Two @Cleanup(\"" + annotation.value() + "\") methods: "
+						+ previous.description() + " and " + cleanup.description() + "; a controller has one cleanup");
+			}
+		});
 		return bean;
 	}
 
@@ -47,38 +79,125 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		}
 	}
 
+	/**
+	 * Return the {@code @Cleanup} methods found so far, by controller name.
+	 * @return the cleanup methods
+	 */
+	public Map<String, CleanupMethod> getCleanups() {
+		synchronized (this.cleanups) {
+			return Map.copyOf(this.cleanups);
+		}
+	}
+
 	private static ReconcilerMethod reconcilerMethod(Object bean, String beanName, Method method,
 			Reconciler annotation) {
-		String description = method.getDeclaringClass().getName() + "." + method.getName();
+		String description = describe(method);
 		Class<?>[] parameters = method.getParameterTypes();
 		Class<?> returnType = method.getReturnType();
-		if (parameters.length != 1 || parameters[0] != Request.class
-				|| (returnType != Result.class && returnType != void.class)) {
-			throw new IllegalStateException("@Reconciler method " + description
-					+ " must be 'Result " + method.getName() + "(Request)' or 'void " + method.getName()
-					+ "(Request)'; found '" + returnType.getSimpleName() + " " + method.getName() + "("
-					+ String.join(", ", java.util.Arrays.stream(parameters).map(Class::getSimpleName).toList()) + ")'");
+		Class<? extends KubernetesObject> watched = annotation.watches();
+		boolean validReturn = returnType == Result.class || returnType == void.class;
+		boolean request = parameters.length >= 1 && parameters[0] == Request.class;
+		boolean object = parameters.length >= 1 && parameters[0].isAssignableFrom(watched)
+				&& KubernetesObject.class.isAssignableFrom(parameters[0]);
+		boolean context = parameters.length == 2 && isContextOf(method, 1, watched);
+		if (!validReturn || parameters.length == 0 || parameters.length > 2 || !(request || object)
+				|| (parameters.length == 2 && !context)) {
+			throw new IllegalStateException("@Reconciler method " + description + " has an unsupported signature '"
+					+ signature(method) + "'; supported: " + RECONCILER_FORMS.replace("T", watched.getSimpleName())
+					+ ". The watched type comes from @Reconciler(watches).");
 		}
+		Method invocable = invocable(bean, method);
+		boolean isVoid = returnType == void.class;
+		ReconcileFunction function;
+		if (request && parameters.length == 1) {
+			function = (req) -> result(isVoid, invoke(invocable, bean, req));
+		}
+		else if (request) {
+			function = ofRequest(watched, (req, ctx) -> result(isVoid, invoke(invocable, bean, req, ctx)));
+		}
+		else {
+			boolean withContext = parameters.length == 2;
+			function = ofObject(watched, (target, ctx) -> result(isVoid,
+					withContext ? invoke(invocable, bean, target, ctx) : invoke(invocable, bean, target)));
+		}
+		return new ReconcilerMethod(beanName, description, annotation, function, bean);
+	}
+
+	private static <T extends KubernetesObject> ReconcileFunction ofObject(Class<T> type,
+			ObjectReconciler<T> reconciler) {
+		return ContextReconciler.of(type, reconciler);
+	}
+
+	private static <T extends KubernetesObject> ReconcileFunction ofRequest(Class<T> type,
+			RequestReconciler<T> reconciler) {
+		return ContextReconciler.ofRequest(type, reconciler);
+	}
+
+	/**
+	 * Check a {@code @Cleanup} method against its controller's watched type.
+	 * @param cleanup the method
+	 * @param watched the watched type
+	 */
+	static void checkCleanup(CleanupMethod cleanup, Class<?> watched) {
+		Method method = cleanup.method();
+		Class<?>[] parameters = method.getParameterTypes();
+		Class<?> returnType = method.getReturnType();
+		boolean valid = (returnType == Result.class || returnType == void.class)
+				&& (parameters.length == 1 || parameters.length == 2) && parameters[0].isAssignableFrom(watched)
+				&& KubernetesObject.class.isAssignableFrom(parameters[0])
+				&& (parameters.length == 1 || isContextOf(method, 1, watched));
+		if (!valid) {
+			throw new IllegalStateException("@Cleanup method " + cleanup.description()
+					+ " has an unsupported signature '" + signature(method) + "'; supported: "
+					+ CLEANUP_FORMS.replace("T", watched.getSimpleName()));
+		}
+	}
+
+	private static boolean isContextOf(Method method, int index, Class<?> watched) {
+		if (method.getParameterTypes()[index] != ReconcileContext.class) {
+			return false;
+		}
+		Type type = method.getGenericParameterTypes()[index];
+		if (type instanceof ParameterizedType parameterized
+				&& parameterized.getActualTypeArguments()[0] instanceof Class<?> argument) {
+			return argument.isAssignableFrom(watched);
+		}
+		return true;
+	}
+
+	private static Method invocable(Object bean, Method method) {
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
-		boolean isVoid = returnType == void.class;
-		ReconcileFunction function = (request) -> {
-			try {
-				Object result = invocable.invoke(bean, request);
-				return isVoid ? Result.done() : (Result) result;
+		return invocable;
+	}
+
+	static Result result(boolean isVoid, Object returned) {
+		return isVoid ? Result.done() : (Result) returned;
+	}
+
+	static Object invoke(Method method, Object bean, Object... arguments) throws Exception {
+		try {
+			return method.invoke(bean, arguments);
+		}
+		catch (InvocationTargetException ex) {
+			Throwable target = ex.getTargetException();
+			if (target instanceof Exception exception) {
+				throw exception;
 			}
-			catch (InvocationTargetException ex) {
-				Throwable target = ex.getTargetException();
-				if (target instanceof Exception exception) {
-					throw exception;
-				}
-				if (target instanceof Error error) {
-					throw error;
-				}
-				throw ex;
+			if (target instanceof Error error) {
+				throw error;
 			}
-		};
-		return new ReconcilerMethod(beanName, description, annotation, function);
+			throw ex;
+		}
+	}
+
+	private static String describe(Method method) {
+		return method.getDeclaringClass().getName() + "." + method.getName();
+	}
+
+	private static String signature(Method method) {
+		return method.getReturnType().getSimpleName() + " " + method.getName() + "("
+				+ String.join(", ", Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toList()) + ")";
 	}
 
 	/**
@@ -87,10 +206,40 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 	 * @param beanName the name of the bean that declares it
 	 * @param description the declaring class and method name, for messages
 	 * @param annotation the annotation
-	 * @param function the method as a reconcile function
+	 * @param function the method as a reconcile function: a {@link ContextReconciler} for
+	 * the forms that take the object or a context
+	 * @param bean the bean, which may implement {@link Cleaner}
 	 */
 	public record ReconcilerMethod(String beanName, String description, Reconciler annotation,
-			ReconcileFunction function) {
+			ReconcileFunction function, Object bean) {
+
+		public ReconcilerMethod(String beanName, String description, Reconciler annotation,
+				ReconcileFunction function) {
+			this(beanName, description, annotation, function, null);
+		}
+
+	}
+
+	/**
+	 * A discovered {@code @Cleanup} method.
+	 *
+	 * @param description the declaring class and method name, for messages
+	 * @param method the method to invoke
+	 * @param bean the bean that declares it
+	 * @param isVoid whether it returns nothing, which means {@link Result#done()}
+	 */
+	public record CleanupMethod(String description, Method method, Object bean, boolean isVoid) {
+
+		/**
+		 * Return this method as a cleaner.
+		 * @param <T> the watched type
+		 * @return the cleaner
+		 */
+		<T extends KubernetesObject> Cleaner<T> cleaner() {
+			boolean withContext = this.method.getParameterCount() == 2;
+			return (object, context) -> result(this.isVoid, withContext ? invoke(this.method, this.bean, object, context)
+					: invoke(this.method, this.bean, object));
+		}
 
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -40,6 +41,10 @@ public final class Caches {
 
 	void wire(Collection<Controller> controllers) {
 		this.wiring.wire(new ArrayList<>(controllers));
+	}
+
+	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
+		return this.wiring.informers();
 	}
 
 	/**

@@ -86,6 +86,17 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	}
 
 	/**
+	 * Return a copy of this definition with another reconciler.
+	 * @param reconciler the reconciler
+	 * @return the copy
+	 */
+	public ControllerDefinition withReconciler(ReconcileFunction reconciler) {
+		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
+				reconciler, this.maxConcurrentReconciles, this.rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
+				this.resyncPeriod);
+	}
+
+	/**
 	 * Start building a definition.
 	 * @param name the controller name
 	 * @param watches the primary watched type

@@ -15,9 +15,11 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiterScopes;
@@ -78,14 +80,16 @@ public final class ControllerManager implements ControllerRegistry {
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
-		this.controllers = Collections.unmodifiableMap(createControllers(builder));
+		ReconcileToolkit toolkit = new ReconcileToolkit(builder.apiClient, builder.eventRecorder);
+		this.controllers = Collections.unmodifiableMap(createControllers(builder, toolkit));
 		this.caches = new Caches(builder.apiClient, builder.informerFactory, this.clock);
 		this.caches.wire(this.controllers.values());
+		toolkit.attach(this.caches.informers(), this.controllers.values());
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod,
 				this.threadFactory);
 	}
 
-	private Map<String, Controller> createControllers(Builder builder) {
+	private Map<String, Controller> createControllers(Builder builder, ReconcileToolkit toolkit) {
 		Map<String, Controller> controllers = new LinkedHashMap<>();
 		// one limiter instance in several controllers, at any depth: share its rate, not its per-item backoff
 		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
@@ -94,8 +98,8 @@ public final class ControllerManager implements ControllerRegistry {
 			.iterator();
 		for (ControllerDefinition original : builder.definitions) {
 			RateLimiter<Request> limiter = limiters.next();
-			ControllerDefinition definition = (limiter != original.rateLimiter()) ? original.withRateLimiter(limiter)
-					: original;
+			ControllerDefinition definition = toolkit
+				.bind((limiter != original.rateLimiter()) ? original.withRateLimiter(limiter) : original);
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
@@ -291,6 +295,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private boolean priorityQueue = true;
 
+		private @Nullable EventRecorder eventRecorder;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -413,6 +419,16 @@ public final class ControllerManager implements ControllerRegistry {
 		 */
 		public Builder priorityQueue(boolean priorityQueue) {
 			this.priorityQueue = priorityQueue;
+			return this;
+		}
+
+		/**
+		 * Record the Kubernetes Events of reconcilers with this recorder; none by default.
+		 * @param eventRecorder the recorder
+		 * @return this builder
+		 */
+		public Builder eventRecorder(EventRecorder eventRecorder) {
+			this.eventRecorder = eventRecorder;
 			return this;
 		}
 

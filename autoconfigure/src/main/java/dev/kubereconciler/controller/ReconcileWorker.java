@@ -7,6 +7,7 @@ import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.queue.WorkerQueue;
 import dev.kubereconciler.queue.WorkerQueue.Taken;
+import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
@@ -158,7 +159,9 @@ final class ReconcileWorker implements Runnable {
 		Result result = null;
 		Throwable error = null;
 		try {
-			result = this.context.reconciler().reconcile(request);
+			ReconcileFunction reconciler = this.context.reconciler();
+			result = (reconciler instanceof CauseAwareReconciler aware) ? aware.reconcile(request, taken.cause())
+					: reconciler.reconcile(request);
 			if (result == null) {
 				error = new ResultHandler.NullResultException();
 			}

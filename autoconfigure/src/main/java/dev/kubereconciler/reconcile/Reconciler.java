@@ -11,8 +11,14 @@ import io.kubernetes.client.common.KubernetesObject;
 /**
  * Marks a bean method as the reconcile function of a managed controller.
  *
- * <p>Supported signatures are {@code Result m(Request)} and {@code void m(Request)}; a
- * {@code void} method means {@link Result#done()} unless it throws. Properties under
+ * <p>Supported signatures, where {@code T} is the watched type, each returning {@link Result} or
+ * {@code void} (which means {@link Result#done()} unless it throws):
+ * <ul>
+ * <li>{@code m(Request)}</li>
+ * <li>{@code m(T)} and {@code m(T, ReconcileContext<T>)}: the object is a private copy of the
+ * cached one, and the method is not called once the object is gone</li>
+ * <li>{@code m(Request, ReconcileContext<T>)}: called also when the object is gone</li>
+ * </ul> Properties under
  * {@code kube-reconciler.controllers.<name>} win over the attributes here, so operators can tune
  * a controller without recompiling.
  *
@@ -75,5 +81,14 @@ public @interface Reconciler {
 	 * @return the bean name
 	 */
 	String rateLimiter() default "";
+
+	/**
+	 * A finalizer, such as {@code example.com/cleanup}, that the controller adds to every
+	 * primary object before its first reconcile and removes once the controller's
+	 * {@link Cleanup @Cleanup} method (or the bean's {@link Cleaner}) succeeded after the
+	 * object's deletion was requested; empty for none.
+	 * @return the finalizer
+	 */
+	String finalizer() default "";
 
 }

@@ -2,15 +2,12 @@ package dev.kubereconciler.snippets;
 
 import java.time.Duration;
 
-import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 
 import org.springframework.stereotype.Component;
 
+import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
-import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 
@@ -21,26 +18,12 @@ import dev.kubereconciler.reconcile.TerminalReconcileException;
 @Component
 public class ConfigMapAuditor {
 
-	private final CoreV1Api core;
-
-	public ConfigMapAuditor(ApiClient apiClient) {
-		this.core = new CoreV1Api(apiClient);
-	}
-
 	@Reconciler(name = "configmap-auditor", watches = V1ConfigMap.class, labelSelector = "audit=true")
-	public Result reconcile(Request request) throws ApiException {
-		V1ConfigMap configMap;
-		try {
-			configMap = this.core.readNamespacedConfigMap(request.name(), request.namespace()).execute();
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				return Result.done(); // deleted: nothing left to audit
-			}
-			throw ex; // retried with backoff
-		}
+	public Result reconcile(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+		// a private copy of the cached ConfigMap; not called once it is deleted
 		if (configMap.getData() == null || !configMap.getData().containsKey("owner")) {
-			throw new TerminalReconcileException(request + " names no owner"); // counted, not retried
+			context.events().warning(configMap, "NoOwner", "Audit", "the ConfigMap names no owner");
+			throw new TerminalReconcileException(context.request() + " names no owner"); // counted, not retried
 		}
 		return Result.requeueAfter(Duration.ofHours(1)); // audit again in an hour
 	}

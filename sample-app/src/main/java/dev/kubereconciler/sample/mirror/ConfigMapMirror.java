@@ -4,8 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
-import io.kubernetes.client.informer.SharedIndexInformer;
-import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -15,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1Preconditions;
 
 import org.springframework.stereotype.Component;
 
+import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -53,24 +52,21 @@ public class ConfigMapMirror {
 
 	private final CoreV1Api core;
 
-	private final SharedInformerFactory informers;
-
 	private final String targetNamespace;
 
-	public ConfigMapMirror(CoreV1Api core, SharedInformerFactory informers, SampleProperties properties) {
+	public ConfigMapMirror(CoreV1Api core, SampleProperties properties) {
 		this.core = core;
-		this.informers = informers;
 		this.targetNamespace = properties.getMirror().getTargetNamespace();
 	}
 
 	@Reconciler(name = "configmap-mirror", watches = V1ConfigMap.class, labelSelector = "mirror=true")
-	public Result reconcile(Request request) throws ApiException {
+	public Result reconcile(Request request, ReconcileContext<V1ConfigMap> context) throws Exception {
 		if (request.namespace().equals(this.targetNamespace)) {
 			// copying the target namespace into itself would never end
 			return Result.done();
 		}
 		String copyName = copyName(request);
-		V1ConfigMap source = cache().getIndexer().getByKey(request.key());
+		V1ConfigMap source = context.get(V1ConfigMap.class, request.namespace(), request.name()).orElse(null);
 		V1ConfigMap copy = readCopy(copyName);
 		if (source == null || !isMirrored(source)) {
 			if (copy != null && isCopyOf(copy, request)) {
@@ -80,7 +76,7 @@ public class ConfigMapMirror {
 		}
 		V1ConfigMap desired = desiredCopy(source, copyName);
 		if (copy == null) {
-			this.core.createNamespacedConfigMap(this.targetNamespace, desired).execute();
+			context.create(desired);
 		}
 		else if (!isCopyOf(copy, request)) {
 			// someone else's ConfigMap: retrying will not make it ours
@@ -91,7 +87,7 @@ public class ConfigMapMirror {
 			// replace, not patch: the copy must lose keys and labels the source lost; the
 			// resourceVersion makes a concurrent change fail with 409 and retry
 			desired.getMetadata().setResourceVersion(copy.getMetadata().getResourceVersion());
-			this.core.replaceNamespacedConfigMap(copyName, this.targetNamespace, desired).execute();
+			context.update(desired);
 		}
 		return Result.done();
 	}
@@ -176,15 +172,6 @@ public class ConfigMapMirror {
 				throw ex;
 			}
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private SharedIndexInformer<V1ConfigMap> cache() {
-		SharedIndexInformer<V1ConfigMap> informer = this.informers.getExistingSharedIndexInformer(V1ConfigMap.class);
-		if (informer == null) {
-			throw new IllegalStateException("No informer for ConfigMaps; is the configmap-mirror controller running?");
-		}
-		return informer;
 	}
 
 }

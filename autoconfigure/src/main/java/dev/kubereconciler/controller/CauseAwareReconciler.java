@@ -1,0 +1,28 @@
+package dev.kubereconciler.controller;
+
+import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+
+/**
+ * A reconcile function that is told why its key was queued; the worker knows the cause of the
+ * add it took the key for, and passes it on instead of the queue keeping it for a lookup.
+ */
+interface CauseAwareReconciler extends ReconcileFunction {
+
+	/**
+	 * Reconcile the object named by the request.
+	 * @param request the namespace and name of the object
+	 * @param cause why the key was queued
+	 * @return what to do next
+	 * @throws Exception any failure, retried through the rate limiter
+	 */
+	Result reconcile(Request request, AddCause cause) throws Exception;
+
+	@Override
+	default Result reconcile(Request request) throws Exception {
+		return reconcile(request, AddCause.EVENT);
+	}
+
+}

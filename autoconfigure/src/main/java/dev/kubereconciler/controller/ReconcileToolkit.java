@@ -1,0 +1,158 @@
+package dev.kubereconciler.controller;
+
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.openapi.ApiClient;
+
+import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * What the {@link ContextReconciler}s of one {@link ControllerManager} share: the cache views
+ * of the informers, the object copier and the event recorder.
+ */
+final class ReconcileToolkit {
+
+	private final ApiClient apiClient;
+
+	private final EventRecorder events;
+
+	private final ModelCopier copier = new ModelCopier();
+
+	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
+
+	ReconcileToolkit(ApiClient apiClient, EventRecorder events) {
+		this.apiClient = apiClient;
+		this.events = (events != null) ? events : EventRecorder.noop();
+	}
+
+	/**
+	 * Bind a definition's {@link ContextReconciler}, if it has one, to this toolkit.
+	 * @param definition the definition
+	 * @return the definition to run
+	 */
+	ControllerDefinition bind(ControllerDefinition definition) {
+		if (!(definition.reconciler() instanceof ContextReconciler<?> reconciler)) {
+			return definition;
+		}
+		if (!reconciler.type().isAssignableFrom(definition.watches())) {
+			throw new IllegalArgumentException("Controller '" + definition.name() + "' watches "
+					+ definition.watches().getName() + " but its reconciler takes " + reconciler.type().getName());
+		}
+		return definition.withReconciler(new BoundReconciler<>(reconciler, this, definition.name()));
+	}
+
+	/**
+	 * Attach the bound reconcilers to their controllers and the informers, before the informers
+	 * start: index owned objects by owner, and follow writes until the informers catch up.
+	 * @param informers the informers by type
+	 * @param controllers the controllers
+	 */
+	void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
+			Collection<Controller> controllers) {
+		boolean used = controllers.stream()
+			.anyMatch((controller) -> controller.definition().reconciler() instanceof BoundReconciler<?>);
+		if (!used) {
+			return;
+		}
+		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer)));
+		for (Controller controller : controllers) {
+			if (controller.definition().reconciler() instanceof BoundReconciler<?> bound) {
+				ResyncTracker resyncs = new ResyncTracker();
+				addHandler(informers.get(controller.definition().watches()), resyncs);
+				bound.attach(controller, resyncs);
+			}
+		}
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
+		informer.addEventHandler(handler);
+	}
+
+	CacheView view(Class<?> type) {
+		return this.views.get(type);
+	}
+
+	CacheView requireView(Class<?> type) {
+		CacheView view = this.views.get(type);
+		if (view == null) {
+			throw new IllegalArgumentException("No controller of this manager watches or owns " + type.getName()
+					+ "; add it to 'owns' to read it from the cache");
+		}
+		return view;
+	}
+
+	void written(KubernetesObject object) {
+		if (object != null) {
+			CacheView view = this.views.get(object.getClass());
+			if (view != null) {
+				view.written(object);
+			}
+		}
+	}
+
+	ApiClient apiClient() {
+		return this.apiClient;
+	}
+
+	ModelCopier copier() {
+		return this.copier;
+	}
+
+	EventRecorder events() {
+		return this.events;
+	}
+
+	/**
+	 * Remembers which keys the informer last delivered as a resync, an update that changed
+	 * nothing, so that a reconcile can tell a resync from a change.
+	 */
+	static final class ResyncTracker implements ResourceEventHandler<KubernetesObject> {
+
+		private final Set<Request> resynced = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			changed(object);
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			if (oldObject != null && newObject != null && oldObject.getMetadata() != null
+					&& newObject.getMetadata() != null && newObject.getMetadata().getResourceVersion() != null
+					&& newObject.getMetadata()
+						.getResourceVersion()
+						.equals(oldObject.getMetadata().getResourceVersion())) {
+				this.resynced.add(InformerWiring.requestFor(newObject.getMetadata()));
+			}
+			else {
+				changed(newObject);
+			}
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			changed(object);
+		}
+
+		private void changed(KubernetesObject object) {
+			if (object != null && object.getMetadata() != null) {
+				this.resynced.remove(InformerWiring.requestFor(object.getMetadata()));
+			}
+		}
+
+		boolean take(Request request) {
+			return this.resynced.remove(request);
+		}
+
+	}
+
+}

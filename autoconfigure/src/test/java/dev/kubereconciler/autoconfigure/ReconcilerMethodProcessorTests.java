@@ -1,0 +1,123 @@
+package dev.kubereconciler.autoconfigure;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.reconcile.Cleanup;
+import dev.kubereconciler.reconcile.ReconcileContext;
+import dev.kubereconciler.reconcile.Reconciler;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Tests for the signatures that {@link ReconcilerMethodProcessor} accepts and refuses.
+ */
+class ReconcilerMethodProcessorTests {
+
+	private final ReconcilerMethodProcessor processor = new ReconcilerMethodProcessor();
+
+	@Test
+	void objectAndContextFormsBecomeContextReconcilers() {
+		this.processor.postProcessAfterInitialization(new Forms(), "forms");
+		assertThat(this.processor.getMethods()).extracting(ReconcilerMethod::function)
+			.hasSize(4)
+			.filteredOn((function) -> function instanceof ContextReconciler<?>)
+			.hasSize(3)
+			.extracting((function) -> ((ContextReconciler<?>) function).takesObject())
+			.containsExactlyInAnyOrder(true, true, false);
+	}
+
+	@Test
+	void unsupportedSignatureNamesTheMethodAndTheSupportedForms() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.processor.postProcessAfterInitialization(new WrongType(), "wrong"))
+			.withMessageContaining(WrongType.class.getName() + ".reconcile")
+			.withMessageContaining("'Result reconcile(V1Secret)'")
+			.withMessageContaining("(Request), (V1ConfigMap), (V1ConfigMap, ReconcileContext<V1ConfigMap>) or "
+					+ "(Request, ReconcileContext<V1ConfigMap>)");
+	}
+
+	@Test
+	void finalizerWithoutCleanupFailsNamingWhatToAdd() {
+		this.processor.postProcessAfterInitialization(new NoCleanup(), "noCleanup");
+		ReconcilerMethod method = this.processor.getMethods().get(0);
+		ControllerDefinition definition = ControllerDefinition.builder("held", V1ConfigMap.class)
+			.reconciler(method.function())
+			.build();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Finalizers.apply(definition, method, null, new ControllerProperties()))
+			.withMessageContaining("finalizer 'example.com/held'")
+			.withMessageContaining("@Cleanup(\"held\")");
+	}
+
+	@Test
+	void cleanupMethodBecomesTheFinalizersCleaner() {
+		this.processor.postProcessAfterInitialization(new WithCleanup(), "withCleanup");
+		ReconcilerMethod method = this.processor.getMethods().get(0);
+		ControllerDefinition definition = Finalizers.apply(ControllerDefinition.builder("held", V1ConfigMap.class)
+			.reconciler(method.function())
+			.build(), method, this.processor.getCleanups().get("held"), new ControllerProperties());
+		assertThat(definition.reconciler()).isInstanceOfSatisfying(ContextReconciler.class,
+				(reconciler) -> assertThat(reconciler.finalizer()).isEqualTo("example.com/held"));
+	}
+
+	static class Forms {
+
+		@Reconciler(name = "a", watches = V1ConfigMap.class)
+		Result byRequest(Request request) {
+			return Result.done();
+		}
+
+		@Reconciler(name = "b", watches = V1ConfigMap.class)
+		void byObject(V1ConfigMap configMap) {
+		}
+
+		@Reconciler(name = "c", watches = V1ConfigMap.class)
+		Result byObjectAndContext(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+			return Result.done();
+		}
+
+		@Reconciler(name = "d", watches = V1ConfigMap.class)
+		Result byRequestAndContext(Request request, ReconcileContext<V1ConfigMap> context) {
+			return Result.done();
+		}
+
+	}
+
+	static class WrongType {
+
+		@Reconciler(name = "wrong", watches = V1ConfigMap.class)
+		Result reconcile(V1Secret secret) {
+			return Result.done();
+		}
+
+	}
+
+	static class NoCleanup {
+
+		@Reconciler(name = "held", watches = V1ConfigMap.class, finalizer = "example.com/held")
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+	}
+
+	static class WithCleanup {
+
+		@Reconciler(name = "held", watches = V1ConfigMap.class, finalizer = "example.com/held")
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+		@Cleanup("held")
+		void cleanup(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+		}
+
+	}
+
+}

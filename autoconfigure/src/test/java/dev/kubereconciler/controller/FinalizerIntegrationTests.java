@@ -1,0 +1,174 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.Cleaner;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.TestNamespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The finalizer lifecycle of a {@link ContextReconciler} against the real test API server:
+ * added before the first reconcile, cleanup once deletion is requested, removal when the cleanup
+ * succeeds, and cleanup of an object deleted while no controller ran.
+ */
+@KubernetesTest
+class FinalizerIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	private static final String FINALIZER = "test.kubereconciler.dev/cleanup";
+
+	private final List<ControllerManager> managers = new ArrayList<>();
+
+	private final List<List<String>> finalizersSeen = new CopyOnWriteArrayList<>();
+
+	private final List<Boolean> heldAtCleanup = new CopyOnWriteArrayList<>();
+
+	private final AtomicInteger cleanups = new AtomicInteger();
+
+	private final List<String> errors = new CopyOnWriteArrayList<>();
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	private CoreV1Api core;
+
+	@BeforeEach
+	void setUp() {
+		this.core = new CoreV1Api(this.client);
+	}
+
+	@AfterEach
+	void stopManagers() {
+		this.managers.forEach(ControllerManager::stop);
+	}
+
+	@Test
+	void finalizerIsAddedBeforeTheFirstReconcileAndRemovedAfterTheCleanup() throws ApiException {
+		start("lifecycle", "lifecycle", (configMap, context) -> Result.done());
+		create("lifecycle");
+		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
+		// the reconcile already saw its finalizer: it was added before
+		assertThat(this.finalizersSeen.get(0)).contains(FINALIZER);
+		assertThat(read("lifecycle").getMetadata().getFinalizers()).containsExactly(FINALIZER);
+		assertThat(this.cleanups).hasValue(0);
+		this.core.deleteNamespacedConfigMap("lifecycle", this.namespace.name()).execute();
+		await().atMost(TIMEOUT).until(() -> !exists("lifecycle"));
+		assertThat(this.cleanups).hasValue(1);
+		assertThat(this.heldAtCleanup).containsExactly(true);
+		assertThat(this.errors).isEmpty();
+	}
+
+	@Test
+	void failingCleanupIsRetriedAndKeepsTheFinalizerUntilItSucceeds() throws ApiException {
+		start("flaky-cleanup", "flaky", (configMap, context) -> {
+			if (this.cleanups.get() < 3) {
+				throw new IllegalStateException("cleanup failure " + this.cleanups.get());
+			}
+			return Result.done();
+		});
+		create("flaky");
+		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
+		this.core.deleteNamespacedConfigMap("flaky", this.namespace.name()).execute();
+		await().atMost(TIMEOUT).until(() -> !exists("flaky"));
+		// two failures, each retried through the limiter, then the success removed the finalizer
+		assertThat(this.cleanups).hasValue(3);
+		assertThat(this.heldAtCleanup).containsExactly(true, true, true);
+		assertThat(this.errors).containsExactly("cleanup failure 1", "cleanup failure 2");
+	}
+
+	@Test
+	void objectDeletedWhileNoControllerRanIsCleanedUpOnRestart() throws ApiException {
+		ControllerManager first = start("restart", "restart", (configMap, context) -> Result.done());
+		create("restart");
+		await().atMost(TIMEOUT).until(() -> read("restart").getMetadata().getFinalizers() != null);
+		first.stop();
+		this.core.deleteNamespacedConfigMap("restart", this.namespace.name()).execute();
+		V1ConfigMap held = read("restart");
+		assertThat(held.getMetadata().getDeletionTimestamp()).isNotNull();
+		assertThat(this.cleanups).hasValue(0);
+		start("restart", "restart", (configMap, context) -> Result.done());
+		await().atMost(TIMEOUT).until(() -> !exists("restart"));
+		assertThat(this.cleanups).hasValue(1);
+		assertThat(this.errors).isEmpty();
+	}
+
+	private ControllerManager start(String name, String label, Cleaner<V1ConfigMap> cleanup) {
+		Cleaner<V1ConfigMap> counting = (configMap, context) -> {
+			this.cleanups.incrementAndGet();
+			this.heldAtCleanup.add(read(configMap.getMetadata().getName()).getMetadata()
+				.getFinalizers()
+				.contains(FINALIZER));
+			return cleanup.cleanup(configMap, context);
+		};
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(ControllerDefinition.builder(name, V1ConfigMap.class)
+				.namespaces(this.namespace.name())
+				.labelSelector("finalizer-test=" + label)
+				.rateLimiter(RateLimiters.exponential(Duration.ofMillis(20), Duration.ofSeconds(1)))
+				.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+					List<String> finalizers = configMap.getMetadata().getFinalizers();
+					this.finalizersSeen.add((finalizers != null) ? List.copyOf(finalizers) : List.of());
+					return Result.done();
+				}).withFinalizer(FINALIZER, counting))
+				.build())
+			.listener(new ControllerListener() {
+				@Override
+				public void reconcileFinished(String controller, Request request,
+						ReconcileOutcome outcome, long nanos, Throwable error) {
+					if (error != null) {
+						FinalizerIntegrationTests.this.errors.add(error.getMessage());
+					}
+				}
+			})
+			.build();
+		this.managers.add(manager);
+		manager.start();
+		return manager;
+	}
+
+	private void create(String name) throws ApiException {
+		this.core.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap()
+			.metadata(new V1ObjectMeta().name(name).labels(Map.of("finalizer-test", name)))
+			.data(Map.of("key", "value"))).execute();
+	}
+
+	private V1ConfigMap read(String name) throws ApiException {
+		return this.core.readNamespacedConfigMap(name, this.namespace.name()).execute();
+	}
+
+	private boolean exists(String name) throws ApiException {
+		try {
+			read(name);
+			return true;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+}
