@@ -36,11 +36,14 @@ final class ControllerDefinitions {
 
 	private final List<RateLimiterCustomizer> customizers;
 
+	private final WatchSettings watchSettings;
+
 	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, RateLimiter<Request>> limiterBeans,
-			List<RateLimiterCustomizer> customizers) {
+			List<RateLimiterCustomizer> customizers, Function<String, Object> beans) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
+		this.watchSettings = new WatchSettings(beans);
 	}
 
 	/**
@@ -98,6 +101,9 @@ final class ControllerDefinitions {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			resourceType(method, owned);
 		}
+		for (dev.kubereconciler.reconcile.Watch mapped : annotation.maps()) {
+			resourceType(method, mapped.type());
+		}
 		return annotation.name().isEmpty() ? watched.kind().toLowerCase(Locale.ROOT) : annotation.name();
 	}
 
@@ -154,6 +160,8 @@ final class ControllerDefinitions {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			builder.owns(owned);
 		}
+		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
+				annotation.eventFilterBeans(), annotation.maps(), method.description());
 		return builder.build();
 	}
 
@@ -180,6 +188,7 @@ final class ControllerDefinitions {
 					bean.cacheSyncTimeout()))
 			.resyncPeriod(duration(prefix + ".resync-period", overrides.getResyncPeriod(), bean.resyncPeriod()));
 		bean.owns().forEach(builder::owns);
+		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
 		return builder.build();
 	}
 

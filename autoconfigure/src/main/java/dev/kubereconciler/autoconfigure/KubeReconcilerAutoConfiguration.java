@@ -100,7 +100,8 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
-				(name) -> RateLimiterBeans.find(beanFactory, name), customizers.orderedStream().toList());
+				(name) -> RateLimiterBeans.find(beanFactory, name), customizers.orderedStream().toList(),
+				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {

@@ -52,6 +52,9 @@ final class InformerWiring {
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
 			}
+			for (Class<? extends KubernetesObject> mapped : definition.mappedTypes()) {
+				users.computeIfAbsent(mapped, (key) -> new ArrayList<>()).add(controller);
+			}
 		}
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
 		for (Controller controller : controllers) {
@@ -60,6 +63,9 @@ final class InformerWiring {
 			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				addHandler(this.informers.get(owned), new OwnerHandler(controller));
+			}
+			for (MappedWatch<?> mapped : definition.mappedWatches()) {
+				addHandler(this.informers.get(mapped.type()), new MappedWatchHandler(controller, mapped));
 			}
 			controller.initialKeys(() -> cachedKeys(primary, controller.definition()));
 		}
@@ -149,9 +155,13 @@ final class InformerWiring {
 
 		private final boolean serverSelected;
 
+		private final EventFilterChain filters;
+
 		PrimaryHandler(Controller controller, boolean serverSelected) {
 			this.controller = controller;
 			this.serverSelected = serverSelected;
+			this.filters = new EventFilterChain(controller.name(), controller.definition().eventFilters(),
+					controller.listener());
 		}
 
 		@Override
@@ -161,6 +171,12 @@ final class InformerWiring {
 
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			// filters judge updates within the selection; entering or leaving it acts as a create or
+			// delete, which always pass
+			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
+					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
+				return;
+			}
 			if (!enqueue(newObject) && oldObject != null && selects(this.controller.definition(), oldObject)) {
 				// the object left the selector: reconcile once more so the controller can clean up
 				this.controller.enqueue(requestFor(oldObject.getMetadata()));

@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
+import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
@@ -84,6 +85,9 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
+			if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
+				meters.conflict();
+			}
 		}
 	}
 
@@ -93,6 +97,14 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.delay(source).record(delay);
+		}
+	}
+
+	@Override
+	public void eventFiltered(String controller, String filter) {
+		ControllerMeters meters = meters(controller);
+		if (meters != null) {
+			meters.eventFiltered(filter);
 		}
 	}
 
