@@ -1,6 +1,8 @@
 package dev.kubereconciler.controller;
 
 import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,36 +35,38 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 
 	@Override
 	public void onAdd(KubernetesObject object) {
-		enqueue(object);
+		enqueue(map(object, new LinkedHashSet<>()));
 	}
 
 	@Override
 	public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
-		enqueue(oldObject);
-		enqueue(newObject);
+		// one add per key, even when the old and the new object map to it
+		enqueue(map(newObject, map(oldObject, new LinkedHashSet<>())));
 	}
 
 	@Override
 	public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-		enqueue(object);
+		enqueue(map(object, new LinkedHashSet<>()));
 	}
 
-	private void enqueue(KubernetesObject object) {
+	private Set<Request> map(KubernetesObject object, Set<Request> keys) {
 		if (object == null) {
-			return;
+			return keys;
 		}
-		Collection<Request> keys;
 		try {
-			keys = this.mapper.map(object);
+			Collection<Request> mapped = this.mapper.map(object);
+			if (mapped != null) {
+				keys.addAll(mapped);
+			}
 		}
 		catch (RuntimeException ex) {
-			logger.error("Mapper of controller '{}' failed for {} {}; nothing enqueued", this.controller.name(),
-					object.getClass().getSimpleName(), describe(object), ex);
-			return;
+			logger.error("Mapper of controller '{}' failed for {} {}; nothing enqueued for it",
+					this.controller.name(), object.getClass().getSimpleName(), describe(object), ex);
 		}
-		if (keys == null) {
-			return;
-		}
+		return keys;
+	}
+
+	private void enqueue(Set<Request> keys) {
 		ControllerDefinition definition = this.controller.definition();
 		for (Request key : keys) {
 			if (definition.namespaces().isEmpty() || definition.namespaces().contains(key.namespace())) {
