@@ -17,6 +17,7 @@ import dev.kubereconciler.controller.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Watch;
 
 /**
  * Turns {@code @Reconciler} methods, {@link ControllerDefinition} beans and
@@ -101,7 +102,7 @@ final class ControllerDefinitions {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			resourceType(method, owned);
 		}
-		for (dev.kubereconciler.reconcile.Watch mapped : annotation.maps()) {
+		for (Watch mapped : annotation.maps()) {
 			resourceType(method, mapped.type());
 		}
 		return annotation.name().isEmpty() ? watched.kind().toLowerCase(Locale.ROOT) : annotation.name();

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.MappedWatch;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.RequestMapper;
@@ -103,7 +104,7 @@ final class WatchSettings {
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static void addMapped(ControllerDefinition.Builder builder,
-			dev.kubereconciler.controller.MappedWatch<?> watch) {
+			MappedWatch<?> watch) {
 		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
 	}
 
