@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.queue.AddCause;
@@ -72,6 +73,9 @@ public class ControllerActivity implements ControllerListener {
 			Throwable error) {
 		Activity activity = record(controller);
 		activity.outcomes.get(outcome).increment();
+		if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
+			activity.conflicts.increment();
+		}
 		if (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER
 				|| outcome == ReconcileOutcome.TERMINAL_ERROR) {
 			// these outcomes forget the key's backoff, so it no longer counts as retrying
@@ -101,6 +105,33 @@ public class ControllerActivity implements ControllerListener {
 				activity.retrying.merge(request, 1L, Long::sum);
 			}
 		}
+	}
+
+	@Override
+	public void eventFiltered(String controller, String filter) {
+		record(controller).filtered.computeIfAbsent(filter, (name) -> new LongAdder()).increment();
+	}
+
+	/**
+	 * Return how many updates each event filter dropped.
+	 * @param controller the controller name
+	 * @param filters the controller's filter names, reported even before they drop anything
+	 * @return the counts by filter name
+	 */
+	public Map<String, Long> eventFilterDrops(String controller, Iterable<String> filters) {
+		Map<String, Long> drops = new LinkedHashMap<>();
+		filters.forEach((filter) -> drops.put(filter, 0L));
+		read(controller).filtered.forEach((filter, count) -> drops.put(filter, count.sum()));
+		return drops;
+	}
+
+	/**
+	 * Return how many reconciles failed with a write conflict (HTTP 409) and were retried.
+	 * @param controller the controller name
+	 * @return the conflicts
+	 */
+	public long conflicts(String controller) {
+		return read(controller).conflicts.sum();
 	}
 
 	/**
@@ -289,6 +320,10 @@ public class ControllerActivity implements ControllerListener {
 		final Map<ReconcileOutcome, LongAdder> outcomes;
 
 		final LongAdder retries = new LongAdder();
+
+		final LongAdder conflicts = new LongAdder();
+
+		final Map<String, LongAdder> filtered = new ConcurrentHashMap<>();
 
 		// guarded by this Activity, like events
 		final Map<DelaySource, Delays> delays;

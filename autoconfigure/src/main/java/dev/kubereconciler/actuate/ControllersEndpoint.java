@@ -232,7 +232,9 @@ public class ControllersEndpoint {
 				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
 						controller.queue().gauges().inFlight(), depthByPriority(controller)),
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
-				this.activity.delays(name));
+				this.activity.delays(name),
+				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
+				this.activity.conflicts(name));
 	}
 
 	private static Map<String, Integer> depthByPriority(Controller controller) {
@@ -298,10 +300,13 @@ public class ControllersEndpoint {
 	 * @param reconciles reconciles by outcome
 	 * @param rateLimiter the limiter's configuration and live state
 	 * @param limiterDelay delays that limiters decided, by source
+	 * @param eventFilterDrops updates of primary objects that each event filter dropped
+	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were retried
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
 			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
-			DelayStatistics limiterDelay) implements OperationResponseBody {
+			DelayStatistics limiterDelay, Map<String, Long> eventFilterDrops,
+			long conflicts) implements OperationResponseBody {
 
 	}
 

@@ -48,6 +48,11 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
+	public void eventFiltered(String controller, String filter) {
+		this.listeners.forEach((listener) -> listener.eventFiltered(controller, filter));
+	}
+
+	@Override
 	public QueueObserver<Request> queueObserver(String controller) {
 		List<QueueObserver<Request>> observers = this.listeners.stream()
 			.map((listener) -> listener.queueObserver(controller))

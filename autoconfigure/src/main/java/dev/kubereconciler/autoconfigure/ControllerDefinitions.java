@@ -20,6 +20,7 @@ import dev.kubereconciler.controller.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Watch;
 
 /**
  * Turns {@code @Reconciler} methods, {@link ControllerDefinition} beans and
@@ -41,11 +42,14 @@ final class ControllerDefinitions {
 
 	private final List<RateLimiterCustomizer> customizers;
 
+	private final WatchSettings watchSettings;
+
 	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, @Nullable RateLimiter<Request>> limiterBeans,
-			List<RateLimiterCustomizer> customizers) {
+			List<RateLimiterCustomizer> customizers, Function<String, @Nullable Object> beans) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
+		this.watchSettings = new WatchSettings(beans);
 	}
 
 	/**
@@ -119,6 +123,9 @@ final class ControllerDefinitions {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			resourceType(method, owned);
 		}
+		for (Watch mapped : annotation.maps()) {
+			resourceType(method, mapped.type());
+		}
 		return annotation.name().isEmpty() ? watched.kind().toLowerCase(Locale.ROOT) : annotation.name();
 	}
 
@@ -177,6 +184,8 @@ final class ControllerDefinitions {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			builder.owns(owned);
 		}
+		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
+				annotation.eventFilterBeans(), annotation.maps(), method.description());
 		return builder.build();
 	}
 
@@ -205,6 +214,7 @@ final class ControllerDefinitions {
 					bean.cacheSyncTimeout()))
 			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), origin, bean.resyncPeriod()));
 		bean.owns().forEach(builder::owns);
+		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
 		return builder.build();
 	}
 

@@ -55,6 +55,13 @@ public class ControllerProperties {
 	private String finalizer;
 
 	/**
+	 * Event filters that every update of a primary object must pass to reconcile it:
+	 * generation-changed, labels-changed, annotations-changed, resource-version-changed, or the
+	 * name of an EventPredicate bean. Replaces the filters set in code; empty for none.
+	 */
+	private List<String> eventFilters;
+
+	/**
 	 * Rate limiter for failures and Result.requeue().
 	 */
 	private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
@@ -121,6 +128,14 @@ public class ControllerProperties {
 
 	public void setLabelSelector(@Nullable String labelSelector) {
 		this.labelSelector = labelSelector;
+	}
+
+	public List<String> getEventFilters() {
+		return this.eventFilters;
+	}
+
+	public void setEventFilters(List<String> eventFilters) {
+		this.eventFilters = (eventFilters != null) ? new ArrayList<>(eventFilters) : null;
 	}
 
 	public RateLimiterProperties getRateLimiter() {

@@ -83,7 +83,8 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
-				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList());
+				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
+				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), methods.getCleanups(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {

@@ -80,6 +80,10 @@ public final class Controller {
 			.build();
 	}
 
+	ControllerListener listener() {
+		return this.listener;
+	}
+
 	public String name() {
 		return this.definition.name();
 	}

@@ -2,8 +2,11 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -11,8 +14,11 @@ import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.EventFilter;
+import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.RequestMapper;
 
 /**
  * Everything a {@link ControllerManager} needs to run one controller: what it watches, how it
@@ -33,11 +39,15 @@ import dev.kubereconciler.reconcile.Request;
  * 2 minutes
  * @param resyncPeriod how often every watched object is reconciled again without a change,
  * default 10 hours; zero for never
+ * @param eventFilters filters, by name, that every update of a primary object must pass to
+ * reconcile it (ANDed, in order); creates and deletes always pass; none by default
+ * @param mappedWatches other watched types whose changes reconcile the keys a mapper returns
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelector labelSelector,
 		ReconcileFunction reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
-		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod) {
+		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
+		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -65,6 +75,18 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		requireNotNegative(name, "reconcileTimeout", reconcileTimeout);
 		requireNotNegative(name, "cacheSyncTimeout", cacheSyncTimeout);
 		requireNotNegative(name, "resyncPeriod", resyncPeriod);
+		eventFilters = (eventFilters != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(eventFilters))
+				: Map.of();
+		mappedWatches = (mappedWatches != null) ? List.copyOf(mappedWatches) : List.of();
+	}
+
+	/**
+	 * Return the types of the mapped watches, which the controller lists and watches besides
+	 * its primary and owned types.
+	 * @return the mapped types
+	 */
+	public List<Class<? extends KubernetesObject>> mappedTypes() {
+		return this.mappedWatches.stream().<Class<? extends KubernetesObject>>map(MappedWatch::type).toList();
 	}
 
 	private static void requireNotNegative(String name, String field, Duration value) {
@@ -82,7 +104,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
 		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
 				this.reconciler, this.maxConcurrentReconciles, rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
-				this.resyncPeriod);
+				this.resyncPeriod, this.eventFilters, this.mappedWatches);
 	}
 
 	/**
@@ -93,7 +115,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	public ControllerDefinition withReconciler(ReconcileFunction reconciler) {
 		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
 				reconciler, this.maxConcurrentReconciles, this.rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
-				this.resyncPeriod);
+				this.resyncPeriod, this.eventFilters, this.mappedWatches);
 	}
 
 	/**
@@ -132,6 +154,10 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		private Duration cacheSyncTimeout = DEFAULT_CACHE_SYNC_TIMEOUT;
 
 		private Duration resyncPeriod = DEFAULT_RESYNC_PERIOD;
+
+		private final Map<String, EventPredicate> eventFilters = new LinkedHashMap<>();
+
+		private final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
 
 		private Builder(String name, Class<? extends KubernetesObject> watches) {
 			this.name = name;
@@ -188,12 +214,51 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			return this;
 		}
 
+		/**
+		 * Add built-in event filters, named by their {@link EventFilter#label() label}.
+		 * @param filters the filters
+		 * @return this builder
+		 */
+		public Builder eventFilters(EventFilter... filters) {
+			for (EventFilter filter : filters) {
+				eventFilter(filter.label(), filter);
+			}
+			return this;
+		}
+
+		/**
+		 * Add an event filter; its name labels the count of the updates it drops.
+		 * @param name the filter name
+		 * @param filter the filter
+		 * @return this builder
+		 */
+		public Builder eventFilter(String name, EventPredicate filter) {
+			Objects.requireNonNull(filter, () -> "Event filter '" + name + "' must not be null");
+			if (this.eventFilters.putIfAbsent(name, filter) != null) {
+				throw new IllegalArgumentException(
+						"Controller '" + this.name + "' has two event filters named '" + name + "'");
+			}
+			return this;
+		}
+
+		/**
+		 * Watch another type and reconcile the keys the mapper returns for each of its changes.
+		 * @param <T> the watched type
+		 * @param type the watched type
+		 * @param mapper maps a changed object to primary keys
+		 * @return this builder
+		 */
+		public <T extends KubernetesObject> Builder maps(Class<T> type, RequestMapper<? super T> mapper) {
+			this.mappedWatches.add(new MappedWatch<>(type, mapper));
+			return this;
+		}
+
 		public ControllerDefinition build() {
 			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
 					: RateLimiters.controllerDefault();
 			return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
 					this.reconciler, this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout,
-					this.resyncPeriod);
+					this.resyncPeriod, this.eventFilters, this.mappedWatches);
 		}
 
 	}

@@ -54,6 +54,14 @@ public interface ControllerListener {
 	}
 
 	/**
+	 * An event filter dropped an update of a primary object.
+	 * @param controller the controller name
+	 * @param filter the name of the filter that dropped it
+	 */
+	default void eventFiltered(String controller, String filter) {
+	}
+
+	/**
 	 * Return an observer for the work queue of the named controller.
 	 * @param controller the controller name
 	 * @return the observer, or {@code null} for none

@@ -54,6 +54,9 @@ final class InformerWiring {
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
 			}
+			for (Class<? extends KubernetesObject> mapped : definition.mappedTypes()) {
+				users.computeIfAbsent(mapped, (key) -> new ArrayList<>()).add(controller);
+			}
 		}
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
 		for (Controller controller : controllers) {
@@ -64,6 +67,9 @@ final class InformerWiring {
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
 				addHandler(ownedInformer, new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
+			}
+			for (MappedWatch<?> mapped : definition.mappedWatches()) {
+				addHandler(this.informers.get(mapped.type()), new MappedWatchHandler(controller, mapped));
 			}
 			controller.initialKeys(() -> cachedKeys(primary, controller.definition()));
 		}
@@ -155,10 +161,14 @@ final class InformerWiring {
 
 		private final EventPriority priority;
 
+		private final EventFilterChain filters;
+
 		PrimaryHandler(Controller controller, boolean serverSelected, EventPriority priority) {
 			this.controller = controller;
 			this.serverSelected = serverSelected;
 			this.priority = priority;
+			this.filters = new EventFilterChain(controller.name(), controller.definition().eventFilters(),
+					controller.listener());
 		}
 
 		@Override
@@ -168,6 +178,12 @@ final class InformerWiring {
 
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			// filters judge updates within the selection; entering or leaving it acts as a create or
+			// delete, which always pass
+			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
+					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
+				return;
+			}
 			if (!enqueue(newObject, EventPriority.ofUpdate(oldObject, newObject)) && oldObject != null
 					&& selects(this.controller.definition(), oldObject)) {
 				// the object left the selector: reconcile once more so the controller can clean up

@@ -103,6 +103,11 @@ final class ResultHandler {
 			logger.error("Reconciler of controller '{}' returned null for {}; treated as an error, retrying in {}. "
 					+ "Return Result.done() instead", this.name, request, delay);
 		}
+		else if (Conflicts.isConflict(error)) {
+			// a stale resourceVersion is routine: the retry reads the newer object
+			logger.debug("Reconcile of {} by controller '{}' hit a conflict; retrying in {}", request, this.name,
+					delay, error);
+		}
 		else {
 			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}", request, this.name, delay, error);
 		}

@@ -3,14 +3,11 @@ package dev.kubereconciler.events;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * An {@link EventRecorder} that drops every event.
+ * The recorder of {@link EventRecorder#noop()}.
  */
-final class NoopEventRecorder implements EventRecorder {
+enum NoopEventRecorder implements EventRecorder {
 
-	static final NoopEventRecorder INSTANCE = new NoopEventRecorder();
-
-	private NoopEventRecorder() {
-	}
+	INSTANCE;
 
 	@Override
 	public void normal(KubernetesObject regarding, String reason, String action, String note) {

@@ -59,6 +59,12 @@ final class ControllerMeters {
 
 	private final Timer reconcileTime;
 
+	private final Counter conflicts;
+
+	private final MeterRegistry registry;
+
+	private final Tags controllerTags;
+
 	final Counter adds;
 
 	final DepthByPriority depthByPriority;
@@ -91,6 +97,9 @@ final class ControllerMeters {
 				"Total number of reconciliation timeouts per controller", controllerTags);
 		this.reconcileTime = timer(registry, "controller.runtime.reconcile.time",
 				"Length of time per reconciliation per controller", controllerTags, RECONCILE_BUCKETS);
+		this.conflicts = counter(registry, "kube.reconciler.reconcile.conflicts",
+				"Total number of reconcile errors caused by a write conflict (HTTP 409) per controller",
+				controllerTags);
 		gauge(registry, "controller.runtime.max.concurrent.reconciles",
 				"Maximum number of concurrent reconciles per controller", controllerTags, null, controller,
 				(c) -> c.definition().maxConcurrentReconciles());
@@ -121,6 +130,23 @@ final class ControllerMeters {
 					controllerTags.and("source", source.label()), DELAY_BUCKETS));
 		}
 		registerBucket(registry, name, controller.get());
+		this.registry = registry;
+		this.controllerTags = controllerTags;
+		Controller current = controller.get();
+		if (current != null) {
+			current.definition().eventFilters().keySet().forEach(this::eventFilterDropped);
+		}
+	}
+
+	private Counter eventFilterDropped(String filter) {
+		return counter(this.registry, "kube.reconciler.event.filter.dropped",
+				"Total number of updates of primary objects that an event filter dropped, per controller and filter",
+				this.controllerTags.and("filter", filter));
+	}
+
+	void eventFiltered(String filter) {
+		// registered again only on the first drop of a filter the definition did not name
+		eventFilterDropped(filter).increment();
 	}
 
 	private static void registerBucket(MeterRegistry registry, String name, Controller controller) {
@@ -146,6 +172,10 @@ final class ControllerMeters {
 			default -> {
 			}
 		}
+	}
+
+	void conflict() {
+		this.conflicts.increment();
 	}
 
 	Timer delay(DelaySource source) {

@@ -13,6 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
@@ -85,6 +86,9 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
+			if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
+				meters.conflict();
+			}
 		}
 	}
 
@@ -94,6 +98,14 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.delay(source).record(delay);
+		}
+	}
+
+	@Override
+	public void eventFiltered(String controller, String filter) {
+		ControllerMeters meters = meters(controller);
+		if (meters != null) {
+			meters.eventFiltered(filter);
 		}
 	}
 

@@ -91,4 +91,25 @@ public @interface Reconciler {
 	 */
 	String finalizer() default "";
 
+	/**
+	 * Built-in filters that updates of the primary type must all pass to reconcile; creates and
+	 * deletes always pass. {@code kube-reconciler.controllers.<name>.event-filters} replaces
+	 * these and {@link #eventFilterBeans()} together.
+	 * @return the filters, none by default
+	 */
+	EventFilter[] eventFilters() default {};
+
+	/**
+	 * Names of {@link EventPredicate} beans that updates of the primary type must also pass.
+	 * @return the bean names
+	 */
+	String[] eventFilterBeans() default {};
+
+	/**
+	 * Mapped watches: other types whose changes reconcile the keys a {@link RequestMapper} bean
+	 * returns.
+	 * @return the mapped watches
+	 */
+	Watch[] maps() default {};
+
 }

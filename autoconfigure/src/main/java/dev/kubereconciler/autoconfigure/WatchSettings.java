@@ -1,0 +1,115 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import io.kubernetes.client.common.KubernetesObject;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.MappedWatch;
+import dev.kubereconciler.reconcile.EventFilter;
+import dev.kubereconciler.reconcile.EventPredicate;
+import dev.kubereconciler.reconcile.RequestMapper;
+import dev.kubereconciler.reconcile.Watch;
+
+/**
+ * Resolves a controller's event filters and mapped watches from
+ * {@code kube-reconciler.controllers.<name>.event-filters}, the {@code @Reconciler} annotation,
+ * or a {@link ControllerDefinition} bean, looking custom filters and mappers up as beans by name.
+ *
+ * <p>The property, when set, replaces the filters of the annotation or bean as a whole (an empty
+ * value turns filtering off), as properties win over code everywhere else.
+ */
+final class WatchSettings {
+
+	private final Function<String, Object> beans;
+
+	/**
+	 * Create the resolver.
+	 * @param beans looks a bean up by name, returning {@code null} when there is none
+	 */
+	WatchSettings(Function<String, Object> beans) {
+		this.beans = beans;
+	}
+
+	void fromAnnotation(ControllerDefinition.Builder builder, String prefix, List<String> property,
+			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
+		if (property != null) {
+			fromProperty(builder, prefix, property);
+		}
+		else {
+			builder.eventFilters(filters);
+			for (String name : filterBeans) {
+				builder.eventFilter(name, filterBean(name, "@Reconciler(eventFilterBeans) of " + method,
+						"Define an EventPredicate bean named '" + name + "' or remove it from eventFilterBeans."));
+			}
+		}
+		for (Watch watch : maps) {
+			map(builder, watch.type(), watch.mapper(), method);
+		}
+	}
+
+	void fromBean(ControllerDefinition.Builder builder, String prefix, List<String> property,
+			ControllerDefinition bean) {
+		if (property != null) {
+			fromProperty(builder, prefix, property);
+		}
+		else {
+			bean.eventFilters().forEach(builder::eventFilter);
+		}
+		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
+	}
+
+	private void fromProperty(ControllerDefinition.Builder builder, String prefix, List<String> names) {
+		String property = prefix + ".event-filters";
+		for (String name : new ArrayList<>(names)) {
+			String trimmed = name.trim();
+			if (trimmed.isEmpty()) {
+				continue;
+			}
+			EventFilter builtIn = EventFilter.fromLabel(trimmed);
+			EventPredicate filter = (builtIn != null) ? builtIn
+					: filterBean(trimmed, property, "Use a built-in filter (" + builtInLabels()
+							+ ") or the name of an EventPredicate bean.");
+			builder.eventFilter(trimmed, filter);
+		}
+	}
+
+	private EventPredicate filterBean(String name, String origin, String fix) {
+		Object bean = this.beans.apply(name);
+		if (bean instanceof EventPredicate predicate) {
+			return predicate;
+		}
+		String problem = (bean == null) ? "no built-in filter or EventPredicate bean is named '" + name + "'"
+				: "bean '" + name + "' is a " + bean.getClass().getName() + ", not an EventPredicate";
+		throw new InvalidPropertyException(origin, name, problem, fix);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private void map(ControllerDefinition.Builder builder, Class<? extends KubernetesObject> type, String mapperName,
+			String method) {
+		Object bean = this.beans.apply(mapperName);
+		if (!(bean instanceof RequestMapper<?> mapper)) {
+			String problem = (bean == null) ? "no RequestMapper bean is named '" + mapperName + "'"
+					: "bean '" + mapperName + "' is a " + bean.getClass().getName() + ", not a RequestMapper";
+			throw new InvalidPropertyException("@Reconciler(maps) of " + method, mapperName, problem,
+					"Define a RequestMapper<" + type.getSimpleName() + "> bean named '" + mapperName
+							+ "' or fix the name in @Watch(mapper).");
+		}
+		builder.maps((Class) type, (RequestMapper) mapper);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void addMapped(ControllerDefinition.Builder builder,
+			MappedWatch<?> watch) {
+		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
+	}
+
+	static String builtInLabels() {
+		return Arrays.stream(EventFilter.values()).map(EventFilter::label).collect(Collectors.joining(", "));
+	}
+
+}
