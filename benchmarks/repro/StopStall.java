@@ -37,7 +37,7 @@ public class StopStall {
 			})
 			.build();
 		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
-		Controller controller = ControllerManager.builder(new ApiClient())
+		Controller controller = ControllerManager.builder(new ApiClient().setReadTimeout(0))
 			.clock(DelayScheduler.of(executor))
 			.controller(definition)
 			.build()

@@ -131,7 +131,7 @@ public class DispatchBenchmark {
 				.maxConcurrentReconciles(WORKERS)
 				.rateLimiter(rateLimiter)
 				.build();
-			this.controller = ControllerManager.builder(new ApiClient())
+			this.controller = ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
 				.controller(definition)
 				.build()
