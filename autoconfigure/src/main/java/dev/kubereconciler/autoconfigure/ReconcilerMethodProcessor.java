@@ -37,11 +37,10 @@ import dev.kubereconciler.reconcile.Result;
  */
 class ReconcilerMethodProcessor implements BeanPostProcessor {
 
-	private static final String RECONCILER_FORMS = "Result or void, taking (Request), (T), (T, ReconcileContext<T>) "
-			+ "or (Request, ReconcileContext<T>), where T is the watched type";
+	private static final List<String> RECONCILER_FORMS = List.of("Request", "T", "T, ReconcileContext<T>",
+			"Request, ReconcileContext<T>");
 
-	private static final String CLEANUP_FORMS = "Result or void, taking (T) or (T, ReconcileContext<T>), where T is "
-			+ "the watched type of the controller";
+	private static final List<String> CLEANUP_FORMS = List.of("T", "T, ReconcileContext<T>");
 
 	private final List<ReconcilerMethod> methods = Collections.synchronizedList(new ArrayList<>());
 
@@ -103,8 +102,8 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		if (!validReturn || parameters.length == 0 || parameters.length > 2 || !(request || object)
 				|| (parameters.length == 2 && !context)) {
 			throw new IllegalStateException("@Reconciler method " + description + " has an unsupported signature '"
-					+ signature(method) + "'; supported: " + RECONCILER_FORMS.replace("T", watched.getSimpleName())
-					+ ". The watched type comes from @Reconciler(watches).");
+					+ signature(method) + "'; supported: " + forms(method, RECONCILER_FORMS, watched)
+					+ ", where " + watched.getSimpleName() + " is the watched type of @Reconciler(watches)");
 		}
 		Method invocable = invocable(bean, method);
 		boolean isVoid = returnType == void.class;
@@ -149,7 +148,7 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		if (!valid) {
 			throw new IllegalStateException("@Cleanup method " + cleanup.description()
 					+ " has an unsupported signature '" + signature(method) + "'; supported: "
-					+ CLEANUP_FORMS.replace("T", watched.getSimpleName()));
+					+ forms(method, CLEANUP_FORMS, watched));
 		}
 	}
 
@@ -193,6 +192,17 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 
 	private static String describe(Method method) {
 		return method.getDeclaringClass().getName() + "." + method.getName();
+	}
+
+	private static String forms(Method method, List<String> forms, Class<?> watched) {
+		List<String> signatures = new ArrayList<>();
+		for (String form : forms) {
+			String parameters = form.replace("<T>", "<" + watched.getSimpleName() + ">")
+				.replace("T,", watched.getSimpleName() + ",");
+			parameters = parameters.equals("T") ? watched.getSimpleName() : parameters;
+			signatures.add("'Result " + method.getName() + "(" + parameters + ")'");
+		}
+		return String.join(", ", signatures) + ", or the same returning void";
 	}
 
 	private static String signature(Method method) {

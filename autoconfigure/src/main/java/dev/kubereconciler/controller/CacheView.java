@@ -16,6 +16,8 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The view of one type's informer cache that reconcilers read: the informer's objects,
@@ -31,18 +33,32 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	static final String OWNER_INDEX = "kube-reconciler/owner-uid";
 
+	private static final Logger logger = LoggerFactory.getLogger(CacheView.class);
+
 	private final SharedIndexInformer<? extends KubernetesObject> informer;
 
 	private final Map<String, Written> written = new ConcurrentHashMap<>();
+
+	private final boolean indexed;
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	CacheView(SharedIndexInformer<? extends KubernetesObject> informer) {
 		this.informer = informer;
 		Indexer<? extends KubernetesObject> indexer = informer.getIndexer();
-		if (!indexer.getIndexers().containsKey(OWNER_INDEX)) {
-			Function<KubernetesObject, List<String>> ownerUids = CacheView::ownerUids;
-			((SharedIndexInformer) informer).addIndexers(Map.of(OWNER_INDEX, ownerUids));
+		boolean indexed = indexer.getIndexers().containsKey(OWNER_INDEX);
+		if (!indexed) {
+			try {
+				Function<KubernetesObject, List<String>> ownerUids = CacheView::ownerUids;
+				((SharedIndexInformer) informer).addIndexers(Map.of(OWNER_INDEX, ownerUids));
+				indexed = true;
+			}
+			catch (IllegalStateException ex) {
+				// an informer of a shared factory that already runs takes no new index: scan it
+				logger.warn("Informer for {} already runs; owned objects are found by a scan instead of an index",
+						informer.getClass().getSimpleName());
+			}
 		}
+		this.indexed = indexed;
 		((SharedIndexInformer) informer).addEventHandler(this);
 	}
 
@@ -88,7 +104,8 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	}
 
 	List<KubernetesObject> owned(String ownerUid) {
-		List<? extends KubernetesObject> candidates = this.informer.getIndexer().byIndex(OWNER_INDEX, ownerUid);
+		List<? extends KubernetesObject> candidates = this.indexed
+				? this.informer.getIndexer().byIndex(OWNER_INDEX, ownerUid) : this.informer.getIndexer().list();
 		return overlay(candidates, (object) -> ownerUids(object).contains(ownerUid));
 	}
 

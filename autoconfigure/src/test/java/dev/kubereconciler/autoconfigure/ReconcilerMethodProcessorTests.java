@@ -40,8 +40,9 @@ class ReconcilerMethodProcessorTests {
 			.isThrownBy(() -> this.processor.postProcessAfterInitialization(new WrongType(), "wrong"))
 			.withMessageContaining(WrongType.class.getName() + ".reconcile")
 			.withMessageContaining("'Result reconcile(V1Secret)'")
-			.withMessageContaining("(Request), (V1ConfigMap), (V1ConfigMap, ReconcileContext<V1ConfigMap>) or "
-					+ "(Request, ReconcileContext<V1ConfigMap>)");
+			.withMessageContaining("'Result reconcile(Request)', 'Result reconcile(V1ConfigMap)', "
+					+ "'Result reconcile(V1ConfigMap, ReconcileContext<V1ConfigMap>)', "
+					+ "'Result reconcile(Request, ReconcileContext<V1ConfigMap>)', or the same returning void");
 	}
 
 	@Test
