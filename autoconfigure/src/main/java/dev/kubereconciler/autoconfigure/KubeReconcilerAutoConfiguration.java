@@ -27,6 +27,7 @@ import org.springframework.core.env.Environment;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.Cause;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.ManagerRateLimiter;
+import dev.kubereconciler.controller.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerManager;
@@ -98,7 +99,8 @@ public final class KubeReconcilerAutoConfiguration {
 			ObjectProvider<ControllerDefinition> definitionBeans,
 			ObjectProvider<RateLimiterCustomizer> customizers,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
-			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
+			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
+			BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				(name) -> RateLimiterBeans.find(beanFactory, name), customizers.orderedStream().toList());
 		return new ManagedControllers(
@@ -108,6 +110,8 @@ public final class KubeReconcilerAutoConfiguration {
 						.informerFactory(informerFactory)
 						.gate(gate(properties, managerRateLimiter))
 						.shutdownTimeout(properties.getShutdownTimeout())
+						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
+							.stripManagedFields(properties.getCache().isStripManagedFields())))
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {

@@ -112,7 +112,7 @@ public final class ControllerManager {
 			controllers.put(definition.name(), controller);
 		}
 		this.controllers = Collections.unmodifiableMap(controllers);
-		this.informers = new InformerWiring(builder.apiClient, this.informerFactory);
+		this.informers = new InformerWiring(builder.apiClient, this.informerFactory, builder.cacheTransforms);
 		this.informers.wire(new ArrayList<>(controllers.values()));
 	}
 
@@ -363,6 +363,8 @@ public final class ControllerManager {
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
+		private CacheTransforms cacheTransforms = CacheTransforms.defaults();
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -437,6 +439,17 @@ public final class ControllerManager {
 
 		public Builder watchdogPeriod(Duration watchdogPeriod) {
 			this.watchdogPeriod = watchdogPeriod;
+			return this;
+		}
+
+		/**
+		 * What the informers this manager creates change in objects before caching them; by
+		 * default they drop {@code managedFields}.
+		 * @param cacheTransforms the transforms
+		 * @return this builder
+		 */
+		public Builder cacheTransforms(CacheTransforms cacheTransforms) {
+			this.cacheTransforms = Objects.requireNonNull(cacheTransforms, "cacheTransforms must not be null");
 			return this;
 		}
 
