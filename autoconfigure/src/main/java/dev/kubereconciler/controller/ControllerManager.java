@@ -41,6 +41,8 @@ public final class ControllerManager {
 	 */
 	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
 
+	private static final long SYNC_POLL_NANOS = Duration.ofMillis(5).toNanos();
+
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
 	private final Map<String, Controller> controllers;
@@ -253,7 +255,8 @@ public final class ControllerManager {
 							+ "(kube-reconciler.controllers." + definition.name() + ".cache-sync-timeout)");
 				}
 				try {
-					this.sleeper.sleep(Duration.ofMillis(50).toNanos());
+					// a check is a few field reads; a long pause would only delay the start
+					this.sleeper.sleep(SYNC_POLL_NANOS);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();

@@ -48,7 +48,9 @@ final class ConfigMaps {
 			this.core.deleteNamespace(namespace).execute();
 		}
 		catch (ApiException ex) {
-			System.out.println("could not delete namespace " + namespace + ": " + ex.getCode());
+			if (ex.getCode() != 404) {
+				System.out.println("could not delete namespace " + namespace + ": " + ex.getCode());
+			}
 		}
 	}
 

@@ -14,10 +14,12 @@ import java.util.Map;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.util.io.pem.PemWriter;
 import org.yaml.snakeyaml.Yaml;
 
 /**
@@ -60,10 +62,17 @@ final class Fabric8Configs {
 			parsed = parser.readObject();
 		}
 		PrivateKeyInfo info = (parsed instanceof PEMKeyPair pair) ? pair.getPrivateKeyInfo() : (PrivateKeyInfo) parsed;
+		ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+		int orderBits = ((java.security.interfaces.ECPrivateKey) new JcaPEMKeyConverter().getPrivateKey(info))
+			.getParams()
+			.getOrder()
+			.bitLength();
+		// fabric8 insists on the curve inside the key, which PKCS#8 keeps outside it
+		ECPrivateKey sec1 = new ECPrivateKey(orderBits, inner.getKey(), inner.getPublicKey(),
+				info.getPrivateKeyAlgorithm().getParameters());
 		StringWriter out = new StringWriter();
-		try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-			// BC writes an EC key as "EC PRIVATE KEY", the SEC1 structure
-			writer.writeObject(new JcaPEMKeyConverter().getPrivateKey(info));
+		try (PemWriter writer = new PemWriter(out)) {
+			writer.writeObject(new PemObject("EC PRIVATE KEY", sec1.getEncoded()));
 		}
 		return out.toString();
 	}

@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
+import io.kubernetes.client.openapi.ApiException;
+
 import dev.kubereconciler.controller.CacheTransforms;
 
 /**
@@ -17,7 +19,9 @@ import dev.kubereconciler.controller.CacheTransforms;
  * <p>Usage: {@code PeerMemory KUBECONFIG PEER NAMESPACE COUNT}, where PEER is {@code ours},
  * {@code ours-keep-managed-fields}, {@code josdk} or {@code client-java}, and COUNT the
  * ConfigMaps in the namespace. It prints one line:
- * {@code memory PEER COUNT USED-BYTES}.
+ * {@code memory PEER COUNT USED-BYTES}. {@code PeerMemory KUBECONFIG populate NAMESPACE FROM TO}
+ * creates the namespace if need be and ConfigMaps {@code FROM} to {@code TO - 1} in it, applied
+ * by two field managers.
  */
 public final class PeerMemory {
 
@@ -25,11 +29,25 @@ public final class PeerMemory {
 	}
 
 	public static void main(String[] args) throws Exception {
-		if (args.length != 4) {
+		if (args.length != 4 && !(args.length == 5 && "populate".equals(args[1]))) {
 			System.err.println("Usage: PeerMemory KUBECONFIG PEER NAMESPACE COUNT");
+			System.err.println("       PeerMemory KUBECONFIG populate NAMESPACE FROM TO");
 			System.exit(2);
 		}
 		Path kubeconfig = Path.of(args[0]);
+		if ("populate".equals(args[1])) {
+			ConfigMaps configMaps = new ConfigMaps(ControllerPeers.informerClient(kubeconfig));
+			try {
+				configMaps.createNamespace(args[2]);
+			}
+			catch (ApiException ex) {
+				if (ex.getCode() != 409) {
+					throw ex;
+				}
+			}
+			configMaps.applyTwoManagers(args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+			System.exit(0);
+		}
 		Peer peer = peer(args[1], kubeconfig);
 		long used = measure(peer, args[2], Integer.parseInt(args[3]));
 		System.out.printf(Locale.ROOT, "memory %s %s %d%n", args[1], args[3], used);
