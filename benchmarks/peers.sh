@@ -57,7 +57,7 @@ for count in $memory; do
             label=$peer
         fi
         if [ -z "$used" ] || [ -z "${base[$peer]}" ]; then
-            echo "$label $count ConfigMaps: FAILED"; tail -3 "$run"/memory-*.err; continue
+            echo "$label $count ConfigMaps: FAILED"; tail -n 3 "$run"/memory-*.err; continue
         fi
         awk -v p="$label" -v n="$count" -v u="$used" -v b="${base[$peer]}" 'BEGIN {
             printf "%-60s %6d ConfigMaps: %9.1f MiB retained, %7.0f bytes per object (baseline %.1f MiB)\n",
