@@ -2,14 +2,15 @@
 # Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
 # (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores.
 #
-# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e diagnostics
-#   (all by default); OUT_DIR (default benchmarks/results) receives the output.
+# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e peers diagnostics
+#   (all by default; PEERS_ARGS sizes the peers step, e.g. "cold 5000 write 2000", and MEMORY its
+#   memory figures, see peers.sh); OUT_DIR (default benchmarks/results) receives the output.
 # Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-$root/benchmarks/results}
-steps=${*:-limiter queue dispatch memory e2e diagnostics}
+steps=${*:-limiter queue dispatch memory e2e peers diagnostics}
 jar=$root/benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 cd "$root"
@@ -48,7 +49,16 @@ if want queue; then
     jmh queue-delayed 'QueueBenchmark.addAfter' -prof gc -t 1 "${settings[@]}"
 fi
 if want dispatch; then
-    jmh dispatch DispatchBenchmark -prof gc -f 1 -wi 5 -i 15
+    # 30 single shots of about 30 ms each: rank on the median, which one slow shot cannot move
+    jmh dispatch DispatchBenchmark -prof gc -f 1 -wi 5 -i 30
+    python3 - "$out/dispatch.json" <<'PY' | tee -a "$out/dispatch.txt"
+import json, sys
+for run in json.load(open(sys.argv[1])):
+    metric = run["primaryMetric"]
+    params = ",".join(f"{k}={v}" for k, v in sorted(run.get("params", {}).items()))
+    print(f"median of {len(metric['rawData'][0])} shots  {run['benchmark'].rsplit('.', 1)[1]:<12} {params:<40} "
+          f"{metric['scorePercentiles']['50.0']:8.2f} {metric['scoreUnit']}")
+PY
 fi
 if want memory; then
     echo "== memory" | tee "$out/memory.txt"
@@ -59,6 +69,16 @@ fi
 if want e2e; then
     echo "== end to end" | tee "$out/e2e.txt"
     benchmarks/e2e.sh 100 3000 300 2>&1 | grep -v '^SLF4J' | tee -a "$out/e2e.txt"
+fi
+if want peers; then
+    # whole controllers: ours, Java Operator SDK and client-java's DefaultController, one at a time
+    {
+        echo "== whole controllers: benchmarks/peers.sh ${PEERS_ARGS:-} (MEMORY=${MEMORY-10000 50000})"
+        echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        benchmarks/peers.sh ${PEERS_ARGS:-} 2>&1
+        echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$out/peers.txt"
 fi
 if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock

@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
+import dev.kubereconciler.controller.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerManager;
@@ -81,7 +82,8 @@ public final class KubeReconcilerAutoConfiguration {
 			ObjectProvider<ControllerDefinition> definitionBeans,
 			ObjectProvider<RateLimiterCustomizer> customizers,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
-			ObjectProvider<ControllerListener> listeners, BeanFactory beanFactory, Environment environment) {
+			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
+			BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
@@ -93,6 +95,8 @@ public final class KubeReconcilerAutoConfiguration {
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
 						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
 						.priorityQueue(properties.getDefaults().isPriorityQueue())
+						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
+							.stripManagedFields(properties.getCache().isStripManagedFields())))
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {

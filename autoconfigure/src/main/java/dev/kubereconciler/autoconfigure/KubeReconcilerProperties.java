@@ -62,6 +62,11 @@ public class KubeReconcilerProperties {
 	 */
 	private final Metrics metrics = new Metrics();
 
+	/**
+	 * What the informers change in objects before caching them.
+	 */
+	private final Cache cache = new Cache();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -104,6 +109,10 @@ public class KubeReconcilerProperties {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Cache getCache() {
+		return this.cache;
 	}
 
 	/**
@@ -371,6 +380,27 @@ public class KubeReconcilerProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+	}
+
+	/**
+	 * What the informers change in objects before caching them and handing them to reconcilers.
+	 */
+	public static class Cache {
+
+		/**
+		 * Whether to drop metadata.managedFields from every cached object, which saves memory;
+		 * a reconciler that reads managedFields must get the object from the API server.
+		 */
+		private boolean stripManagedFields = true;
+
+		public boolean isStripManagedFields() {
+			return this.stripManagedFields;
+		}
+
+		public void setStripManagedFields(boolean stripManagedFields) {
+			this.stripManagedFields = stripManagedFields;
 		}
 
 	}

@@ -22,7 +22,8 @@ import dev.kubereconciler.ratelimit.Sleeper;
  */
 public final class Caches {
 
-	private static final Duration SYNC_POLL = Duration.ofMillis(50);
+	// a check is a few field reads; a long pause would only delay the start
+	private static final Duration SYNC_POLL = Duration.ofMillis(5);
 
 	private final SharedInformerFactory factory;
 
@@ -32,10 +33,10 @@ public final class Caches {
 
 	private final Sleeper clock;
 
-	Caches(ApiClient apiClient, SharedInformerFactory factory, Sleeper clock) {
+	Caches(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, Sleeper clock) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
-		this.wiring = new InformerWiring(apiClient, this.factory);
+		this.wiring = new InformerWiring(apiClient, this.factory, transforms);
 		this.clock = clock;
 	}
 

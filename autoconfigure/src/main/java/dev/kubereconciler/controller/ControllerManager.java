@@ -82,7 +82,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.threadFactory = builder.threadFactory;
 		ReconcileToolkit toolkit = new ReconcileToolkit(builder.apiClient, builder.eventRecorder);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, toolkit));
-		this.caches = new Caches(builder.apiClient, builder.informerFactory, this.clock);
+		this.caches = new Caches(builder.apiClient, builder.informerFactory, builder.cacheTransforms, this.clock);
 		this.caches.wire(this.controllers.values());
 		toolkit.attach(this.caches.informers(), this.controllers.values());
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod,
@@ -297,6 +297,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private @Nullable EventRecorder eventRecorder;
 
+		private CacheTransforms cacheTransforms = CacheTransforms.defaults();
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -429,6 +431,17 @@ public final class ControllerManager implements ControllerRegistry {
 		 */
 		public Builder eventRecorder(EventRecorder eventRecorder) {
 			this.eventRecorder = eventRecorder;
+			return this;
+		}
+
+		/**
+		 * What the informers this manager creates change in objects before caching them; by
+		 * default they drop {@code managedFields}.
+		 * @param cacheTransforms the transforms
+		 * @return this builder
+		 */
+		public Builder cacheTransforms(CacheTransforms cacheTransforms) {
+			this.cacheTransforms = Objects.requireNonNull(cacheTransforms, "cacheTransforms must not be null");
 			return this;
 		}
 

@@ -13,6 +13,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.TransformFunc;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
@@ -41,9 +42,16 @@ final class InformerWiring {
 	// types whose informers the API server filters by their controllers' one label selector
 	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
 
+	private final CacheTransforms transforms;
+
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory) {
+		this(apiClient, factory, CacheTransforms.defaults());
+	}
+
+	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms) {
 		this.apiClient = apiClient;
 		this.factory = factory;
+		this.transforms = transforms;
 	}
 
 	void wire(List<Controller> controllers) {
@@ -117,8 +125,13 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
-		return this.factory.sharedIndexInformerFor(
+		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
 				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector), (Class) type, resync);
+		TransformFunc transform = this.transforms.forType(type);
+		if (transform != null) {
+			informer.setTransform(transform);
+		}
+		return informer;
 	}
 
 	private static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,

@@ -2,6 +2,7 @@ package dev.kubereconciler.ratelimit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A token bucket shared by all items, with the semantics of Go's {@code rate.Limiter} and
@@ -20,34 +21,38 @@ import java.util.List;
  * <p>{@link #forget} does nothing and {@link #numRequeues} is always 0. Time comes from the
  * injected {@link Ticker}; all methods are thread-safe.
  *
+ * <p>The state is one instant, kept in an {@link AtomicLong} (GCRA): the ticker reading at which
+ * the bucket holds zero tokens, so that the tokens at {@code now} are
+ * {@code min(burst, (now - zeroAt) / period)}. Taking a token moves that instant one period
+ * later with a compare-and-set, so concurrent callers never block one another. The period of one
+ * token, {@code 1 s / qps}, is rounded to a whole nanosecond (at least one, so rates above 10^9
+ * per second act as 10^9). Changes of rate or burst and {@link BucketReservation#cancel()} are
+ * rare: they take a lock among themselves and hold the state for the few instructions of
+ * their update.
+ *
  * @param <T> the type of item
  */
 public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	private static final double NANOS_PER_SECOND = 1_000_000_000d;
 
+	// marks the state while a rate, burst or cancel update holds it
+	private static final long HELD = Long.MIN_VALUE;
+
+	// the farthest the state may get from now, far from overflow and beyond any real wait
+	private static final long MAX_SPAN = Long.MAX_VALUE / 4;
+
 	private final Ticker ticker;
 
+	// serialises the rare updates; the hot path never takes it unless it meets one
 	private final Object lock = new Object();
 
-	// The fields below are guarded by the lock. Instants are ticker readings and are only
-	// ever compared through their difference, so a ticker may start anywhere.
+	// the ticker reading at which the bucket holds zero tokens; readings are only ever
+	// compared through their difference, so a ticker may start anywhere
+	private final AtomicLong zeroAt;
 
-	private double qps;
-
-	// mirrors qps == +Inf, readable without the lock
-	private volatile boolean unlimited;
-
-	private int burst;
-
-	private double tokens;
-
-	// when tokens was last brought up to date
-	private long last;
-
-	// the latest time-to-act of a reservation, past or future, which cancel() needs in order
-	// to tell how many tokens were reserved after the one being given back
-	private long lastEvent;
+	// replaced only while the state is held
+	private volatile Rate rate;
 
 	/**
 	 * Create a full bucket.
@@ -63,18 +68,29 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			throw new IllegalArgumentException("ticker must not be null");
 		}
 		this.ticker = ticker;
-		this.qps = qps;
-		this.unlimited = qps == Double.POSITIVE_INFINITY;
-		this.burst = burst;
-		this.tokens = burst;
-		this.last = ticker.read();
-		this.lastEvent = this.last;
+		this.rate = new Rate(qps, burst);
+		long now = ticker.read();
+		this.zeroAt = new AtomicLong(this.rate.zeroAtFor(now, burst));
 	}
 
 	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
-		synchronized (this.lock) {
-			return reserveLocked(this.ticker.read(), maxWaitNanos);
+		long now = this.ticker.read();
+		while (true) {
+			long zeroAt = this.zeroAt.get();
+			if (zeroAt == HELD) {
+				awaitUpdate();
+				continue;
+			}
+			Rate rate = this.rate;
+			if (rate.unlimited) {
+				return 0;
+			}
+			long next = rate.take(zeroAt, now);
+			long delay = Math.max(0, next - now);
+			if (delay > maxWaitNanos || this.zeroAt.compareAndSet(zeroAt, next)) {
+				return delay;
+			}
 		}
 	}
 
@@ -106,52 +122,55 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	private BucketReservation reserve(long maxWaitNanos) {
-		synchronized (this.lock) {
-			long now = this.ticker.read();
-			long delay = reserveLocked(now, maxWaitNanos);
-			boolean granted = delay <= maxWaitNanos;
-			// An unlimited bucket takes no token, so there is nothing to give back.
-			int reserved = (granted && !isUnlimited()) ? 1 : 0;
-			return new BucketReservation(this, granted, delay, now + delay, this.qps, reserved);
+		long now = this.ticker.read();
+		while (true) {
+			long zeroAt = this.zeroAt.get();
+			if (zeroAt == HELD) {
+				awaitUpdate();
+				continue;
+			}
+			Rate rate = this.rate;
+			if (rate.unlimited) {
+				// an unlimited bucket takes no token, so there is nothing to give back
+				return new BucketReservation(this, true, 0, now, rate.qps, 0);
+			}
+			long next = rate.take(zeroAt, now);
+			long delay = Math.max(0, next - now);
+			if (delay > maxWaitNanos) {
+				return new BucketReservation(this, false, delay, now + delay, rate.qps, 0);
+			}
+			if (this.zeroAt.compareAndSet(zeroAt, next)) {
+				return new BucketReservation(this, true, delay, now + delay, rate.qps, 1);
+			}
 		}
-	}
-
-	private long reserveLocked(long now, long maxWaitNanos) {
-		if (isUnlimited()) {
-			return 0;
-		}
-		double remaining = tokensAt(now) - 1;
-		long delay = (remaining < 0) ? nanosFor(-remaining, this.qps) : 0;
-		if (delay > maxWaitNanos) {
-			return delay;
-		}
-		advanceTo(now, remaining);
-		this.lastEvent = now + delay;
-		return delay;
 	}
 
 	void cancel(BucketReservation reservation) {
 		synchronized (this.lock) {
-			long now = this.ticker.read();
-			if (reservation.reservedTokens == 0 || reservation.returned || isUnlimited()
-					|| reservation.timeToAct - now < 0) {
-				return;
-			}
-			// Tokens reserved after this one were priced as if this one stayed taken; they
-			// cannot be handed out again, so only the remainder comes back. Go can give back
-			// more than was taken when the rate changed in between; we never do.
-			double restore = reservation.reservedTokens
-					- Math.max(0, tokensFor(this.lastEvent - reservation.timeToAct, reservation.qps));
-			if (restore <= 0) {
-				return;
-			}
-			advanceTo(now, Math.min(tokensAt(now) + restore, this.burst));
-			reservation.returned = true;
-			if (reservation.timeToAct == this.lastEvent) {
-				long previousEvent = reservation.timeToAct - nanosFor(reservation.reservedTokens, reservation.qps);
-				if (previousEvent - now >= 0) {
-					this.lastEvent = previousEvent;
+			long zeroAt = hold();
+			try {
+				long now = this.ticker.read();
+				Rate rate = this.rate;
+				if (reservation.reservedTokens == 0 || reservation.returned || rate.unlimited
+						|| reservation.timeToAct - now < 0) {
+					return;
 				}
+				// The latest time-to-act of any reservation still standing: the zero instant
+				// while in debt, otherwise no later than now.
+				long lastEvent = (zeroAt - now > 0) ? zeroAt : now;
+				// Tokens reserved after this one were priced as if this one stayed taken; they
+				// cannot be handed out again, so only the remainder comes back. Go can give back
+				// more than was taken when the rate changed in between; we never do.
+				double restore = reservation.reservedTokens
+						- Math.max(0, tokensFor(lastEvent - reservation.timeToAct, reservation.qps));
+				if (restore <= 0) {
+					return;
+				}
+				zeroAt = rate.zeroAtFor(now, Math.min(rate.tokensAt(zeroAt, now) + restore, rate.burst));
+				reservation.returned = true;
+			}
+			finally {
+				this.zeroAt.set(zeroAt);
 			}
 		}
 	}
@@ -171,7 +190,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	 */
 	public double tokens() {
 		synchronized (this.lock) {
-			return tokensAt(this.ticker.read());
+			return this.rate.tokensAt(this.zeroAt.get(), this.ticker.read());
 		}
 	}
 
@@ -180,9 +199,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	 * @return tokens per second, {@link Double#POSITIVE_INFINITY} for no limit
 	 */
 	public double qps() {
-		synchronized (this.lock) {
-			return this.qps;
-		}
+		return this.rate.qps;
 	}
 
 	/**
@@ -190,9 +207,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	 * @return the burst in tokens
 	 */
 	public int burst() {
-		synchronized (this.lock) {
-			return this.burst;
-		}
+		return this.rate.burst;
 	}
 
 	/**
@@ -203,10 +218,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	public void setRate(double qps) {
 		validateQps(qps);
 		synchronized (this.lock) {
-			long now = this.ticker.read();
-			advanceTo(now, tokensAt(now));
-			this.qps = qps;
-			this.unlimited = qps == Double.POSITIVE_INFINITY;
+			update(new Rate(qps, this.rate.burst), Integer.MAX_VALUE);
 		}
 	}
 
@@ -218,19 +230,32 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	public void setBurst(int burst) {
 		validateBurst(burst);
 		synchronized (this.lock) {
+			update(new Rate(this.rate.qps, burst), burst);
+		}
+	}
+
+	// keeps the tokens of now, at most cap, under the new rate; called with the lock held
+	private void update(Rate next, int cap) {
+		long zeroAt = hold();
+		try {
 			long now = this.ticker.read();
-			advanceTo(now, Math.min(tokensAt(now), burst));
-			this.burst = burst;
+			double tokens = Math.min(this.rate.tokensAt(zeroAt, now), cap);
+			this.rate = next;
+			zeroAt = next.zeroAtFor(now, tokens);
+		}
+		finally {
+			this.zeroAt.set(zeroAt);
 		}
 	}
 
 	@Override
 	public RateLimiterState state() {
 		synchronized (this.lock) {
+			Rate rate = this.rate;
 			// JSON has no infinity, so an unlimited rate is rendered as Prometheus does.
-			Object qps = isUnlimited() ? "+Inf" : this.qps;
-			return new RateLimiterState("bucket", StateMaps.of("qps", qps, "burst", this.burst),
-					StateMaps.of("tokens", tokensAt(this.ticker.read())), List.of());
+			Object qps = rate.unlimited ? "+Inf" : rate.qps;
+			return new RateLimiterState("bucket", StateMaps.of("qps", qps, "burst", rate.burst),
+					StateMaps.of("tokens", rate.tokensAt(this.zeroAt.get(), this.ticker.read())), List.of());
 		}
 	}
 
@@ -240,35 +265,29 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	 * @return whether the bucket is unlimited
 	 */
 	public boolean isUnlimited() {
-		return this.unlimited;
+		return this.rate.unlimited;
 	}
 
-	private double tokensAt(long now) {
-		if (isUnlimited()) {
-			return this.burst;
+	// takes the state for an update; called with the lock held, so only reservations compete
+	private long hold() {
+		while (true) {
+			long zeroAt = this.zeroAt.get();
+			if (this.zeroAt.compareAndSet(zeroAt, HELD)) {
+				return zeroAt;
+			}
 		}
-		long elapsed = now - this.last;
-		if (elapsed <= 0) {
-			return this.tokens;
-		}
-		return Math.min(this.tokens + tokensFor(elapsed, this.qps), this.burst);
 	}
 
-	private void advanceTo(long now, double tokens) {
-		if (now - this.last > 0) {
-			this.last = now;
+	// an update holds the lock for as long as it holds the state
+	private void awaitUpdate() {
+		synchronized (this.lock) {
+			Thread.onSpinWait();
 		}
-		this.tokens = tokens;
 	}
 
 	private static double tokensFor(long nanos, double qps) {
 		// Multiplying first keeps whole results exact, such as 100 ms at 10 qps.
 		return nanos * qps / NANOS_PER_SECOND;
-	}
-
-	private static long nanosFor(double tokens, double qps) {
-		double nanos = tokens * NANOS_PER_SECOND / qps;
-		return (nanos >= Long.MAX_VALUE) ? Long.MAX_VALUE : (long) nanos;
 	}
 
 	private static void validateQps(double qps) {
@@ -282,6 +301,55 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		if (burst < 1) {
 			throw new IllegalArgumentException("burst must be at least 1 but was " + burst);
 		}
+	}
+
+	/**
+	 * A rate and burst, with the period of one token and the span of a full bucket in
+	 * nanoseconds.
+	 */
+	private static final class Rate {
+
+		private final double qps;
+
+		private final int burst;
+
+		private final boolean unlimited;
+
+		private final long period;
+
+		private final long fullSpan;
+
+		Rate(double qps, int burst) {
+			this.qps = qps;
+			this.burst = burst;
+			this.unlimited = qps == Double.POSITIVE_INFINITY;
+			this.period = this.unlimited ? 1 : Math.max(1, Math.min(MAX_SPAN, Math.round(NANOS_PER_SECOND / qps)));
+			this.fullSpan = (burst > MAX_SPAN / this.period) ? MAX_SPAN : burst * this.period;
+		}
+
+		// the zero instant after taking one token at now: a full bucket has been full since
+		// now - fullSpan, and a token is one period
+		long take(long zeroAt, long now) {
+			long full = now - this.fullSpan;
+			long next = ((zeroAt - full > 0) ? zeroAt : full) + this.period;
+			return (next - now > MAX_SPAN) ? now + MAX_SPAN : next;
+		}
+
+		double tokensAt(long zeroAt, long now) {
+			if (this.unlimited) {
+				return this.burst;
+			}
+			return Math.min((double) (now - zeroAt) / this.period, this.burst);
+		}
+
+		long zeroAtFor(long now, double tokens) {
+			if (this.unlimited) {
+				return now;
+			}
+			double span = tokens * this.period;
+			return now - (long) Math.max(-MAX_SPAN, Math.min(MAX_SPAN, Math.rint(span)));
+		}
+
 	}
 
 }

@@ -55,7 +55,7 @@ import dev.kubereconciler.reconcile.Result;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Fork(1)
 @Warmup(iterations = 5)
-@Measurement(iterations = 15)
+@Measurement(iterations = 30)
 public class DispatchBenchmark {
 
 	static final int WORKERS = 2;

@@ -251,6 +251,10 @@ public final class EndToEndLatency {
 			}
 		}
 
+		boolean isComplete() {
+			return this.remaining.get() <= 0;
+		}
+
 		long firstReconcile(int index) {
 			return this.firstReconcile.get(index);
 		}

@@ -141,7 +141,7 @@ public final class LimiterMemory {
 		return (double) size / this.items;
 	}
 
-	private static long usedAfterCollections() {
+	static long usedAfterCollections() {
 		long previous = -1;
 		long used = 0;
 		int stable = 0;

@@ -1,0 +1,97 @@
+package dev.kubereconciler.benchmarks;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
+import org.bouncycastle.openssl.PEMKeyPair;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.util.io.pem.PemWriter;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * A fabric8 {@link Config} for the kubeconfig of the test API server. fabric8 cannot read the
+ * PKCS#8 form of an EC client key ("Invalid DER: object is not integer"), so the key is handed
+ * to it rewritten in SEC1 form ({@code BEGIN EC PRIVATE KEY}).
+ */
+final class Fabric8Configs {
+
+	private Fabric8Configs() {
+	}
+
+	@SuppressWarnings("unchecked")
+	static Config fromKubeconfig(Path kubeconfig) throws IOException {
+		Map<String, Object> root;
+		try (Reader reader = Files.newBufferedReader(kubeconfig)) {
+			root = new Yaml().load(reader);
+		}
+		Map<String, Object> cluster = (Map<String, Object>) first(root, "clusters").get("cluster");
+		Map<String, Object> user = (Map<String, Object>) first(root, "users").get("user");
+		Path directory = kubeconfig.toAbsolutePath().getParent();
+		String key = new String(data(user, "client-key", directory), StandardCharsets.US_ASCII);
+		return new ConfigBuilder(Config.empty()).withMasterUrl((String) cluster.get("server"))
+			.withCaCertData(base64(data(cluster, "certificate-authority", directory)))
+			.withClientCertData(base64(data(user, "client-certificate", directory)))
+			.withClientKeyData(base64(sec1(key).getBytes(StandardCharsets.US_ASCII)))
+			.withClientKeyAlgo("EC")
+			.withRequestTimeout(60_000)
+			.build();
+	}
+
+	/**
+	 * Rewrite a PEM EC private key in SEC1 form.
+	 * @param pem the key in PKCS#8 or SEC1 form
+	 * @return the key in SEC1 form
+	 */
+	static String sec1(String pem) throws IOException {
+		Object parsed;
+		try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+			parsed = parser.readObject();
+		}
+		PrivateKeyInfo info = (parsed instanceof PEMKeyPair pair) ? pair.getPrivateKeyInfo() : (PrivateKeyInfo) parsed;
+		ECPrivateKey inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+		int orderBits = ((java.security.interfaces.ECPrivateKey) new JcaPEMKeyConverter().getPrivateKey(info))
+			.getParams()
+			.getOrder()
+			.bitLength();
+		// fabric8 insists on the curve inside the key, which PKCS#8 keeps outside it
+		ECPrivateKey sec1 = new ECPrivateKey(orderBits, inner.getKey(), inner.getPublicKey(),
+				info.getPrivateKeyAlgorithm().getParameters());
+		StringWriter out = new StringWriter();
+		try (PemWriter writer = new PemWriter(out)) {
+			writer.writeObject(new PemObject("EC PRIVATE KEY", sec1.getEncoded()));
+		}
+		return out.toString();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> first(Map<String, Object> root, String list) {
+		return ((List<Map<String, Object>>) root.get(list)).get(0);
+	}
+
+	private static byte[] data(Map<String, Object> section, String name, Path directory) throws IOException {
+		Object inline = section.get(name + "-data");
+		if (inline != null) {
+			return Base64.getDecoder().decode((String) inline);
+		}
+		return Files.readAllBytes(directory.resolve((String) section.get(name)));
+	}
+
+	private static String base64(byte[] bytes) {
+		return Base64.getEncoder().encodeToString(bytes);
+	}
+
+}

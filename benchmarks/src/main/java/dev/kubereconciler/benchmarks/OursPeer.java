@@ -1,0 +1,84 @@
+package dev.kubereconciler.benchmarks;
+
+import java.util.Map;
+
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.PatchUtils;
+
+import dev.kubereconciler.controller.CacheTransforms;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.reconcile.Result;
+
+/**
+ * Our {@link ControllerManager} with its defaults: the default limiter, the manager gate open,
+ * and the default cache transform.
+ */
+final class OursPeer implements Peer {
+
+	private final ApiClient client;
+
+	private final CacheTransforms transforms;
+
+	OursPeer(ApiClient client) {
+		this(client, CacheTransforms.defaults());
+	}
+
+	OursPeer(ApiClient client, CacheTransforms transforms) {
+		this.client = client;
+		this.transforms = transforms;
+	}
+
+	@Override
+	public String name() {
+		return this.transforms.isStripManagedFields() ? "kube-reconciler" : "kube-reconciler, managedFields kept";
+	}
+
+	@Override
+	public Running start(String namespace, int workers, Work work) {
+		CoreV1Api core = new CoreV1Api(this.client);
+		ControllerManager[] manager = new ControllerManager[1];
+		ControllerDefinition definition = ControllerDefinition.builder("peer", V1ConfigMap.class)
+			.namespaces(namespace)
+			.maxConcurrentReconciles(workers)
+			.reconciler((request) -> {
+				V1ConfigMap configMap = manager[0].lister(V1ConfigMap.class)
+					.namespace(request.namespace())
+					.get(request.name());
+				if (configMap == null) {
+					return Result.done();
+				}
+				V1ObjectMeta metadata = configMap.getMetadata();
+				Map<String, String> annotations = metadata.getAnnotations();
+				String observed = (annotations != null) ? annotations.get(Work.ANNOTATION) : null;
+				if (work.reconciled(request.name(), metadata.getResourceVersion(), observed)) {
+					try {
+						PatchUtils.patch(V1ConfigMap.class,
+								() -> core.patchNamespacedConfigMap(request.name(), namespace,
+										new V1Patch(Patches.observed(metadata.getResourceVersion())))
+									.buildCall(null),
+								V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.client);
+						work.written(request.name());
+					}
+					catch (ApiException ex) {
+						work.failed(ex);
+						throw new IllegalStateException(ex);
+					}
+				}
+				return Result.done();
+			})
+			.build();
+		manager[0] = ControllerManager.builder(this.client)
+			.controller(definition)
+			.cacheTransforms(this.transforms)
+			.build();
+		manager[0].start();
+		return manager[0]::stop;
+	}
+
+}

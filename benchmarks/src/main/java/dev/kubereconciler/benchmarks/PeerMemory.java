@@ -1,0 +1,95 @@
+package dev.kubereconciler.benchmarks;
+
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.kubernetes.client.openapi.ApiException;
+
+import dev.kubereconciler.controller.CacheTransforms;
+
+/**
+ * The heap a peer's controller retains with the ConfigMaps of one namespace cached: started,
+ * every ConfigMap reconciled once (no-op), then the heap occupancy after full collections, as
+ * {@link LimiterMemory} reads it. Run it once on an empty namespace for the baseline and once
+ * on a full one, each in a fresh JVM with the same flags ({@code -XX:+UseSerialGC}); the
+ * retained heap per object is the difference divided by the count.
+ *
+ * <p>Usage: {@code PeerMemory KUBECONFIG PEER NAMESPACE COUNT}, where PEER is {@code ours},
+ * {@code ours-keep-managed-fields}, {@code josdk} or {@code client-java}, and COUNT the
+ * ConfigMaps in the namespace. It prints one line:
+ * {@code memory PEER COUNT USED-BYTES}. {@code PeerMemory KUBECONFIG populate NAMESPACE FROM TO}
+ * creates the namespace if need be and ConfigMaps {@code FROM} to {@code TO - 1} in it, applied
+ * by two field managers.
+ */
+public final class PeerMemory {
+
+	private PeerMemory() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length != 4 && !(args.length == 5 && "populate".equals(args[1]))) {
+			System.err.println("Usage: PeerMemory KUBECONFIG PEER NAMESPACE COUNT");
+			System.err.println("       PeerMemory KUBECONFIG populate NAMESPACE FROM TO");
+			System.exit(2);
+		}
+		Path kubeconfig = Path.of(args[0]);
+		if ("populate".equals(args[1])) {
+			ConfigMaps configMaps = new ConfigMaps(ControllerPeers.informerClient(kubeconfig));
+			try {
+				configMaps.createNamespace(args[2]);
+			}
+			catch (ApiException ex) {
+				if (ex.getCode() != 409) {
+					throw ex;
+				}
+			}
+			configMaps.applyTwoManagers(args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+			System.exit(0);
+		}
+		Peer peer = peer(args[1], kubeconfig);
+		long used = measure(peer, args[2], Integer.parseInt(args[3]));
+		System.out.printf(Locale.ROOT, "memory %s %s %d%n", args[1], args[3], used);
+		System.exit(0);
+	}
+
+	static Peer peer(String name, Path kubeconfig) throws Exception {
+		return switch (name) {
+			case "ours" -> new OursPeer(ControllerPeers.informerClient(kubeconfig));
+			case "ours-keep-managed-fields" -> new OursPeer(ControllerPeers.informerClient(kubeconfig),
+					CacheTransforms.defaults().stripManagedFields(false));
+			case "josdk" -> new JosdkPeer(Fabric8Configs.fromKubeconfig(kubeconfig));
+			case "client-java" -> new ClientJavaPeer(ControllerPeers.informerClient(kubeconfig));
+			default -> throw new IllegalArgumentException(
+					"unknown peer " + name + "; expected ours, ours-keep-managed-fields, josdk or client-java");
+		};
+	}
+
+	/**
+	 * Start the peer on the namespace, wait until it has reconciled every ConfigMap once, and
+	 * read the heap after full collections, with the controller still running.
+	 * @return the heap in use, in bytes
+	 */
+	static long measure(Peer peer, String namespace, int count) throws Exception {
+		EndToEndLatency.Recorder recorder = new EndToEndLatency.Recorder(count);
+		Peer.Running running = peer.start(namespace, ControllerPeers.WORKERS, (name, resourceVersion, observed) -> {
+			recorder.reconciled(name);
+			return false;
+		});
+		try {
+			long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+			while (!recorder.isComplete() && System.nanoTime() - deadline < 0) {
+				LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+			}
+			if (!recorder.isComplete()) {
+				throw new IllegalStateException(peer.name() + " did not reconcile " + count + " ConfigMaps");
+			}
+			return LimiterMemory.usedAfterCollections();
+		}
+		finally {
+			running.stop();
+		}
+	}
+
+}
