@@ -75,19 +75,6 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
 	}
 
-	@Test
-	void withoutOverridesTheNamesComeFromTheApplication() throws Exception {
-		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror");
-		V1Deployment deployment = load("deployment.yaml", V1Deployment.class);
-		assertThat(deployment.getMetadata().getNamespace()).isEqualTo("default");
-		assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
-		V1Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
-		assertThat(container.getImage()).isEqualTo("mirror:latest");
-		assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(8080);
-		assertThat(deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds()).isEqualTo(45);
-		assertThat(Files.readString(this.output.resolve("rbac.yaml"))).doesNotContain("leases");
-	}
-
 	private <T> T load(String file, Class<T> type) throws IOException {
 		return Yaml.loadAs(Files.readString(this.output.resolve(file)), type);
 	}
