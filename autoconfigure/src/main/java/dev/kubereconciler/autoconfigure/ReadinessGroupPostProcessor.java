@@ -14,8 +14,8 @@ import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 /**
  * Adds the {@code controllersReadiness} indicator to the {@code readiness} health group that
  * Spring Boot's Kubernetes probes define, so that a pod receives no traffic before its caches
- * synced; the {@code liveness} group is left alone. A readiness group the user configured
- * with an explicit {@code include} is left alone too.
+ * synced, and keeps it out of the overall status; the {@code liveness} group is left alone. A
+ * readiness group the user configured with an explicit {@code include} is left alone too.
  */
 class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 
@@ -31,21 +31,21 @@ class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 
 	@Override
 	public HealthEndpointGroups postProcessHealthEndpointGroups(HealthEndpointGroups groups) {
-		HealthEndpointGroup readiness = groups.get(READINESS);
-		if (readiness == null || this.userConfigured) {
-			return groups;
-		}
 		Map<String, HealthEndpointGroup> byName = new LinkedHashMap<>();
 		groups.getNames().forEach((name) -> byName.put(name, groups.get(name)));
-		byName.put(READINESS, new WithControllers(readiness));
-		return HealthEndpointGroups.of(groups.getPrimary(), byName);
+		HealthEndpointGroup readiness = groups.get(READINESS);
+		if (readiness != null && !this.userConfigured) {
+			byName.put(READINESS, new Membership(readiness, true));
+		}
+		// the overall status keeps ignoring a first sync, as the controllers indicator does
+		return HealthEndpointGroups.of(new Membership(groups.getPrimary(), false), byName);
 	}
 
-	private record WithControllers(HealthEndpointGroup delegate) implements HealthEndpointGroup {
+	private record Membership(HealthEndpointGroup delegate, boolean member) implements HealthEndpointGroup {
 
 		@Override
 		public boolean isMember(String name) {
-			return MEMBER.equals(name) || this.delegate.isMember(name);
+			return MEMBER.equals(name) ? this.member : this.delegate.isMember(name);
 		}
 
 		@Override

@@ -42,16 +42,16 @@ public final class RbacAuthorizer {
 	}
 
 	/**
-	 * Fail with the first request the policy does not allow, naming it and the rules.
+	 * Fail naming every request the policy does not allow, and the rules.
 	 * @param policy the policy
 	 * @param requests the recorded requests
 	 */
 	public static void assertAllowed(RbacPolicy policy, Collection<ApiRequest> requests) {
-		for (ApiRequest request : requests) {
-			if (!allows(policy, request)) {
-				fail("The derived RBAC rules do not allow a request the application made: " + request
-						+ "\nRoles: " + policy.roles());
-			}
+		List<ApiRequest> denied = requests.stream().filter((request) -> !allows(policy, request)).toList();
+		if (!denied.isEmpty()) {
+			fail("The derived RBAC rules do not allow a request the application made: " + denied.get(0)
+					+ ((denied.size() > 1) ? "\nNor these: " + denied.subList(1, denied.size()) : "")
+					+ "\nRoles: " + policy.roles());
 		}
 	}
 
