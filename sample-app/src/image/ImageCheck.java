@@ -53,12 +53,8 @@ public final class ImageCheck {
 				in.skipNBytes((512 - (length % 512)) % 512);
 			}
 		}
-		require(!entries.isEmpty(), args0() + " is not a tar archive");
+		require(!entries.isEmpty(), tar + " is not a tar archive");
 		return entries;
-	}
-
-	private static String args0() {
-		return "the file";
 	}
 
 	private static String text(Map<String, byte[]> entries, String name) {
