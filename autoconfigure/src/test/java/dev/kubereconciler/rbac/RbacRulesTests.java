@@ -3,6 +3,7 @@ package dev.kubereconciler.rbac;
 import java.util.List;
 import java.util.Set;
 
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -44,7 +45,8 @@ class RbacRulesTests {
 			.build();
 		assertThat(policy.clusterWide()).isFalse();
 		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");
-		assertThat(policy.roles().get(0).rules()).containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
+		assertThat(policy.roles().get(0).rules())
+			.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
 		assertThat(policy.roles().get(1).rules())
 			.containsExactly(new PolicyRule(List.of(""), List.of("configmaps", "secrets"), RbacRules.READ, List.of()));
 	}
@@ -98,7 +100,7 @@ class RbacRulesTests {
 			.withMessageContaining("at least one API group, resource and verb");
 	}
 
-	private static ControllerDefinition.Builder definition(String name, Class<? extends io.kubernetes.client.common.KubernetesObject> type,
+	private static ControllerDefinition.Builder definition(String name, Class<? extends KubernetesObject> type,
 			Set<String> namespaces) {
 		return ControllerDefinition.builder(name, type).namespaces(namespaces).reconciler((request) -> Result.done());
 	}

@@ -38,7 +38,8 @@ import java.util.zip.GZIPInputStream;
 public final class EnvtestDownloader {
 
 	/** The release index of controller-tools. */
-	public static final String DEFAULT_INDEX = "https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/HEAD/envtest-releases.yaml";
+	public static final String DEFAULT_INDEX = "https://raw.githubusercontent.com/kubernetes-sigs/controller-tools/"
+			+ "HEAD/envtest-releases.yaml";
 
 	private final HttpClient http;
 
