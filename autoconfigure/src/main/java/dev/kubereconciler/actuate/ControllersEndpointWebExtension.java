@@ -15,6 +15,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.actuate.endpoint.web.annotation.EndpointWebExtension;
 
+import org.springframework.util.MimeType;
+
 import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDetails;
 
 /**
@@ -30,11 +32,18 @@ import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDetails;
 @EndpointWebExtension(endpoint = ControllersEndpoint.class)
 public class ControllersEndpointWebExtension {
 
+	/** The selector under which the RBAC rules are served. */
+	public static final String RBAC = "rbac";
+
+	private static final MimeType YAML = MimeType.valueOf("application/yaml");
+
 	private final ControllersEndpoint delegate;
 
 	private final Show showItems;
 
 	private final Set<String> roles;
+
+	private final @Nullable Supplier<String> rbac;
 
 	/**
 	 * Create the extension.
@@ -44,14 +53,41 @@ public class ControllersEndpointWebExtension {
 	 * authenticated user when empty
 	 */
 	public ControllersEndpointWebExtension(ControllersEndpoint delegate, Show showItems, Set<String> roles) {
+		this(delegate, showItems, roles, null);
+	}
+
+	/**
+	 * Create the extension.
+	 * @param delegate the endpoint
+	 * @param showItems when object keys are shown
+	 * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED}; any
+	 * authenticated user when empty
+	 * @param rbac supplies the RBAC rules in YAML, served at {@code controllers/rbac}; {@code null}
+	 * for none
+	 */
+	public ControllersEndpointWebExtension(ControllersEndpoint delegate, Show showItems, Set<String> roles,
+			@Nullable Supplier<String> rbac) {
 		this.delegate = delegate;
 		this.showItems = showItems;
 		this.roles = roles;
+		this.rbac = rbac;
 	}
 
+	/**
+	 * Return one controller's details or, for {@value #RBAC}, the RBAC rules the controllers
+	 * need as YAML; a controller named {@value #RBAC} is shadowed here.
+	 * @param securityContext the security context
+	 * @param name the controller name, or {@value #RBAC}
+	 * @return the details, the YAML, or 404
+	 */
 	@ReadOperation
-	public @Nullable ControllerDetails controller(SecurityContext securityContext, @Selector String name) {
-		return this.delegate.details(name, this.showItems.isShown(securityContext, this.roles));
+	public WebEndpointResponse<Object> controller(SecurityContext securityContext, @Selector String name) {
+		if (RBAC.equals(name) && this.rbac != null) {
+			return new WebEndpointResponse<>(this.rbac.get(), WebEndpointResponse.STATUS_OK, YAML);
+		}
+		ControllerDetails details = this.delegate.details(name, this.showItems.isShown(securityContext, this.roles));
+		return (details != null) ? new WebEndpointResponse<>(details, WebEndpointResponse.STATUS_OK)
+				: new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 	}
 
 	@ReadOperation

@@ -1,5 +1,6 @@
 package dev.kubereconciler.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -17,7 +18,7 @@ import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
  * Auto-configuration for the {@code controllers} Actuator endpoint; the activity it reports is
  * only recorded while the endpoint is available.
  */
-@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class)
+@AutoConfiguration(after = { KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(ManagedControllers.class)
 @ConditionalOnAvailableEndpoint(ControllersEndpoint.class)
@@ -42,8 +43,10 @@ public final class ControllersEndpointAutoConfiguration {
 	@ConditionalOnBean(ControllersEndpoint.class)
 	@ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
 	ControllersEndpointWebExtension controllersEndpointWebExtension(ControllersEndpoint endpoint,
-			ControllersEndpointProperties properties) {
-		return new ControllersEndpointWebExtension(endpoint, properties.getShowItems(), properties.getRoles());
+			ControllersEndpointProperties properties, ObjectProvider<KubeReconcilerRbac> rbac) {
+		KubeReconcilerRbac policy = rbac.getIfAvailable();
+		return new ControllersEndpointWebExtension(endpoint, properties.getShowItems(), properties.getRoles(),
+				(policy != null) ? policy::yaml : null);
 	}
 
 }

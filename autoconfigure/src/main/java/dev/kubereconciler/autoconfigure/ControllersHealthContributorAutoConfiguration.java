@@ -7,13 +7,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
+import dev.kubereconciler.actuate.ControllersReadinessIndicator;
 
 /**
  * Auto-configuration for the {@code controllers} health indicator.
  */
-@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class)
+// after the probes' auto-configuration, so that its readiness group exists when ours runs
+@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
+		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(ManagedControllers.class)
 @ConditionalOnEnabledHealthIndicator("controllers")
@@ -23,6 +27,18 @@ public final class ControllersHealthContributorAutoConfiguration {
 	@ConditionalOnMissingBean(name = { "controllersHealthIndicator", "controllersHealthContributor" })
 	ControllersHealthIndicator controllersHealthIndicator(ManagedControllers controllers) {
 		return new ControllersHealthIndicator(controllers::getManager);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean(name = "controllersReadinessHealthIndicator")
+	ControllersReadinessIndicator controllersReadinessHealthIndicator(ManagedControllers controllers) {
+		return new ControllersReadinessIndicator(controllers::getManager);
+	}
+
+	@Bean
+	static ReadinessGroupPostProcessor controllersReadinessGroupPostProcessor(Environment environment) {
+		return new ReadinessGroupPostProcessor(
+				environment.containsProperty("management.endpoint.health.group.readiness.include"));
 	}
 
 }

@@ -202,11 +202,11 @@ class ControllersEndpointTests {
 			.containsExactly("ns/secret-name");
 		ControllersEndpointWebExtension web = new ControllersEndpointWebExtension(whenAuthorized,
 				Show.WHEN_AUTHORIZED, Set.of("OPERATOR"));
-		assertThat(web.controller(SecurityContext.NONE, "flaky").items()).extracting(ItemDescriptor::key)
+		assertThat(details(web, SecurityContext.NONE).items()).extracting(ItemDescriptor::key)
 			.containsExactly("******");
-		assertThat(web.controller(user("OTHER"), "flaky").items()).extracting(ItemDescriptor::key)
+		assertThat(details(web, user("OTHER")).items()).extracting(ItemDescriptor::key)
 			.containsExactly("******");
-		assertThat(web.controller(user("OPERATOR"), "flaky").events()).extracting(DecisionDescriptor::key)
+		assertThat(details(web, user("OPERATOR")).events()).extracting(DecisionDescriptor::key)
 			.containsExactly("ns/secret-name");
 	}
 
@@ -404,6 +404,10 @@ class ControllersEndpointTests {
 
 	private static org.awaitility.core.ConditionFactory await() {
 		return with().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).await().atMost(Duration.ofSeconds(10));
+	}
+
+	private static ControllerDetails details(ControllersEndpointWebExtension web, SecurityContext context) {
+		return (ControllerDetails) web.controller(context, "flaky").getBody();
 	}
 
 }

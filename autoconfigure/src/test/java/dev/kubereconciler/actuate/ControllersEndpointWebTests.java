@@ -1,5 +1,6 @@
 package dev.kubereconciler.actuate;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -7,8 +8,11 @@ import java.util.Map;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
+import io.kubernetes.client.openapi.models.V1ClusterRoleBinding;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.Yaml;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,6 +71,23 @@ class ControllersEndpointWebTests {
 			return controllers.<Integer>read("$.controllers.flaky.retries") == 2
 					&& controllers.<Integer>read("$.controllers.flaky.queue.waiting") == 1;
 		});
+	}
+
+	@Test
+	void rbacIsServedAsYamlThatKubernetesModelsRead() throws IOException {
+		Response response = this.actuator.get("/controllers/rbac");
+		assertThat(response.status()).isEqualTo(200);
+		List<Object> objects = Yaml.loadAll(response.body());
+		// the flaky controller watches ConfigMaps in every namespace: a ClusterRole and its binding
+		assertThat(objects).hasSize(2);
+		V1ClusterRole role = (V1ClusterRole) objects.get(0);
+		assertThat(role.getRules()).singleElement().satisfies((rule) -> {
+			assertThat(rule.getResources()).containsExactly("configmaps");
+			assertThat(rule.getVerbs()).containsExactly("get", "list", "watch");
+		});
+		assertThat(((V1ClusterRoleBinding) objects.get(1)).getRoleRef().getName())
+			.isEqualTo(role.getMetadata().getName());
+		assertThat(this.actuator.get("/controllers/no-such-controller").status()).isEqualTo(404);
 	}
 
 	@Test

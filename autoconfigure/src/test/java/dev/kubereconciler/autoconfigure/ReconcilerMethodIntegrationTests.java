@@ -104,7 +104,7 @@ class ReconcilerMethodIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

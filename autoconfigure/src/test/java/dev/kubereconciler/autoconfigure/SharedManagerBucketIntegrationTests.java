@@ -92,7 +92,7 @@ class SharedManagerBucketIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

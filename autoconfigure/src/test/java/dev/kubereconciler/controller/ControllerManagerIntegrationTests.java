@@ -23,13 +23,20 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.rbac.ControllerRbac;
+import dev.kubereconciler.rbac.RbacRules;
+import dev.kubereconciler.test.ApiRequest;
+import dev.kubereconciler.test.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -54,9 +61,29 @@ class ControllerManagerIntegrationTests {
 
 	TestNamespace namespace;
 
+	KubernetesTestServer server;
+
+	// the managers' own client, whose every request must be allowed by the derived RBAC rules
+	private ApiRequestRecorder.Recorded managerClient;
+
+	@BeforeEach
+	void recordManagerRequests() {
+		this.managerClient = ApiRequestRecorder.record(this.server.apiClient());
+	}
+
 	@AfterEach
-	void stopManagers() {
+	void stopManagersAndCheckTheirRequestsAgainstTheDerivedRbac() {
 		this.managers.forEach(ControllerManager::stop);
+		List<ApiRequest> requests = this.managerClient.recorder().requests();
+		assertThat(requests).isNotEmpty();
+		RbacRules rules = ControllerRbac.derive(this.managers.stream()
+			.flatMap((manager) -> manager.controllers().values().stream())
+			.map(Controller::definition)
+			.toList());
+		this.managers.stream()
+			.filter(ControllerManager::isLeaderElectionEnabled)
+			.forEach((manager) -> rules.leases(manager.leaderElection().leaseNamespace()));
+		RbacAuthorizer.assertAllowed(rules.build(), requests);
 	}
 
 	@Test
@@ -105,7 +132,7 @@ class ControllerManagerIntegrationTests {
 	@Test
 	void controllersWithDifferentSelectorsShareOneUnfilteredInformer() throws ApiException {
 		Map<String, AtomicInteger> second = new ConcurrentHashMap<>();
-		ControllerManager manager = ControllerManager.builder(this.client)
+		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(ControllerDefinition.builder("red", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
 				.labelSelector("color=red")
@@ -235,7 +262,7 @@ class ControllerManagerIntegrationTests {
 				return Result.done();
 			})
 			.build();
-		ControllerManager manager = ControllerManager.builder(this.client)
+		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(definition)
 			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity,
 					LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500)))
@@ -247,7 +274,7 @@ class ControllerManagerIntegrationTests {
 	}
 
 	private void start(ControllerDefinition definition) {
-		ControllerManager manager = ControllerManager.builder(this.client)
+		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(definition)
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build();

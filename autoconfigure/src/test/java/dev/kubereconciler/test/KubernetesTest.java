@@ -41,7 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
-@ExtendWith(KubernetesTestExtension.class)
+@ExtendWith({ KubernetesTestExtension.class, RbacProofExtension.class })
 public @interface KubernetesTest {
 
 }

@@ -31,9 +31,16 @@ public final class KubernetesTestConfiguration {
 		return KubernetesTestServer.shared();
 	}
 
+	// the application's requests are recorded, so that RbacProofExtension can check each
+	// against the RBAC rules the application derives
 	@Bean
-	ApiClient kubernetesTestApiClient(KubernetesTestServer kubernetesTestServer) {
-		return kubernetesTestServer.apiClient();
+	ApiRequestRecorder kubernetesTestApiRequestRecorder() {
+		return new ApiRequestRecorder();
+	}
+
+	@Bean
+	ApiClient kubernetesTestApiClient(KubernetesTestServer kubernetesTestServer, ApiRequestRecorder recorder) {
+		return recorder.attach(kubernetesTestServer.apiClient());
 	}
 
 }

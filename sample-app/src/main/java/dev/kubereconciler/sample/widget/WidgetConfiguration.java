@@ -1,6 +1,7 @@
 package dev.kubereconciler.sample.widget;
 
 import java.time.Duration;
+import java.util.Set;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
@@ -10,6 +11,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.RbacCustomizer;
+import dev.kubereconciler.controller.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -21,6 +24,17 @@ import dev.kubereconciler.sample.SampleProperties;
  */
 @Configuration(proxyBeanMethods = false)
 public class WidgetConfiguration {
+
+	/**
+	 * The writes the reconciler makes on widgets, which the watch alone does not imply: their
+	 * finalizers and their status.
+	 * @return the customizer
+	 */
+	@Bean
+	RbacCustomizer widgetRbac() {
+		ResourceType widgets = ResourceType.of(Widget.class);
+		return (rules) -> rules.finalizers(widgets, Set.of()).status(widgets, Set.of());
+	}
 
 	@Bean
 	GenericKubernetesApi<Widget, WidgetList> widgetApi(ApiClient apiClient) {

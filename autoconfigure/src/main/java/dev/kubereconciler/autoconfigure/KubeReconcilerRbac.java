@@ -1,0 +1,96 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.rbac.ControllerRbac;
+import dev.kubereconciler.rbac.PolicyRule;
+import dev.kubereconciler.rbac.RbacManifests;
+import dev.kubereconciler.rbac.RbacPolicy;
+import dev.kubereconciler.rbac.RbacRules;
+
+/**
+ * The RBAC policy of this application: the rules of its controllers, its leases, the rules of
+ * {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans.
+ */
+public class KubeReconcilerRbac {
+
+	private final ManagedControllers controllers;
+
+	private final KubeReconcilerProperties properties;
+
+	private final RbacProperties rbacProperties;
+
+	private final List<RbacCustomizer> customizers;
+
+	private final String name;
+
+	private final String namespace;
+
+	KubeReconcilerRbac(ManagedControllers controllers, KubeReconcilerProperties properties,
+			RbacProperties rbacProperties, List<RbacCustomizer> customizers, String name, String namespace) {
+		this.controllers = controllers;
+		this.properties = properties;
+		this.rbacProperties = rbacProperties;
+		this.customizers = customizers;
+		this.name = name;
+		this.namespace = namespace;
+	}
+
+	/**
+	 * Return the policy as Roles or a ClusterRole with their bindings to the application's
+	 * ServiceAccount, in YAML.
+	 * @return the YAML
+	 */
+	public String yaml() {
+		return RbacManifests.yaml(policy(), this.name, this.namespace);
+	}
+
+	/**
+	 * Calculate the policy with the lease namespace the manager uses.
+	 * @return the policy
+	 */
+	public RbacPolicy policy() {
+		return policy(null);
+	}
+
+	/**
+	 * Calculate the policy.
+	 * @param deploymentNamespace the namespace the application will run in, used for the leases
+	 * when {@code kube-reconciler.leader-election.lease-namespace} is not set; {@code null} for
+	 * the namespace the running manager uses
+	 * @return the policy
+	 */
+	public RbacPolicy policy(@Nullable String deploymentNamespace) {
+		ControllerManager manager = this.controllers.getManager();
+		RbacRules rules = ControllerRbac
+			.derive(manager.controllers().values().stream().map(Controller::definition).toList());
+		if (manager.isLeaderElectionEnabled()) {
+			String configured = this.properties.getLeaderElection().getLeaseNamespace();
+			rules.leases((configured != null) ? configured
+					: (deploymentNamespace != null) ? deploymentNamespace : manager.leaderElection().leaseNamespace());
+		}
+		// hook (shard helper): kube-reconciler.sharding.enabled -> rules.leases(namespace)
+		List<RbacProperties.Rule> configuredRules = this.rbacProperties.getRules();
+		for (int i = 0; i < configuredRules.size(); i++) {
+			rules.rule(rule(i, configuredRules.get(i)));
+		}
+		this.customizers.forEach((customizer) -> customizer.customize(rules));
+		return rules.build();
+	}
+
+	private static PolicyRule rule(int index, RbacProperties.Rule rule) {
+		try {
+			return new PolicyRule(rule.getApiGroups(), rule.getResources(), rule.getVerbs(), rule.getResourceNames());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidPropertyException("kube-reconciler.rbac.rules[" + index + "]",
+					rule.getApiGroups() + " " + rule.getResources() + " " + rule.getVerbs(), ex.getMessage(),
+					"Give the rule resources and verbs, for example resources: [secrets] and verbs: [get].");
+		}
+	}
+
+}

@@ -1,0 +1,179 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1HTTPGetAction;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSecurityContext;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Probe;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ServicePort;
+import io.kubernetes.client.openapi.models.V1ServiceSpec;
+import io.kubernetes.client.util.Yaml;
+
+import org.springframework.core.env.Environment;
+
+import dev.kubereconciler.rbac.RbacManifests;
+
+/**
+ * The Kubernetes manifests of the application, generated from its properties: ServiceAccount,
+ * RBAC, a Deployment with probes on Actuator's health groups, and a Service for the management
+ * port.
+ */
+public class KubernetesManifests {
+
+	/** Time left after the shutdown timeout for the web server and the context to close. */
+	static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(15);
+
+	private final Environment environment;
+
+	private final KubeReconcilerProperties properties;
+
+	private final DeploymentProperties deployment;
+
+	private final KubeReconcilerRbac rbac;
+
+	/**
+	 * Create the manifests.
+	 * @param environment the application's environment
+	 * @param properties the kube-reconciler properties
+	 * @param deployment the deployment properties
+	 * @param rbac the RBAC policy
+	 */
+	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
+			DeploymentProperties deployment, KubeReconcilerRbac rbac) {
+		this.environment = environment;
+		this.properties = properties;
+		this.deployment = deployment;
+		this.rbac = rbac;
+	}
+
+	/**
+	 * Return the manifests by file name.
+	 * @return the YAML of each file, in the order to apply them
+	 */
+	public Map<String, String> files() {
+		String name = KubeReconcilerRbacAutoConfiguration.name(this.deployment, this.environment);
+		String namespace = this.deployment.getNamespace();
+		Map<String, String> files = new LinkedHashMap<>();
+		files.put("serviceaccount.yaml", Yaml.dump(new V1ServiceAccount().apiVersion("v1")
+			.kind("ServiceAccount")
+			.metadata(metadata(name, namespace))));
+		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
+		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
+		files.put("service.yaml", Yaml.dump(service(name, namespace)));
+		files.put("kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+				+ "resources:\n- serviceaccount.yaml\n- rbac.yaml\n- deployment.yaml\n- service.yaml\n");
+		return files;
+	}
+
+	/**
+	 * Write the manifests into a folder.
+	 * @param directory the folder, created if missing
+	 * @return the files written
+	 * @throws IOException if a file cannot be written
+	 */
+	public List<Path> write(Path directory) throws IOException {
+		Files.createDirectories(directory);
+		List<Path> written = new ArrayList<>();
+		for (Map.Entry<String, String> file : files().entrySet()) {
+			written.add(Files.writeString(directory.resolve(file.getKey()), file.getValue()));
+		}
+		return written;
+	}
+
+	V1Deployment deployment(String name, String namespace) {
+		String image = (this.deployment.getImage() != null) ? this.deployment.getImage() : name + ":latest";
+		int port = managementPort();
+		String health = this.environment.getProperty("management.endpoints.web.base-path", "/actuator") + "/health";
+		long grace = this.properties.getShutdownTimeout().plus(SHUTDOWN_MARGIN).toSeconds();
+		V1Container container = new V1Container().name(name)
+			.image(image)
+			.ports(List.of(new V1ContainerPort().name("management").containerPort(port)))
+			.env(environmentVariables())
+			// liveness asks only whether the JVM's own state is broken; the API server is no part of it
+			.livenessProbe(probe(health + "/liveness", 3))
+			.readinessProbe(probe(health + "/readiness", 1));
+		V1PodSpec pod = new V1PodSpec().serviceAccountName(name)
+			.terminationGracePeriodSeconds(grace)
+			.securityContext(new V1PodSecurityContext().runAsNonRoot(true))
+			.containers(List.of(container));
+		return new V1Deployment().apiVersion("apps/v1")
+			.kind("Deployment")
+			.metadata(metadata(name, namespace))
+			.spec(new V1DeploymentSpec().replicas(this.deployment.getReplicas())
+				.selector(new V1LabelSelector().matchLabels(labels(name)))
+				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels(name))).spec(pod)));
+	}
+
+	private List<V1EnvVar> environmentVariables() {
+		List<V1EnvVar> env = new ArrayList<>();
+		env.add(new V1EnvVar().name("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED").value("true"));
+		KubeReconcilerProperties.LeaderElection election = this.properties.getLeaderElection();
+		env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_ENABLED")
+			.value(Boolean.toString(election.isEnabled())));
+		if (election.isEnabled()) {
+			if (election.getLeaseName() != null) {
+				env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_LEASENAME").value(election.getLeaseName()));
+			}
+			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_LEASEDURATION")
+				.value(election.getLeaseDuration().toString()));
+			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RENEWDEADLINE")
+				.value(election.getRenewDeadline().toString()));
+			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RETRYPERIOD")
+				.value(election.getRetryPeriod().toString()));
+		}
+		// hook (shard helper): KUBE_RECONCILER_SHARDING_ENABLED and its settings, from its properties
+		env.add(new V1EnvVar().name("KUBE_RECONCILER_SHUTDOWNTIMEOUT")
+			.value(this.properties.getShutdownTimeout().toString()));
+		return env;
+	}
+
+	private V1Service service(String name, String namespace) {
+		int port = managementPort();
+		return new V1Service().apiVersion("v1")
+			.kind("Service")
+			.metadata(metadata(name, namespace))
+			.spec(new V1ServiceSpec().selector(labels(name))
+				.ports(List.of(new V1ServicePort().name("management")
+					.port(port)
+					.targetPort(new IntOrString("management")))));
+	}
+
+	int managementPort() {
+		return this.environment.getProperty("management.server.port", Integer.class,
+				this.environment.getProperty("server.port", Integer.class, 8080));
+	}
+
+	private static V1Probe probe(String path, int failureThreshold) {
+		return new V1Probe().httpGet(new V1HTTPGetAction().path(path).port(new IntOrString("management")))
+			.periodSeconds(10)
+			.failureThreshold(failureThreshold);
+	}
+
+	private static V1ObjectMeta metadata(String name, String namespace) {
+		return new V1ObjectMeta().name(name).namespace(namespace).labels(labels(name));
+	}
+
+	private static Map<String, String> labels(String name) {
+		return Map.of("app.kubernetes.io/name", name);
+	}
+
+}

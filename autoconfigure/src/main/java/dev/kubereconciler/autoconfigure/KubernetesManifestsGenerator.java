@@ -1,0 +1,55 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Writes an application's Kubernetes manifests at build time: starts its context without a
+ * web server and without starting the controllers, so that nothing connects to a cluster,
+ * and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a folder.
+ *
+ * <p>Arguments: the application class, the output folder, then any Spring Boot arguments such
+ * as {@code --kube-reconciler.deployment.image=registry.example/app:1.0}.
+ */
+public final class KubernetesManifestsGenerator {
+
+	private KubernetesManifestsGenerator() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length < 2) {
+			throw new IllegalArgumentException("Usage: KubernetesManifestsGenerator <application class> <output folder> "
+					+ "[--kube-reconciler.deployment.image=...] [--kube-reconciler.deployment.namespace=...]");
+		}
+		List<Path> written = generate(Class.forName(args[0]), Path.of(args[1]),
+				Arrays.copyOfRange(args, 2, args.length));
+		written.forEach((path) -> System.out.println("Wrote " + path));
+	}
+
+	/**
+	 * Generate the manifests of an application.
+	 * @param application the application class
+	 * @param directory the output folder
+	 * @param args Spring Boot arguments
+	 * @return the files written
+	 * @throws Exception if the context does not start or a file cannot be written
+	 */
+	public static List<Path> generate(Class<?> application, Path directory, String... args) throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(application)
+			.web(WebApplicationType.NONE)
+			.properties("kube-reconciler.auto-startup=false", "spring.main.banner-mode=off",
+					"spring.main.log-startup-info=false")
+			.run(args)) {
+			KubernetesManifests manifests = new KubernetesManifests(context.getEnvironment(),
+					context.getBean(KubeReconcilerProperties.class), context.getBean(DeploymentProperties.class),
+					context.getBean(KubeReconcilerRbac.class));
+			return manifests.write(directory);
+		}
+	}
+
+}

@@ -1,0 +1,18 @@
+package dev.kubereconciler.autoconfigure;
+
+import dev.kubereconciler.rbac.RbacRules;
+
+/**
+ * Callback to add RBAC rules for what the application's own code calls, or a feature's
+ * input, before the rules are calculated.
+ */
+@FunctionalInterface
+public interface RbacCustomizer {
+
+	/**
+	 * Add to the rules.
+	 * @param rules the rules derived from the controllers so far
+	 */
+	void customize(RbacRules rules);
+
+}

@@ -1,0 +1,56 @@
+package dev.kubereconciler.rbac;
+
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The roles an application needs: a ClusterRole, or one Role per namespace, plus a Role for
+ * its leases.
+ *
+ * @param roles the roles
+ */
+public record RbacPolicy(List<Role> roles) {
+
+	/** The purpose of the role that holds the controllers' rules. */
+	public static final String CONTROLLERS = "controllers";
+
+	/** The purpose of the role that holds the rules on leases. */
+	public static final String LEADER_ELECTION = "leader-election";
+
+	public RbacPolicy {
+		roles = List.copyOf(roles);
+	}
+
+	/**
+	 * Return whether the controllers' rules are granted cluster-wide.
+	 * @return whether there is a ClusterRole
+	 */
+	public boolean clusterWide() {
+		return this.roles.stream().anyMatch(Role::clusterWide);
+	}
+
+	/**
+	 * One role.
+	 *
+	 * @param purpose {@link #CONTROLLERS} or {@link #LEADER_ELECTION}, which names the role
+	 * @param namespace the namespace of a Role, {@code null} for a ClusterRole
+	 * @param rules the rules
+	 */
+	public record Role(String purpose, @Nullable String namespace, List<PolicyRule> rules) {
+
+		public Role {
+			rules = List.copyOf(rules);
+		}
+
+		/**
+		 * Return whether this is a ClusterRole.
+		 * @return whether the role has no namespace
+		 */
+		public boolean clusterWide() {
+			return this.namespace == null;
+		}
+
+	}
+
+}

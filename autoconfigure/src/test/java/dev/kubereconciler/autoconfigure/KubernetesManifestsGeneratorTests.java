@@ -1,0 +1,96 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1Role;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.util.Yaml;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.context.annotation.Bean;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.reconcile.Result;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link KubernetesManifestsGenerator}: the manifests follow the application's
+ * properties, and the overrides given as arguments.
+ */
+class KubernetesManifestsGeneratorTests {
+
+	@TempDir
+	Path output;
+
+	@Test
+	void writesRbacServiceAccountDeploymentAndServiceFromTheProperties() throws Exception {
+		List<Path> written = KubernetesManifestsGenerator.generate(Application.class, this.output,
+				"--spring.application.name=mirror", "--kube-reconciler.deployment.namespace=ops",
+				"--kube-reconciler.deployment.image=registry.example/mirror:1.2",
+				"--kube-reconciler.deployment.replicas=2", "--kube-reconciler.leader-election.enabled=true",
+				"--kube-reconciler.shutdown-timeout=20s", "--management.server.port=9090",
+				"--kube-reconciler.rbac.rules[0].resources=secrets", "--kube-reconciler.rbac.rules[0].verbs=get");
+		assertThat(written).extracting((path) -> path.getFileName().toString())
+			.containsExactly("serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml",
+					"kustomization.yaml");
+		assertThat(load("serviceaccount.yaml", V1ServiceAccount.class).getMetadata().getNamespace()).isEqualTo("ops");
+		List<Object> rbac = Yaml.loadAll(Files.readString(this.output.resolve("rbac.yaml")));
+		assertThat(rbac).hasSize(4);
+		V1Role controllers = (V1Role) rbac.get(0);
+		assertThat(controllers.getMetadata().getName()).isEqualTo("mirror-controllers");
+		assertThat(controllers.getMetadata().getNamespace()).isEqualTo("red");
+		assertThat(controllers.getRules()).anySatisfy((rule) -> assertThat(rule.getResources()).contains("configmaps"))
+			.anySatisfy((rule) -> assertThat(rule.getResources()).containsExactly("secrets"));
+		V1Role leases = (V1Role) rbac.get(2);
+		assertThat(leases.getMetadata().getNamespace()).isEqualTo("ops");
+		assertThat(leases.getRules().get(0).getVerbs()).containsExactly("get", "create", "update");
+
+		V1Deployment deployment = load("deployment.yaml", V1Deployment.class);
+		assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
+		assertThat(deployment.getSpec().getTemplate().getSpec().getServiceAccountName()).isEqualTo("mirror");
+		// longer than the 20 s the reconciles may take to drain
+		assertThat(deployment.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds()).isEqualTo(35);
+		V1Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+		assertThat(container.getImage()).isEqualTo("registry.example/mirror:1.2");
+		assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(9090);
+		assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
+		assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
+		assertThat(container.getEnv()).extracting(V1EnvVar::getName, V1EnvVar::getValue)
+			.contains(org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_LEADERELECTION_ENABLED", "true"),
+					org.assertj.core.groups.Tuple.tuple("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED", "true"));
+		V1Service service = load("service.yaml", V1Service.class);
+		assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9090);
+		assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+	}
+
+	private <T> T load(String file, Class<T> type) throws IOException {
+		return Yaml.loadAs(Files.readString(this.output.resolve(file)), type);
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Application {
+
+		@Bean
+		ControllerDefinition mirror() {
+			return ControllerDefinition.builder("mirror", V1ConfigMap.class)
+				.namespaces("red")
+				.reconciler((request) -> Result.done())
+				.build();
+		}
+
+	}
+
+}

@@ -1,0 +1,40 @@
+package dev.kubereconciler.test;
+
+import java.util.List;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+import org.springframework.context.ApplicationContext;
+import org.springframework.test.context.junit.jupiter.SpringExtension;
+
+import dev.kubereconciler.autoconfigure.KubeReconcilerRbac;
+
+/**
+ * After a Spring test class of {@link KubernetesTest @KubernetesTest}, checks that the RBAC
+ * rules the application derives allow every request its {@code ApiClient} bean sent, as
+ * recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}. Test
+ * fixtures use the class's own client, which is not recorded.
+ */
+public final class RbacProofExtension implements AfterAllCallback {
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		Class<?> testClass = context.getRequiredTestClass();
+		boolean spring = AnnotationSupport.findRepeatableAnnotations(testClass, ExtendWith.class)
+			.stream()
+			.anyMatch((extendWith) -> List.of(extendWith.value()).contains(SpringExtension.class));
+		if (!spring || context.getExecutionException().isPresent()) {
+			return;
+		}
+		ApplicationContext application = SpringExtension.getApplicationContext(context);
+		ApiRequestRecorder recorder = application.getBeanProvider(ApiRequestRecorder.class).getIfAvailable();
+		KubeReconcilerRbac rbac = application.getBeanProvider(KubeReconcilerRbac.class).getIfAvailable();
+		if (recorder != null && rbac != null) {
+			RbacAuthorizer.assertAllowed(rbac.policy(), recorder.requests());
+		}
+	}
+
+}
