@@ -25,6 +25,7 @@ import dev.kubereconciler.controller.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -83,7 +84,7 @@ public final class KubeReconcilerAutoConfiguration {
 			ObjectProvider<RateLimiterCustomizer> customizers,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
-			BeanFactory beanFactory, Environment environment) {
+			ObjectProvider<EventRecorders> eventRecorders, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
@@ -98,6 +99,7 @@ public final class KubeReconcilerAutoConfiguration {
 						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
 							.stripManagedFields(properties.getCache().isStripManagedFields())))
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
+					eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {
 						builder.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));

@@ -4,6 +4,8 @@ import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileContext;
@@ -92,6 +94,19 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 		}
 		return new ContextReconciler<>(this.type, this.objectReconciler, this.requestReconciler, finalizer,
 				Objects.requireNonNull(cleaner, "cleaner must not be null"));
+	}
+
+	/**
+	 * Return the context reconciler a controller runs, if it runs one, for those that derive
+	 * what a controller does from it, such as its RBAC rules.
+	 * @param reconciler a definition's reconcile function
+	 * @return the context reconciler, or {@code null} for a plain {@code Request} function
+	 */
+	public static @Nullable ContextReconciler<?> of(ReconcileFunction reconciler) {
+		if (reconciler instanceof ContextReconciler<?> context) {
+			return context;
+		}
+		return (reconciler instanceof BoundReconciler<?> bound) ? bound.reconciler() : null;
 	}
 
 	public Class<T> type() {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -80,7 +81,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
-		ReconcileToolkit toolkit = new ReconcileToolkit(builder.apiClient, builder.eventRecorder);
+		ReconcileToolkit toolkit = new ReconcileToolkit(builder.apiClient, builder.eventRecorders);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, toolkit));
 		this.caches = new Caches(builder.apiClient, builder.informerFactory, builder.cacheTransforms, this.clock);
 		this.caches.wire(this.controllers.values());
@@ -295,7 +296,7 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private boolean priorityQueue = true;
 
-		private @Nullable EventRecorder eventRecorder;
+		private @Nullable Function<String, EventRecorder> eventRecorders;
 
 		private CacheTransforms cacheTransforms = CacheTransforms.defaults();
 
@@ -425,12 +426,13 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Record the Kubernetes Events of reconcilers with this recorder; none by default.
-		 * @param eventRecorder the recorder
+		 * Record the Kubernetes Events of each controller's reconciles with the recorder this
+		 * function returns for the controller's name; none by default.
+		 * @param eventRecorders the recorder of each controller
 		 * @return this builder
 		 */
-		public Builder eventRecorder(EventRecorder eventRecorder) {
-			this.eventRecorder = eventRecorder;
+		public Builder eventRecorders(Function<String, EventRecorder> eventRecorders) {
+			this.eventRecorders = eventRecorders;
 			return this;
 		}
 

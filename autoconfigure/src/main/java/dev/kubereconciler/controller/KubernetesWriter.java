@@ -36,6 +36,10 @@ final class KubernetesWriter {
 
 	private final String fieldManager;
 
+	String fieldManager() {
+		return this.fieldManager;
+	}
+
 	KubernetesWriter(ApiClient apiClient, String fieldManager) {
 		this.apiClient = apiClient;
 		this.fieldManager = fieldManager;

@@ -232,7 +232,8 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 
 	@Override
 	public EventRecorder events() {
-		return this.toolkit.events();
+		// the writer's field manager is the controller's name
+		return this.toolkit.events(this.writer.fieldManager());
 	}
 
 }

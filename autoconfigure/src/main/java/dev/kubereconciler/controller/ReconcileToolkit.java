@@ -3,6 +3,7 @@ package dev.kubereconciler.controller;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -10,6 +11,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.reconcile.Request;
@@ -22,15 +25,15 @@ final class ReconcileToolkit {
 
 	private final ApiClient apiClient;
 
-	private final EventRecorder events;
+	private final Function<String, EventRecorder> events;
 
 	private final ModelCopier copier = new ModelCopier();
 
 	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
 
-	ReconcileToolkit(ApiClient apiClient, EventRecorder events) {
+	ReconcileToolkit(ApiClient apiClient, @Nullable Function<String, EventRecorder> events) {
 		this.apiClient = apiClient;
-		this.events = (events != null) ? events : EventRecorder.noop();
+		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
 	}
 
 	/**
@@ -107,8 +110,8 @@ final class ReconcileToolkit {
 		return this.copier;
 	}
 
-	EventRecorder events() {
-		return this.events;
+	EventRecorder events(String controller) {
+		return this.events.apply(controller);
 	}
 
 	/**

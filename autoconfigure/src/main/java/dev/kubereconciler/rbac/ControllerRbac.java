@@ -2,6 +2,7 @@ package dev.kubereconciler.rbac;
 
 import java.util.Collection;
 
+import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ResourceType;
 
@@ -34,12 +35,19 @@ public final class ControllerRbac {
 		ResourceType primary = ResourceType.of(definition.watches());
 		rules.watches(primary, definition.namespaces());
 		definition.owns().forEach((owned) -> rules.watches(ResourceType.of(owned), definition.namespaces()));
-		// Hooks for what ControllerDefinition does not declare yet; each is one line at merge:
-		// mapped watches (events helper):  definition.maps() -> rules.watches(type, namespaces)
-		// finalizers (issue 13):           definition.finalizer() -> rules.finalizers(primary, namespaces)
-		// status writes (issue 13):        definition.writesStatus() -> rules.status(primary, namespaces)
-		// server-side apply (issue 13):    each applied type -> rules.applies(type, namespaces)
-		// EventRecorder (events helper):   recorder present -> rules.events()
+		definition.mappedWatches()
+			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
+		ContextReconciler<?> context = ContextReconciler.of(definition.reconciler());
+		if (context != null) {
+			// what the reconcile context offers: status writes on the primary, writes and applies
+			// on owned objects, and Kubernetes Events
+			rules.status(primary, definition.namespaces());
+			if (context.finalizer() != null) {
+				rules.finalizers(primary, definition.namespaces());
+			}
+			definition.owns().forEach((owned) -> rules.writes(ResourceType.of(owned), definition.namespaces()));
+			rules.events();
+		}
 	}
 
 }

@@ -85,6 +85,17 @@ public final class RbacRules {
 	}
 
 	/**
+	 * The writes a reconcile context makes on the objects a controller owns: create, update,
+	 * patch and delete.
+	 * @param type the owned type
+	 * @param namespaces its namespaces; empty for all
+	 * @return this
+	 */
+	public RbacRules writes(ResourceType type, Set<String> namespaces) {
+		return grant(type.group(), type.plural(), namespaces, List.of("create", "update", "patch", "delete"));
+	}
+
+	/**
 	 * Create and patch on {@code events.k8s.io} events, in the namespaces of the other inputs.
 	 * @return this
 	 */
