@@ -18,6 +18,7 @@ import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
  * Runs one controller: a work queue of {@link Request keys} and the workers that reconcile them,
@@ -70,6 +71,8 @@ public final class Controller {
 	private volatile boolean paused;
 
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
+
+	private volatile KeyOwnership keyOwnership = KeyOwnership.ALL;
 
 	Controller(ControllerDefinition definition, ResourceType resourceType, ManagerGate gate,
 			ControllerListener listener, QueueObserver<Request> queueObserver, DelayScheduler scheduler,
@@ -146,6 +149,23 @@ public final class Controller {
 
 	void initialKeys(Supplier<? extends Iterable<Request>> initialKeys) {
 		this.initialKeys = initialKeys;
+	}
+
+	Iterable<Request> cachedKeys() {
+		return this.initialKeys.get();
+	}
+
+	/**
+	 * Return what decides whether this replica reconciles a key: every key, unless the manager
+	 * shards keys across replicas.
+	 * @return the key ownership
+	 */
+	KeyOwnership keyOwnership() {
+		return this.keyOwnership;
+	}
+
+	void keyOwnership(KeyOwnership keyOwnership) {
+		this.keyOwnership = keyOwnership;
 	}
 
 	void waitForLeadership() {

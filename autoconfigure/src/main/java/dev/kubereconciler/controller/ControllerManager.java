@@ -25,6 +25,8 @@ import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.ShardCoordinator;
+import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
  * Runs a set of controllers: starts the informers, waits for their caches to sync, then starts
@@ -79,6 +81,8 @@ public final class ControllerManager {
 
 	private LeaderElectionRunner election;
 
+	private final ShardedRun sharding;
+
 	private ControllerManager(Builder builder) {
 		this.apiClient = builder.apiClient;
 		this.informerFactory = (builder.informerFactory != null) ? builder.informerFactory
@@ -114,6 +118,28 @@ public final class ControllerManager {
 		this.controllers = Collections.unmodifiableMap(controllers);
 		this.informers = new InformerWiring(builder.apiClient, this.informerFactory);
 		this.informers.wire(new ArrayList<>(controllers.values()));
+		this.sharding = (builder.sharding != null) ? shardedRun(builder) : null;
+	}
+
+	private ShardedRun shardedRun(Builder builder) {
+		if (this.leaderElection != null) {
+			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
+		}
+		ShardingSettings settings = builder.sharding;
+		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
+		for (Controller controller : this.controllers.values()) {
+			Duration timeout = controller.definition().reconcileTimeout();
+			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
+				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
+						+ (timeout.isZero() ? "none" : timeout) + ", but with sharding it must be below the lease duration ("
+						+ settings.leaseDuration() + ") minus the renew deadline (" + settings.renewDeadline()
+						+ "), so that a reconcile ends before another replica can take its partition over");
+			}
+		}
+		ShardedRun run = new ShardedRun(builder.apiClient, settings, builder.clusterRate, this.controllers.values(),
+				this.gate, this.ticker, this.sleeper, this.threadFactory, this.shutdownTimeout, builder.abandonGrace);
+		this.controllers.values().forEach((controller) -> controller.keyOwnership(run.table()));
+		return run;
 	}
 
 	/**
@@ -151,6 +177,22 @@ public final class ControllerManager {
 
 	public boolean isLeaderElectionEnabled() {
 		return this.leaderElection != null;
+	}
+
+	/**
+	 * Return the coordinator of this replica's partitions.
+	 * @return the coordinator, or {@code null} when sharding is off
+	 */
+	public ShardCoordinator shardCoordinator() {
+		return (this.sharding != null) ? this.sharding.coordinator() : null;
+	}
+
+	/**
+	 * Return how many cached keys of each controller fall in each partition this replica holds.
+	 * @return the counts by partition, then by controller name; empty when sharding is off
+	 */
+	public Map<Integer, Map<String, Integer>> shardKeyCounts() {
+		return (this.sharding != null) ? this.sharding.keyCounts() : Map.of();
 	}
 
 	/**
@@ -227,6 +269,9 @@ public final class ControllerManager {
 			if (this.leaderElection == null) {
 				this.leader = true;
 				this.controllers.values().forEach(Controller::start);
+				if (this.sharding != null) {
+					this.sharding.start();
+				}
 			}
 			else {
 				this.controllers.values().forEach(Controller::waitForLeadership);
@@ -297,6 +342,9 @@ public final class ControllerManager {
 				long remaining = Math.max(0, deadline - this.ticker.read());
 				controller.stop(Duration.ofNanos(remaining));
 			}
+			if (this.sharding != null) {
+				this.sharding.stop();
+			}
 			if (this.election != null) {
 				this.election.stop();
 				this.election = null;
@@ -363,6 +411,10 @@ public final class ControllerManager {
 
 		private Duration watchdogPeriod = Duration.ofMillis(100);
 
+		private ShardingSettings sharding;
+
+		private boolean clusterRate;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -390,6 +442,20 @@ public final class ControllerManager {
 
 		public Builder leaderElection(LeaderElectionSettings leaderElection) {
 			this.leaderElection = leaderElection;
+			return this;
+		}
+
+		/**
+		 * Shard the keys across the replicas that use the same settings, instead of running
+		 * every key here; off by default.
+		 * @param sharding the sharding settings
+		 * @param clusterRate whether the gate's bucket is the whole cluster's rate, divided among
+		 * the live members, rather than this replica's
+		 * @return this builder
+		 */
+		public Builder sharding(ShardingSettings sharding, boolean clusterRate) {
+			this.sharding = sharding;
+			this.clusterRate = clusterRate;
 			return this;
 		}
 

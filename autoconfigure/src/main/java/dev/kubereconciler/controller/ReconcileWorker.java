@@ -12,6 +12,7 @@ import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
  * One worker thread of a {@link Controller}: takes a key, passes the manager gate, reconciles,
@@ -129,6 +130,10 @@ final class ReconcileWorker implements Runnable {
 			this.queue.done(request);
 			return Step.RELEASED;
 		}
+		KeyOwnership ownership = this.controller.keyOwnership();
+		if (!ownership.mayDispatch(request)) {
+			return drop(request);
+		}
 		long started = taken.takenAt();
 		try {
 			if (!passGate(request, taken.cause())) {
@@ -144,6 +149,10 @@ final class ReconcileWorker implements Runnable {
 		catch (InterruptedException ex) {
 			this.queue.done(request);
 			throw ex;
+		}
+		KeyOwnership.Permit permit = ownership.tryDispatch(request);
+		if (permit == null) {
+			return drop(request);
 		}
 		synchronized (this) {
 			this.state = RUNNING;
@@ -162,6 +171,7 @@ final class ReconcileWorker implements Runnable {
 		catch (Throwable ex) {
 			error = ex;
 		}
+		permit.close();
 		long ended = this.controller.ticker().read();
 		long nanos = ended - started;
 		int finalState;
@@ -192,6 +202,16 @@ final class ReconcileWorker implements Runnable {
 		}
 		this.endedAt = ended;
 		return Step.FINISHED;
+	}
+
+	/**
+	 * Drop a key that another replica reconciles, without a reconcile; it is enqueued again
+	 * if this replica acquires its partition.
+	 */
+	private Step drop(Request request) {
+		this.queue.forget(request);
+		this.queue.done(request);
+		return Step.RELEASED;
 	}
 
 	/**

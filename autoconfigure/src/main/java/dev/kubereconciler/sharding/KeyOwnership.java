@@ -23,6 +23,16 @@ public interface KeyOwnership {
 	Permit tryDispatch(Request request);
 
 	/**
+	 * Return whether a key may be reconciled here, without claiming it; checked before the key
+	 * takes a token from the manager bucket, so that another replica's keys do not spend it.
+	 * @param request the key
+	 * @return {@code false} if this replica must not reconcile the key
+	 */
+	default boolean mayDispatch(Request request) {
+		return true;
+	}
+
+	/**
 	 * Held for the length of one reconcile; the owner may interrupt the reconciling thread
 	 * while the permit is open, when it loses the key's partition.
 	 */

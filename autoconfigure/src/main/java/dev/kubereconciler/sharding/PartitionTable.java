@@ -65,6 +65,15 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	@Override
+	public boolean mayDispatch(Request request) {
+		Slot slot = this.slots[this.partitioner.partitionOf(request)];
+		long now = this.ticker.read();
+		synchronized (slot) {
+			return slot.state == State.HELD && now - slot.renewedAt < this.renewDeadlineNanos;
+		}
+	}
+
+	@Override
 	public Permit tryDispatch(Request request) {
 		Slot slot = this.slots[this.partitioner.partitionOf(request)];
 		long now = this.ticker.read();
