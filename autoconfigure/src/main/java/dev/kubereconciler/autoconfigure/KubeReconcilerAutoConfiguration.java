@@ -113,6 +113,10 @@ public final class KubeReconcilerAutoConfiguration {
 					if (properties.getLeaderElection().isEnabled()) {
 						builder.leaderElection(leaderElection(properties.getLeaderElection(), environment));
 					}
+					if (properties.getSharding().isEnabled()) {
+						ShardingConfigurer.configure(builder, resolved, properties, environment, podNamespace(),
+								identity());
+					}
 					return builder.build();
 				}, properties.isAutoStartup());
 	}
