@@ -132,7 +132,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		KeyOwnership ownership = this.controller.keyOwnership();
 		if (!ownership.mayDispatch(request)) {
-			return drop(request);
+			return drop(ownership, taken);
 		}
 		long started = taken.takenAt();
 		try {
@@ -152,7 +152,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		KeyOwnership.Permit permit = ownership.tryDispatch(request);
 		if (permit == null) {
-			return drop(request);
+			return drop(ownership, taken);
 		}
 		synchronized (this) {
 			this.state = RUNNING;
@@ -205,12 +205,18 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	/**
-	 * Drop a key that another replica reconciles, without a reconcile; it is enqueued again
-	 * if this replica acquires its partition.
+	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued again if
+	 * this replica acquires its partition), or put it off while this replica's Lease is stale.
 	 */
-	private Step drop(Request request) {
-		this.queue.forget(request);
-		this.queue.done(request);
+	private Step drop(KeyOwnership ownership, Taken<Request> taken) {
+		Duration deferral = ownership.deferral(taken.item());
+		if (deferral != null) {
+			this.queue.addAfter(taken.item(), deferral, taken.cause());
+		}
+		else {
+			this.queue.forget(taken.item());
+		}
+		this.queue.done(taken.item());
 		return Step.RELEASED;
 	}
 

@@ -1,5 +1,7 @@
 package dev.kubereconciler.sharding;
 
+import java.time.Duration;
+
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -30,6 +32,16 @@ public interface KeyOwnership {
 	 */
 	default boolean mayDispatch(Request request) {
 		return true;
+	}
+
+	/**
+	 * Return how long to put off a key this replica may not reconcile now but still owns (its
+	 * Lease is held, only not renewed recently), instead of dropping it.
+	 * @param request the key
+	 * @return the delay, or {@code null} to drop the key because another replica owns it
+	 */
+	default Duration deferral(Request request) {
+		return null;
 	}
 
 	/**

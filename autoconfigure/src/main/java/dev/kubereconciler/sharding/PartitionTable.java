@@ -27,6 +27,8 @@ public final class PartitionTable implements KeyOwnership {
 
 	private static final Logger logger = LoggerFactory.getLogger(PartitionTable.class);
 
+	private static final Duration DEFERRAL = Duration.ofMillis(100);
+
 	private final Partitioner partitioner;
 
 	private final Ticker ticker;
@@ -70,6 +72,19 @@ public final class PartitionTable implements KeyOwnership {
 		long now = this.ticker.read();
 		synchronized (slot) {
 			return slot.state == State.HELD && now - slot.renewedAt < this.renewDeadlineNanos;
+		}
+	}
+
+	/**
+	 * Put off, rather than drop, a key whose partition is held but not renewed within the renew
+	 * deadline: the next renewal makes it dispatchable again, and if the partition is lost
+	 * instead, the key is dropped at its next attempt.
+	 */
+	@Override
+	public Duration deferral(Request request) {
+		Slot slot = this.slots[this.partitioner.partitionOf(request)];
+		synchronized (slot) {
+			return (slot.state == State.HELD) ? DEFERRAL : null;
 		}
 	}
 

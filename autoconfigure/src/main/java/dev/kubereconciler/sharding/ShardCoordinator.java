@@ -156,13 +156,15 @@ public final class ShardCoordinator {
 				}
 				return;
 			}
-			renew(p, now);
+			// read per call: a round of many partitions takes a while on a loaded API server
+			renew(p, this.ticker.read());
 			return;
 		}
 		if (!self.equals(assignment.ownerOf(p))) {
 			return;
 		}
 		V1Lease acquired;
+		long sentAt = this.ticker.read();
 		if (lease == null) {
 			acquired = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
 		}
@@ -174,8 +176,8 @@ public final class ShardCoordinator {
 		}
 		if (acquired != null) {
 			this.held[p] = acquired;
-			this.lastRenewed[p] = now;
-			this.table.acquired(p, now);
+			this.lastRenewed[p] = sentAt;
+			this.table.acquired(p, sentAt);
 			logger.info("Acquired partition {}", p);
 			this.listener.acquired(p);
 		}

@@ -51,6 +51,17 @@ class PartitionTableTests {
 	}
 
 	@Test
+	void aKeyOfAHeldButStalePartitionIsPutOffAndAKeyOfAPartitionNotHeldIsDropped() {
+		assertThat(this.table.deferral(KEY)).isNull();
+		this.table.acquired(this.partition, this.ticker.read());
+		this.ticker.advance(Duration.ofSeconds(10));
+		assertThat(this.table.mayDispatch(KEY)).isFalse();
+		assertThat(this.table.deferral(KEY)).isEqualTo(Duration.ofMillis(100));
+		this.table.beginHandover(this.partition);
+		assertThat(this.table.deferral(KEY)).as("the next holder enqueues it").isNull();
+	}
+
+	@Test
 	void renewalIsCountedFromWhenItWasSentNotWhenItReturned() {
 		long sent = this.ticker.read();
 		this.ticker.advance(Duration.ofSeconds(4));
