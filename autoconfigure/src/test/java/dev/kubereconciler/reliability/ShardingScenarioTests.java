@@ -22,6 +22,7 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,8 +39,12 @@ import static org.awaitility.Awaitility.await;
  * killed (SIGKILL) during a round of updates and its partitions are taken over after Lease
  * expiry; another leaves gracefully and the last one takes everything. Over the whole run no key
  * is reconciled by two replicas at once.
+ *
+ * <p>Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): it starts three JVMs, which
+ * on a loaded 2-core machine take about a minute each, too much for every CI run.
  */
 @KubernetesTest
+@EnabledIfSystemProperty(named = "kube-reconciler.reliability.sharding", matches = "true")
 class ShardingScenarioTests {
 
 	private static final int PARTITIONS = 32;
@@ -145,7 +150,7 @@ class ShardingScenarioTests {
 			.redirectOutput(this.folder.resolve(replica + ".log").toFile())
 			.start();
 		this.replicas.put(replica, process);
-		await().atMost(CONVERGE_LIMIT).until(() -> identity(journal, replica) != null);
+		await().atMost(Duration.ofMinutes(3)).until(() -> identity(journal, replica) != null);
 	}
 
 	private void write(CoreV1Api core, String version) throws Exception {
