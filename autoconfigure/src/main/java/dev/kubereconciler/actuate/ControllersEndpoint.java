@@ -222,7 +222,8 @@ public class ControllersEndpoint {
 		ManagerGate gate = manager.gate();
 		return new ManagerDescriptor(manager.isLeader(), manager.isLeaderElectionEnabled(), gate.bucket().state(),
 				gate.appliesTo().stream().map(ControllersEndpoint::label).toList(),
-				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted());
+				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted(),
+				ShardingDescriptor.of(manager));
 	}
 
 	private ControllerDescriptor describe(Controller controller) {
@@ -281,9 +282,11 @@ public class ControllersEndpoint {
 	 * @param appliesTo the causes whose reconciles pass the manager bucket
 	 * @param maxWait the longest a worker waits at the gate (ISO-8601), {@code null} for no limit
 	 * @param admitted how many reconciles passed the gate
+	 * @param sharding this replica's share of the keys, {@code null} when sharding is off
 	 */
 	public record ManagerDescriptor(boolean leader, boolean leaderElection, RateLimiterState rateLimiter,
-			List<String> appliesTo, @Nullable String maxWait, long admitted) implements OperationResponseBody {
+			List<String> appliesTo, @Nullable String maxWait, long admitted,
+			@Nullable ShardingDescriptor sharding) implements OperationResponseBody {
 
 	}
 

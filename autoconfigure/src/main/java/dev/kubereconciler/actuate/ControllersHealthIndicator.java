@@ -58,6 +58,10 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("leader", manager.isLeader())
 			.withDetail("cachesSynced", synced)
 			.withDetail("controllers", controllers);
+		if (manager.shardCoordinator() != null) {
+			// a replica that holds no partition is a healthy standby, so this never lowers the status
+			builder.withDetail("partitionsHeld", manager.shardCoordinator().table().held().size());
+		}
 	}
 
 }

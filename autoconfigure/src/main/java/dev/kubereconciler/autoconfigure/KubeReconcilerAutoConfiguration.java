@@ -104,6 +104,12 @@ public final class KubeReconcilerAutoConfiguration {
 					if (properties.getLeaderElection().isEnabled()) {
 						builder.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
 					}
+					if (properties.getSharding().isEnabled()) {
+						ShardingConfigurer.configure(builder, resolved, properties, environment,
+								LeaderElectionSettingsFactory
+									.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE),
+								LeaderElectionSettingsFactory.identity());
+					}
 					return builder.build();
 				}, properties.isAutoStartup());
 	}

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.metrics.ControllerMetrics;
+import dev.kubereconciler.metrics.ShardMetrics;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
@@ -30,6 +31,13 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) ObjectProvider<TokenBucketRateLimiter<?>> managerBucket) {
 		return new ControllerMetrics((name) -> controllers.getObject().getManager().controller(name),
 				managerBucket::getIfAvailable);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(prefix = "kube-reconciler.sharding", name = "enabled")
+	ShardMetrics shardMetrics(ObjectProvider<ManagedControllers> controllers) {
+		return new ShardMetrics(() -> controllers.getObject().getManager().shardCoordinator());
 	}
 
 }

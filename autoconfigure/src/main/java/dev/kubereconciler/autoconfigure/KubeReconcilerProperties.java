@@ -58,6 +58,12 @@ public class KubeReconcilerProperties {
 	private final LeaderElection leaderElection = new LeaderElection();
 
 	/**
+	 * Sharding of the keys across replicas through coordination.k8s.io/v1 Leases.
+	 */
+	@NestedConfigurationProperty
+	private final ShardingProperties sharding = new ShardingProperties();
+
+	/**
 	 * Micrometer metrics.
 	 */
 	private final Metrics metrics = new Metrics();
@@ -105,6 +111,10 @@ public class KubeReconcilerProperties {
 
 	public LeaderElection getLeaderElection() {
 		return this.leaderElection;
+	}
+
+	public ShardingProperties getSharding() {
+		return this.sharding;
 	}
 
 	public Metrics getMetrics() {
@@ -244,6 +254,12 @@ public class KubeReconcilerProperties {
 		 */
 		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
 
+		/**
+		 * Whether qps and burst are each replica's (replica) or the whole cluster's, divided
+		 * among the live members when sharding is enabled (cluster).
+		 */
+		private Scope scope = Scope.REPLICA;
+
 		public @Nullable Double getQps() {
 			return this.qps;
 		}
@@ -275,6 +291,32 @@ public class KubeReconcilerProperties {
 		public void setAppliesTo(Set<AddCause> appliesTo) {
 			this.appliesTo = appliesTo;
 		}
+
+		public Scope getScope() {
+			return this.scope;
+		}
+
+		public void setScope(Scope scope) {
+			this.scope = scope;
+		}
+
+	}
+
+	/**
+	 * Whose rate the manager bucket's qps and burst are.
+	 */
+	public enum Scope {
+
+		/**
+		 * Each replica's own rate.
+		 */
+		REPLICA,
+
+		/**
+		 * The whole cluster's rate: with sharding, each replica gets qps/N and burst/N of the N
+		 * live members, retuned when they change.
+		 */
+		CLUSTER
 
 	}
 

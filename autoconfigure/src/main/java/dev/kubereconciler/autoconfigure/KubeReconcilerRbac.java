@@ -73,7 +73,12 @@ public class KubeReconcilerRbac {
 			rules.leases((configured != null) ? configured
 					: (deploymentNamespace != null) ? deploymentNamespace : manager.leaderElection().leaseNamespace());
 		}
-		// hook (shard helper): kube-reconciler.sharding.enabled -> rules.leases(namespace)
+		if (this.properties.getSharding().isEnabled()) {
+			String configured = this.properties.getSharding().getLeaseNamespace();
+			rules.leases((configured != null) ? configured
+					: (deploymentNamespace != null) ? deploymentNamespace
+							: LeaderElectionSettingsFactory.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE));
+		}
 		List<RbacProperties.Rule> configuredRules = this.rbacProperties.getRules();
 		for (int i = 0; i < configuredRules.size(); i++) {
 			rules.rule(rule(i, configuredRules.get(i)));

@@ -80,7 +80,7 @@ final class LeaderElectionSettingsFactory {
 	 * Return an identity unique to this process, whose host part tells an operator which pod
 	 * holds the Lease; client-go uses the host name and a UUID the same way.
 	 */
-	private static String identity() {
+	static String identity() {
 		String host;
 		try {
 			host = InetAddress.getLocalHost().getHostName();

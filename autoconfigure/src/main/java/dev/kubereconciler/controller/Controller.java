@@ -14,6 +14,7 @@ import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
  * Runs one controller: a work queue of {@link Request keys} and the workers that reconcile them,
@@ -54,6 +55,8 @@ public final class Controller {
 
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
+	private volatile KeyOwnership keyOwnership = KeyOwnership.ALL;
+
 	Controller(ControllerDefinition definition, ManagerGate gate, ControllerListener listener, DelayScheduler clock,
 			ThreadFactory threadFactory, Duration abandonGrace, boolean priorityQueue) {
 		this.definition = definition;
@@ -67,7 +70,7 @@ public final class Controller {
 		this.queue = newQueue();
 		this.workerContext = new WorkerContext(definition.name(), definition.reconciler(), this.queue,
 				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
-				this.pause);
+				this.pause, this::keyOwnership);
 	}
 
 	private RateLimitingQueue<Request> newQueue() {
@@ -137,6 +140,23 @@ public final class Controller {
 
 	void initialKeys(Supplier<? extends Iterable<Request>> initialKeys) {
 		this.initialKeys = initialKeys;
+	}
+
+	Iterable<Request> cachedKeys() {
+		return this.initialKeys.get();
+	}
+
+	/**
+	 * Return what decides whether this replica reconciles a key: every key, unless the manager
+	 * shards keys across replicas.
+	 * @return the key ownership
+	 */
+	KeyOwnership keyOwnership() {
+		return this.keyOwnership;
+	}
+
+	void keyOwnership(KeyOwnership keyOwnership) {
+		this.keyOwnership = keyOwnership;
 	}
 
 	void waitForLeadership() {

@@ -25,6 +25,8 @@ import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiterScopes;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.ShardCoordinator;
+import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
  * Runs a set of controllers: starts the informers, waits for their caches to sync, then starts
@@ -74,6 +76,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private LeaderElectionRunner election;
 
+	private final @Nullable ShardedRun sharding;
+
 	private ControllerManager(Builder builder) {
 		this.apiClient = builder.apiClient;
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
@@ -86,6 +90,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.caches = new Caches(builder.apiClient, builder.informerFactory, builder.cacheTransforms, this.clock);
 		this.caches.wire(this.controllers.values());
 		toolkit.attach(this.caches.informers(), this.controllers.values());
+		this.sharding = (builder.sharding != null) ? shardedRun(builder) : null;
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod,
 				this.threadFactory);
 	}
@@ -108,6 +113,27 @@ public final class ControllerManager implements ControllerRegistry {
 					this.threadFactory, builder.abandonGrace, builder.priorityQueue));
 		}
 		return controllers;
+	}
+
+	private ShardedRun shardedRun(Builder builder) {
+		if (this.leaderElection != null) {
+			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
+		}
+		ShardingSettings settings = builder.sharding;
+		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
+		for (Controller controller : this.controllers.values()) {
+			Duration timeout = controller.definition().reconcileTimeout();
+			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
+				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
+						+ (timeout.isZero() ? "none" : timeout) + ", but with sharding it must be below the lease duration ("
+						+ settings.leaseDuration() + ") minus the renew deadline (" + settings.renewDeadline()
+						+ "), so that a reconcile ends before another replica can take its partition over");
+			}
+		}
+		ShardedRun run = new ShardedRun(builder.apiClient, settings, builder.clusterRate, this.controllers.values(),
+				this.gate, this.clock, this.clock, this.threadFactory, this.shutdownTimeout, builder.abandonGrace);
+		this.controllers.values().forEach((controller) -> controller.keyOwnership(run.table()));
+		return run;
 	}
 
 	/**
@@ -153,6 +179,22 @@ public final class ControllerManager implements ControllerRegistry {
 
 	public boolean isLeaderElectionEnabled() {
 		return this.leaderElection != null;
+	}
+
+	/**
+	 * Return the coordinator of this replica's partitions.
+	 * @return the coordinator, or {@code null} when sharding is off
+	 */
+	public ShardCoordinator shardCoordinator() {
+		return (this.sharding != null) ? this.sharding.coordinator() : null;
+	}
+
+	/**
+	 * Return how many cached keys of each controller fall in each partition this replica holds.
+	 * @return the counts by partition, then by controller name; empty when sharding is off
+	 */
+	public Map<Integer, Map<String, Integer>> shardKeyCounts() {
+		return (this.sharding != null) ? this.sharding.keyCounts() : Map.of();
 	}
 
 	/**
@@ -210,6 +252,9 @@ public final class ControllerManager implements ControllerRegistry {
 			if (this.leaderElection == null) {
 				this.leader = true;
 				this.controllers.values().forEach(Controller::start);
+				if (this.sharding != null) {
+					this.sharding.start();
+				}
 			}
 			else {
 				this.controllers.values().forEach(Controller::waitForLeadership);
@@ -253,6 +298,9 @@ public final class ControllerManager implements ControllerRegistry {
 			for (Controller controller : this.controllers.values()) {
 				long remaining = Math.max(0, deadline - this.clock.read());
 				controller.stop(Duration.ofNanos(remaining));
+			}
+			if (this.sharding != null) {
+				this.sharding.stop();
 			}
 			if (this.election != null) {
 				this.election.stop();
@@ -300,6 +348,10 @@ public final class ControllerManager implements ControllerRegistry {
 
 		private CacheTransforms cacheTransforms = CacheTransforms.defaults();
 
+		private @Nullable ShardingSettings sharding;
+
+		private boolean clusterRate;
+
 		private Builder(ApiClient apiClient) {
 			this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
 		}
@@ -344,6 +396,20 @@ public final class ControllerManager implements ControllerRegistry {
 		 */
 		public Builder leaderElection(LeaderElectionSettings leaderElection) {
 			this.leaderElection = leaderElection;
+			return this;
+		}
+
+		/**
+		 * Shard the keys across the replicas that use the same settings, instead of running
+		 * every key here; off by default.
+		 * @param sharding the sharding settings
+		 * @param clusterRate whether the gate's bucket is the whole cluster's rate, divided among
+		 * the live members, rather than this replica's
+		 * @return this builder
+		 */
+		public Builder sharding(ShardingSettings sharding, boolean clusterRate) {
+			this.sharding = sharding;
+			this.clusterRate = clusterRate;
 			return this;
 		}
 

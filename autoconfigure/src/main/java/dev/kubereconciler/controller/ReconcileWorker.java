@@ -1,5 +1,7 @@
 package dev.kubereconciler.controller;
 
+import java.time.Duration;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,6 +12,7 @@ import dev.kubereconciler.queue.WorkerQueue.Taken;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
  * One worker thread of a {@link Controller}: takes a key, passes the manager gate, reconciles,
@@ -131,6 +134,10 @@ final class ReconcileWorker implements Runnable {
 			this.queue.done(request);
 			return Step.RELEASED;
 		}
+		KeyOwnership ownership = this.context.ownership().get();
+		if (!ownership.mayDispatch(request)) {
+			return drop(ownership, taken);
+		}
 		long started = taken.takenAt();
 		try {
 			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(),
@@ -148,6 +155,10 @@ final class ReconcileWorker implements Runnable {
 		catch (InterruptedException ex) {
 			this.queue.done(request);
 			throw ex;
+		}
+		KeyOwnership.Permit permit = ownership.tryDispatch(request);
+		if (permit == null) {
+			return drop(ownership, taken);
 		}
 		synchronized (this) {
 			this.state = RUNNING;
@@ -169,6 +180,7 @@ final class ReconcileWorker implements Runnable {
 		catch (Throwable ex) {
 			error = ex;
 		}
+		permit.close();
 		long ended = this.context.clock().read();
 		long nanos = ended - started;
 		int finalState;
@@ -195,6 +207,22 @@ final class ReconcileWorker implements Runnable {
 					finalState == TIMED_OUT, result, error, nanos);
 		this.endedAt = ended;
 		return Step.FINISHED;
+	}
+
+	/**
+	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued again if
+	 * this replica acquires its partition), or put it off while this replica's Lease is stale.
+	 */
+	private Step drop(KeyOwnership ownership, Taken<Request> taken) {
+		Duration deferral = ownership.deferral(taken.item());
+		if (deferral != null) {
+			this.queue.addAfter(taken.item(), deferral, taken.cause(), taken.priority());
+		}
+		else {
+			this.queue.queue().forget(taken.item());
+		}
+		this.queue.done(taken.item());
+		return Step.RELEASED;
 	}
 
 	/**

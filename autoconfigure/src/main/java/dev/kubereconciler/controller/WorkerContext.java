@@ -1,9 +1,12 @@
 package dev.kubereconciler.controller;
 
+import java.util.function.Supplier;
+
 import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.ratelimit.Sleeper;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
  * What a {@link ReconcileWorker} needs from its controller, handed over once when the worker
@@ -17,13 +20,15 @@ import dev.kubereconciler.reconcile.Request;
  * @param listener reports what the worker does
  * @param clock reads time and waits out gate delays
  * @param pause holds the worker while the controller is paused
+ * @param ownership whether this replica reconciles a key, read at each dispatch
  */
 record WorkerContext(String controller, ReconcileFunction reconciler, RateLimitingQueue<Request> queue,
-		ResultHandler results, ManagerGate gate, ControllerListener listener, Sleeper clock, PauseSwitch pause) {
+		ResultHandler results, ManagerGate gate, ControllerListener listener, Sleeper clock, PauseSwitch pause,
+		Supplier<KeyOwnership> ownership) {
 
 	WorkerContext withQueue(RateLimitingQueue<Request> queue) {
 		return new WorkerContext(this.controller, this.reconciler, queue, this.results, this.gate, this.listener,
-				this.clock, this.pause);
+				this.clock, this.pause, this.ownership);
 	}
 
 }

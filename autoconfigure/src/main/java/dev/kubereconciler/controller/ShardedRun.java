@@ -1,0 +1,173 @@
+package dev.kubereconciler.controller;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadFactory;
+
+import io.kubernetes.client.openapi.ApiClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.kubereconciler.ratelimit.Sleeper;
+import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.Partitioner;
+import dev.kubereconciler.sharding.PartitionTable;
+import dev.kubereconciler.sharding.RateShare;
+import dev.kubereconciler.sharding.ShardCoordinator;
+import dev.kubereconciler.sharding.ShardListener;
+import dev.kubereconciler.sharding.ShardingSettings;
+
+/**
+ * Runs the {@link ShardCoordinator} of a manager on its own thread, enqueues the cached keys of
+ * every partition it acquires, and retunes a cluster-wide manager bucket when the members change.
+ */
+final class ShardedRun implements ShardListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(ShardedRun.class);
+
+	private final ShardingSettings settings;
+
+	private final PartitionTable table;
+
+	private final ShardCoordinator coordinator;
+
+	private final Collection<Controller> controllers;
+
+	private final TokenBucketRateLimiter<?> bucket;
+
+	private final double clusterQps;
+
+	private final int clusterBurst;
+
+	private final Sleeper sleeper;
+
+	private final ThreadFactory threadFactory;
+
+	private volatile boolean running;
+
+	private Thread thread;
+
+	ShardedRun(ApiClient client, ShardingSettings settings, boolean clusterRate, Collection<Controller> controllers,
+			ManagerGate gate, Ticker ticker, Sleeper sleeper, ThreadFactory threadFactory, Duration shutdownTimeout,
+			Duration abandonGrace) {
+		this.settings = settings;
+		this.table = new PartitionTable(new Partitioner(settings.partitions()), ticker, settings.renewDeadline(),
+				shutdownTimeout, abandonGrace);
+		this.coordinator = new ShardCoordinator(client, settings, this.table, ticker, Clock.systemUTC(), this);
+		this.controllers = controllers;
+		this.bucket = (clusterRate && !gate.bucket().isUnlimited()) ? gate.bucket() : null;
+		this.clusterQps = gate.bucket().qps();
+		this.clusterBurst = gate.bucket().burst();
+		this.sleeper = sleeper;
+		this.threadFactory = threadFactory;
+	}
+
+	PartitionTable table() {
+		return this.table;
+	}
+
+	ShardCoordinator coordinator() {
+		return this.coordinator;
+	}
+
+	void start() {
+		this.running = true;
+		this.thread = this.threadFactory.newThread(this::loop);
+		this.thread.setName("kube-reconciler-sharding");
+		this.thread.start();
+	}
+
+	private void loop() {
+		while (this.running) {
+			try {
+				this.coordinator.round();
+			}
+			catch (Exception ex) {
+				if (!this.running) {
+					return;
+				}
+				logger.warn("Sharding round failed; dispatch stops for partitions not renewed within {}",
+						this.settings.renewDeadline(), ex);
+			}
+			try {
+				this.sleeper.sleep(this.settings.retryPeriod().toNanos());
+			}
+			catch (InterruptedException ex) {
+				if (!this.running) {
+					return;
+				}
+			}
+		}
+	}
+
+	/**
+	 * Stop the rounds, then hand every partition over and leave the group. Called after the
+	 * controllers stopped, so that their in-flight reconciles ran under renewed Leases.
+	 */
+	void stop() {
+		this.running = false;
+		Thread thread = this.thread;
+		if (thread != null) {
+			thread.interrupt();
+			try {
+				thread.join(this.settings.leaseDuration().toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.coordinator.leave(() -> this.sleeper.sleep(Duration.ofMillis(20).toNanos()));
+	}
+
+	@Override
+	public void acquired(int partition) {
+		Partitioner partitioner = this.table.partitioner();
+		for (Controller controller : this.controllers) {
+			for (Request key : controller.cachedKeys()) {
+				if (partitioner.partitionOf(key) == partition) {
+					controller.enqueue(key);
+				}
+			}
+		}
+	}
+
+	@Override
+	public void membersChanged(List<String> members) {
+		if (this.bucket != null) {
+			RateShare share = RateShare.of(this.clusterQps, this.clusterBurst, members, this.settings.identity());
+			this.bucket.setRate(share.qps());
+			this.bucket.setBurst(share.burst());
+			logger.info("Manager bucket retuned to {} qps, burst {}, for {} member(s)", share.qps(), share.burst(),
+					members.size());
+		}
+	}
+
+	/**
+	 * Return how many cached keys of each controller fall in each held partition.
+	 * @return the key counts by partition, then by controller
+	 */
+	Map<Integer, Map<String, Integer>> keyCounts() {
+		Map<Integer, Map<String, Integer>> counts = new TreeMap<>();
+		List<Integer> held = this.table.held();
+		held.forEach((partition) -> counts.put(partition, new LinkedHashMap<>()));
+		Partitioner partitioner = this.table.partitioner();
+		for (Controller controller : this.controllers) {
+			held.forEach((partition) -> counts.get(partition).put(controller.name(), 0));
+			for (Request key : controller.cachedKeys()) {
+				Map<String, Integer> byController = counts.get(partitioner.partitionOf(key));
+				if (byController != null) {
+					byController.merge(controller.name(), 1, Integer::sum);
+				}
+			}
+		}
+		return counts;
+	}
+
+}

@@ -1,0 +1,317 @@
+package dev.kubereconciler.sharding;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1Lease;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.kubereconciler.ratelimit.Ticker;
+
+/**
+ * Coordinates this replica with the others through Leases, one round every retry period: it
+ * renews its member Lease, observes every Lease of the group, computes the {@link Assignment}
+ * over the live members, acquires the partitions assigned to it whose Lease is free or expired,
+ * renews those it holds, and hands over those now assigned to another live member.
+ *
+ * <p>As in client-go's leader election, another replica's Lease counts as expired only when this
+ * replica has seen it unchanged for the lease duration by its own ticker; the times written in
+ * the Lease are never compared across machines.
+ */
+public final class ShardCoordinator {
+
+	private static final Logger logger = LoggerFactory.getLogger(ShardCoordinator.class);
+
+	private final ShardingSettings settings;
+
+	private final ShardLeases leases;
+
+	private final PartitionTable table;
+
+	private final Ticker ticker;
+
+	private final ShardListener listener;
+
+	private final Map<String, Observation> observations = new HashMap<>();
+
+	private final V1Lease[] held;
+
+	private final long[] lastRenewed;
+
+	private final AtomicLong handovers = new AtomicLong();
+
+	private V1Lease member;
+
+	private volatile List<String> members = List.of();
+
+	/**
+	 * Create a coordinator.
+	 * @param client the API client
+	 * @param settings the sharding settings
+	 * @param table this replica's partition table, sharing the settings' partition count
+	 * @param ticker this replica's monotonic clock, the one the table uses
+	 * @param clock the wall clock written into the Leases for people to read
+	 * @param listener told of acquisitions, handovers, losses and membership changes
+	 */
+	public ShardCoordinator(ApiClient client, ShardingSettings settings, PartitionTable table, Ticker ticker,
+			Clock clock, ShardListener listener) {
+		if (table.partitioner().partitions() != settings.partitions()) {
+			throw new IllegalArgumentException("The table has " + table.partitioner().partitions()
+					+ " partitions but the settings " + settings.partitions());
+		}
+		this.settings = settings;
+		this.leases = new ShardLeases(client, settings, clock);
+		this.table = table;
+		this.ticker = ticker;
+		this.listener = Objects.requireNonNull(listener, "listener must not be null");
+		this.held = new V1Lease[settings.partitions()];
+		this.lastRenewed = new long[settings.partitions()];
+	}
+
+	public ShardingSettings settings() {
+		return this.settings;
+	}
+
+	public PartitionTable table() {
+		return this.table;
+	}
+
+	/**
+	 * Return the live members seen in the last round, this replica included.
+	 * @return the members' identities, sorted
+	 */
+	public List<String> members() {
+		return this.members;
+	}
+
+	/**
+	 * Return how many partitions this replica handed over (released to another member) so far.
+	 * @return the handover count
+	 */
+	public long handovers() {
+		return this.handovers.get();
+	}
+
+	/**
+	 * Run one round. A failed API call ends the round early; dispatch stops by itself when
+	 * renewals keep failing past the renew deadline.
+	 * @throws ApiException if the API server could not be reached
+	 */
+	public synchronized void round() throws ApiException {
+		long now = this.ticker.read();
+		renewMember();
+		List<V1Lease> all = this.leases.list();
+		Map<String, V1Lease> byName = new HashMap<>();
+		List<String> live = new ArrayList<>();
+		live.add(this.settings.identity());
+		for (V1Lease lease : all) {
+			String name = lease.getMetadata().getName();
+			byName.put(name, lease);
+			observe(name, lease, now);
+			String holder = holder(lease);
+			if (ShardLeases.MEMBER.equals(role(lease)) && holder != null && !isExpired(name, now)
+					&& !holder.equals(this.settings.identity())) {
+				live.add(holder);
+			}
+		}
+		this.observations.keySet().retainAll(byName.keySet());
+		Assignment assignment = Assignment.compute(live, this.settings.partitions());
+		if (!assignment.members().equals(this.members)) {
+			logger.info("Shard members are now {}", assignment.members());
+			this.members = assignment.members();
+			this.listener.membersChanged(this.members);
+		}
+		for (int p = 0; p < this.settings.partitions(); p++) {
+			partition(p, byName.get(this.settings.partitionLeaseName(p)), assignment, now);
+		}
+	}
+
+	private void partition(int p, V1Lease lease, Assignment assignment, long now) throws ApiException {
+		String self = this.settings.identity();
+		if (this.table.holds(p)) {
+			if (lease == null || !self.equals(holder(lease))) {
+				lose(p, "another replica holds its Lease");
+				return;
+			}
+			// the list is at least as recent as this replica's last write
+			this.held[p] = lease;
+			if (!this.table.isHandingOver(p) && !self.equals(assignment.ownerOf(p))) {
+				logger.info("Handing partition {} over to {}", p, assignment.ownerOf(p));
+				this.table.beginHandover(p);
+			}
+			if (this.table.isHandingOver(p) && this.table.pollHandover(p) == HandoverStep.RELEASE) {
+				V1Lease released = this.leases.release(this.held[p]);
+				this.held[p] = null;
+				if (released != null) {
+					this.handovers.incrementAndGet();
+					this.listener.handedOver(p);
+				}
+				return;
+			}
+			// read per call: a round of many partitions takes a while on a loaded API server
+			renew(p, this.ticker.read());
+			return;
+		}
+		if (!self.equals(assignment.ownerOf(p))) {
+			return;
+		}
+		V1Lease acquired;
+		long sentAt = this.ticker.read();
+		if (lease == null) {
+			acquired = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
+		}
+		else if (isFree(lease, now)) {
+			acquired = this.leases.acquire(lease);
+		}
+		else {
+			return;
+		}
+		if (acquired != null) {
+			this.held[p] = acquired;
+			this.lastRenewed[p] = sentAt;
+			this.table.acquired(p, sentAt);
+			logger.info("Acquired partition {}", p);
+			this.listener.acquired(p);
+		}
+	}
+
+	private void renew(int p, long sentAt) throws ApiException {
+		V1Lease renewed = null;
+		try {
+			renewed = this.leases.renew(this.held[p]);
+		}
+		catch (ApiException ex) {
+			logger.warn("Could not renew the Lease of partition {}", p, ex);
+		}
+		if (renewed != null) {
+			this.held[p] = renewed;
+			this.lastRenewed[p] = sentAt;
+			this.table.renewed(p, sentAt);
+		}
+		else if (this.ticker.read() - this.lastRenewed[p] >= this.settings.renewDeadline().toNanos()) {
+			lose(p, "its Lease was not renewed within the renew deadline");
+		}
+	}
+
+	private void lose(int p, String why) {
+		int interrupted = this.table.lost(p);
+		this.held[p] = null;
+		logger.warn("Lost partition {}: {}; interrupted {} reconcile(s)", p, why, interrupted);
+		this.listener.lost(p);
+	}
+
+	private void renewMember() throws ApiException {
+		if (this.member != null) {
+			this.member = this.leases.renew(this.member);
+		}
+		if (this.member == null) {
+			String name = this.settings.memberLeaseName(this.settings.identity());
+			this.member = this.leases.create(name, ShardLeases.MEMBER);
+			if (this.member == null) {
+				// left over from an earlier life of this identity, or renewed by a process that reuses it
+				V1Lease existing = this.leases.list()
+					.stream()
+					.filter((lease) -> name.equals(lease.getMetadata().getName()))
+					.findFirst()
+					.orElse(null);
+				this.member = (existing != null) ? this.leases.acquire(existing) : null;
+			}
+		}
+	}
+
+	private boolean isFree(V1Lease lease, long now) {
+		String holder = holder(lease);
+		return holder == null || holder.equals(this.settings.identity())
+				|| isExpired(lease.getMetadata().getName(), now);
+	}
+
+	private void observe(String name, V1Lease lease, long now) {
+		String version = lease.getMetadata().getResourceVersion();
+		Observation seen = this.observations.get(name);
+		if (seen == null || !seen.resourceVersion().equals(version)) {
+			this.observations.put(name, new Observation(version, now));
+		}
+	}
+
+	private boolean isExpired(String name, long now) {
+		Observation seen = this.observations.get(name);
+		return seen != null && now - seen.observedAt() >= this.settings.leaseDuration().toNanos();
+	}
+
+	/**
+	 * Hand every held partition over and release its Lease, waiting for in-flight reconciles as
+	 * a handover does, then delete the member Lease so that the others rebalance at once.
+	 * @param sleeper waits between polls of the handovers
+	 */
+	public synchronized void leave(Waiter sleeper) {
+		List<Integer> held = this.table.held();
+		held.forEach(this.table::beginHandover);
+		for (int p : held) {
+			try {
+				while (this.table.pollHandover(p) != HandoverStep.RELEASE) {
+					sleeper.await();
+				}
+				if (this.held[p] != null) {
+					this.leases.release(this.held[p]);
+					this.held[p] = null;
+					this.handovers.incrementAndGet();
+					this.listener.handedOver(p);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (ApiException ex) {
+				logger.warn("Could not release the Lease of partition {}; it expires after {}", p,
+						this.settings.leaseDuration(), ex);
+			}
+		}
+		try {
+			if (this.member != null) {
+				this.leases.delete(this.member);
+				this.member = null;
+			}
+		}
+		catch (ApiException ex) {
+			logger.warn("Could not delete this replica's member Lease; it expires after {}",
+					this.settings.leaseDuration(), ex);
+		}
+	}
+
+	private static String holder(V1Lease lease) {
+		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
+		return (holder == null || holder.isEmpty()) ? null : holder;
+	}
+
+	private static String role(V1Lease lease) {
+		Map<String, String> labels = lease.getMetadata().getLabels();
+		return (labels != null) ? labels.get(ShardLeases.ROLE_LABEL) : null;
+	}
+
+	/**
+	 * Waits a little between two polls of a handover while leaving.
+	 */
+	@FunctionalInterface
+	public interface Waiter {
+
+		/**
+		 * Wait before the next poll.
+		 * @throws InterruptedException if the thread is interrupted
+		 */
+		void await() throws InterruptedException;
+
+	}
+
+	private record Observation(String resourceVersion, long observedAt) {
+	}
+
+}

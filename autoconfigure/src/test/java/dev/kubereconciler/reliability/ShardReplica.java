@@ -1,0 +1,113 @@
+package dev.kubereconciler.reliability;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.util.Config;
+
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.reconcile.Reconciler;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * One replica of the sharding scenario, run in its own JVM: a sharded controller that writes
+ * when each reconcile starts and ends, with {@link System#nanoTime()} (one monotonic clock for
+ * every process of the machine), to a journal file that the test reads.
+ */
+public final class ShardReplica {
+
+	static final Duration LEASE_DURATION = Duration.ofSeconds(10);
+
+	static final Duration RETRY_PERIOD = Duration.ofSeconds(1);
+
+	private ShardReplica() {
+	}
+
+	/**
+	 * Run a replica until the process ends.
+	 * @param args the kubeconfig, the namespace, the journal file and the replica's name
+	 */
+	public static void main(String[] args) {
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.NONE)
+			.properties("kubeconfig=" + args[0], "journal=" + args[2], "replica=" + args[3],
+					"kube-reconciler.controllers.sharded.namespaces=" + args[1],
+					"kube-reconciler.sharding.enabled=true", "kube-reconciler.sharding.lease-prefix=scenario",
+					"kube-reconciler.sharding.lease-namespace=" + args[1],
+					"kube-reconciler.sharding.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
+					"kube-reconciler.sharding.renew-deadline=6s",
+					"kube-reconciler.sharding.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
+					"kube-reconciler.defaults.reconcile-timeout=3s",
+					"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s")
+			.run();
+		String identity = context.getBean(ManagedControllers.class).getManager().shardCoordinator().settings().identity();
+		context.getBean(Journal.class).write("identity", identity);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	static class Application {
+
+		@Bean
+		ApiClient apiClient(org.springframework.core.env.Environment environment) throws IOException {
+			return Config.fromConfig(environment.getRequiredProperty("kubeconfig")).setReadTimeout(0);
+		}
+
+		@Bean
+		Journal journal(org.springframework.core.env.Environment environment) {
+			return new Journal(Path.of(environment.getRequiredProperty("journal")),
+					environment.getRequiredProperty("replica"));
+		}
+
+	}
+
+	/**
+	 * Writes one line per fact: {@code <replica> <fact> <name> <nanoTime>}.
+	 */
+	static final class Journal {
+
+		private final Path file;
+
+		private final String replica;
+
+		Journal(Path file, String replica) {
+			this.file = file;
+			this.replica = replica;
+		}
+
+		@Reconciler(name = "sharded", watches = V1ConfigMap.class)
+		void reconcile(Request request) {
+			write("start", request.name());
+			// some work, so that overlapping reconciles of two replicas would show
+			LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+			write("end", request.name());
+		}
+
+		synchronized void write(String fact, String name) {
+			String line = this.replica + " " + fact + " " + name + " " + System.nanoTime() + "\n";
+			try {
+				Files.writeString(this.file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+	}
+
+}
