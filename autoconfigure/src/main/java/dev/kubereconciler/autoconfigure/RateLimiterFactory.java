@@ -2,7 +2,11 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
@@ -29,7 +33,7 @@ final class RateLimiterFactory {
 	}
 
 	RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
-		return switch (type(properties)) {
+		return switch (type(prefix, properties)) {
 			case DEFAULT -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
 			case EXPONENTIAL -> exponential(prefix, properties);
 			case BUCKET -> bucket(prefix, properties);
@@ -41,11 +45,50 @@ final class RateLimiterFactory {
 		};
 	}
 
-	private static Type type(RateLimiterProperties properties) {
-		if (properties.getType() == null) {
-			return (properties.getBean() != null) ? Type.BEAN : Type.DEFAULT;
+	private static final Map<Type, Set<String>> FIELDS = fields();
+
+	/**
+	 * Return the type and check that it uses every field that is set: a field the type
+	 * ignores is a typo or a misunderstanding, never what the user meant.
+	 */
+	private static Type type(String prefix, RateLimiterProperties properties) {
+		Type type = properties.effectiveType();
+		for (Map.Entry<String, Object> entry : properties.setFields().entrySet()) {
+			String field = entry.getKey();
+			if (!FIELDS.get(type).contains(field)) {
+				throw new InvalidPropertyException(prefix + "." + field, entry.getValue(),
+						"type " + name(type) + " does not use " + field, "Remove " + prefix + "." + field + ", or set "
+								+ prefix + ".type to a type that uses it (" + typesUsing(field) + ").");
+			}
 		}
-		return properties.getType();
+		return type;
+	}
+
+	private static String typesUsing(String field) {
+		List<String> types = new ArrayList<>();
+		FIELDS.forEach((type, fields) -> {
+			if (fields.contains(field)) {
+				types.add(name(type));
+			}
+		});
+		return String.join(", ", types);
+	}
+
+	private static String name(Type type) {
+		return type.name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	private static Map<Type, Set<String>> fields() {
+		Map<Type, Set<String>> fields = new EnumMap<>(Type.class);
+		fields.put(Type.DEFAULT, Set.of("base-delay", "max-delay", "qps", "burst"));
+		fields.put(Type.EXPONENTIAL, Set.of("base-delay", "max-delay"));
+		fields.put(Type.BUCKET, Set.of("qps", "burst"));
+		fields.put(Type.FAST_SLOW, Set.of("fast-delay", "slow-delay", "max-fast-attempts"));
+		fields.put(Type.MAX_OF, Set.of("limiters"));
+		fields.put(Type.MAX_WAIT, Set.of("max-wait", "limiters"));
+		fields.put(Type.NONE, Set.of());
+		fields.put(Type.BEAN, Set.of("bean"));
+		return fields;
 	}
 
 	private RateLimiter<Request> exponential(String prefix, RateLimiterProperties properties) {

@@ -2,7 +2,9 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -162,9 +164,47 @@ public class RateLimiterProperties {
 	}
 
 	/**
-	 * Return these properties with every unset field taken from the given parent, so that a
-	 * controller can override one field of the defaults. A different type replaces the parent
-	 * altogether.
+	 * Return the type these properties describe: the type if set, else {@code bean} when
+	 * a bean is named, else {@code default}.
+	 * @return the type
+	 */
+	Type effectiveType() {
+		if (this.type != null) {
+			return this.type;
+		}
+		return (this.bean != null) ? Type.BEAN : Type.DEFAULT;
+	}
+
+	/**
+	 * Return the fields that are set and their values, by the names properties use, for
+	 * checking that the type uses each of them.
+	 * @return the set fields, in declaration order
+	 */
+	Map<String, Object> setFields() {
+		Map<String, Object> set = new LinkedHashMap<>();
+		addIfSet(set, "base-delay", this.baseDelay);
+		addIfSet(set, "max-delay", this.maxDelay);
+		addIfSet(set, "qps", this.qps);
+		addIfSet(set, "burst", this.burst);
+		addIfSet(set, "fast-delay", this.fastDelay);
+		addIfSet(set, "slow-delay", this.slowDelay);
+		addIfSet(set, "max-fast-attempts", this.maxFastAttempts);
+		addIfSet(set, "max-wait", this.maxWait);
+		addIfSet(set, "limiters", this.limiters.isEmpty() ? null : this.limiters.size() + " limiters");
+		addIfSet(set, "bean", this.bean);
+		return set;
+	}
+
+	private static void addIfSet(Map<String, Object> set, String name, @Nullable Object value) {
+		if (value != null) {
+			set.put(name, value);
+		}
+	}
+
+	/**
+	 * Return these properties with every unset field taken from the given parent, so that
+	 * a controller can override one field of the defaults. A different type replaces the
+	 * parent altogether.
 	 * @param parent the inherited properties
 	 * @return the merged properties
 	 */
@@ -172,7 +212,7 @@ public class RateLimiterProperties {
 		if (isEmpty()) {
 			return parent;
 		}
-		if (this.type != null && parent.type != null && this.type != parent.type) {
+		if (this.type != null && this.type != parent.effectiveType()) {
 			return this;
 		}
 		if (this.bean != null && this.type == null) {

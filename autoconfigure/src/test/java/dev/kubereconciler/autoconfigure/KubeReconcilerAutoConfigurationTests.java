@@ -333,6 +333,22 @@ class KubeReconcilerAutoConfigurationTests {
 	}
 
 	@Test
+	void anotherTypeReplacesTheDefaultsAltogether() {
+		// defaults.rate-limiter has no type, so it is "default": its base delay is not
+		// the bucket's
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("kube-reconciler.defaults.rate-limiter.base-delay=1s",
+					"kube-reconciler.controllers.configmap-mirror.rate-limiter.type=bucket",
+					"kube-reconciler.controllers.configmap-mirror.rate-limiter.burst=1")
+			.run((context) -> {
+				RateLimiter<Request> limiter = manager(context).controller("configmap-mirror").rateLimiter();
+				assertThat(limiter).isInstanceOf(TokenBucketRateLimiter.class);
+				assertThat(((TokenBucketRateLimiter<Request>) limiter).qps()).isEqualTo(RateLimiters.DEFAULT_QPS);
+				assertThat(((TokenBucketRateLimiter<Request>) limiter).burst()).isOne();
+			});
+	}
+
+	@Test
 	void limiterTypeBindsInAnyCase() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.withPropertyValues("kube-reconciler.defaults.rate-limiter.type=FAST_SLOW",

@@ -79,6 +79,14 @@ class BadInputTests {
 						"kube-reconciler.defaults.rate-limiter.type=max-of; "
 								+ "kube-reconciler.defaults.rate-limiter.limiters[0].type=leaky",
 						"kube-reconciler.defaults.rate-limiter.limiters[0].type", "\"leaky\"", "fast-slow"),
+				arguments("field the limiter type does not use",
+						"kube-reconciler.defaults.rate-limiter.type=bucket; "
+								+ "kube-reconciler.defaults.rate-limiter.base-delay=1s",
+						"kube-reconciler.defaults.rate-limiter.base-delay", "1s", "default, exponential"),
+				arguments("child limiters of a leaf type",
+						"kube-reconciler.controllers.mirror.rate-limiter.type=none; "
+								+ "kube-reconciler.controllers.mirror.rate-limiter.limiters[0].type=bucket",
+						"kube-reconciler.controllers.mirror.rate-limiter.limiters", "1 limiters", "max-of, max-wait"),
 				arguments("unknown limiter bean", "kube-reconciler.defaults.rate-limiter.bean=nope",
 						"kube-reconciler.defaults.rate-limiter.bean", "nope", "named 'nope'"),
 				arguments("malformed duration", "kube-reconciler.defaults.reconcile-timeout=ten seconds",
