@@ -24,8 +24,8 @@ import dev.kubereconciler.reconcile.Request;
 
 /**
  * Records what each controller did, for the {@code controllers} endpoint: reconciles by
- * outcome, rate-limited requeues, limiter delays by source, the keys that keep retrying, and a
- * bounded log of the latest limiter decisions.
+ * outcome, rate-limited requeues, limiter delays by source, the keys that keep retrying,
+ * and a bounded log of the latest limiter decisions.
  */
 public class ControllerActivity implements ControllerListener {
 
@@ -56,8 +56,8 @@ public class ControllerActivity implements ControllerListener {
 	 * Create a recorder.
 	 * @param clock the clock that time-stamps limiter decisions
 	 * @param eventCapacity how many limiter decisions to keep per controller
-	 * @param itemCapacity how many retrying keys to track per controller; keys beyond it still
-	 * count as retries but are not listed
+	 * @param itemCapacity how many retrying keys to track per controller; keys beyond it
+	 * still count as retries but are not listed
 	 */
 	public ControllerActivity(Clock clock, int eventCapacity, int itemCapacity) {
 		if (eventCapacity < 0 || itemCapacity < 0) {
@@ -84,8 +84,7 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
-			Duration delay) {
+	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
 		Activity activity = record(controller);
 		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
@@ -98,7 +97,8 @@ public class ControllerActivity implements ControllerListener {
 			}
 		}
 		if (source != DelaySource.MANAGER) {
-			// backoff and bucket decisions are made once per rate-limited requeue, the manager
+			// backoff and bucket decisions are made once per rate-limited requeue, the
+			// manager
 			// gate's on dispatch
 			activity.retries.increment();
 			if (activity.retrying.size() < this.itemCapacity || activity.retrying.containsKey(request)) {
@@ -115,7 +115,8 @@ public class ControllerActivity implements ControllerListener {
 	/**
 	 * Return how many updates each event filter dropped.
 	 * @param controller the controller name
-	 * @param filters the controller's filter names, reported even before they drop anything
+	 * @param filters the controller's filter names, reported even before they drop
+	 * anything
 	 * @return the counts by filter name
 	 */
 	public Map<String, Long> eventFilterDrops(String controller, Iterable<String> filters) {
@@ -126,7 +127,8 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	/**
-	 * Return how many reconciles failed with a write conflict (HTTP 409) and were retried.
+	 * Return how many reconciles failed with a write conflict (HTTP 409) and were
+	 * retried.
 	 * @param controller the controller name
 	 * @return the conflicts
 	 */
@@ -149,8 +151,8 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	/**
-	 * Return how many rate-limited requeues a controller made: one per error, panic, timeout or
-	 * {@code Result.requeue()}.
+	 * Return how many rate-limited requeues a controller made: one per error, panic,
+	 * timeout or {@code Result.requeue()}.
 	 * @param controller the controller name
 	 * @return the rate-limited requeues
 	 */
@@ -242,11 +244,12 @@ public class ControllerActivity implements ControllerListener {
 	 * Reconciles of one controller by outcome.
 	 *
 	 * @param success returned {@code Result.done()}
-	 * @param error failed and were requeued through the rate limiter: exceptions, panics and
-	 * timeouts
+	 * @param error failed and were requeued through the rate limiter: exceptions, panics
+	 * and timeouts
 	 * @param requeue returned {@code Result.requeue()}
 	 * @param requeueAfter returned {@code Result.requeueAfter(d)}
-	 * @param terminal failed with a {@code TerminalReconcileException} and were not requeued
+	 * @param terminal failed with a {@code TerminalReconcileException} and were not
+	 * requeued
 	 */
 	public record ReconcileCounts(long success, long error, long requeue, long requeueAfter, long terminal) {
 
@@ -255,10 +258,12 @@ public class ControllerActivity implements ControllerListener {
 	/**
 	 * Limiter delay statistics of one controller.
 	 *
-	 * @param count how many delays limiters decided, zero delays of rate-limited requeues included
+	 * @param count how many delays limiters decided, zero delays of rate-limited requeues
+	 * included
 	 * @param totalSeconds their sum in seconds
 	 * @param maxSeconds the longest in seconds
-	 * @param bySource the same by source: {@code backoff}, {@code bucket} and {@code manager}
+	 * @param bySource the same by source: {@code backoff}, {@code bucket} and
+	 * {@code manager}
 	 */
 	public record DelayStatistics(long count, double totalSeconds, double maxSeconds,
 			Map<String, SourceStatistics> bySource) {
@@ -354,8 +359,8 @@ public class ControllerActivity implements ControllerListener {
 		}
 
 		/**
-		 * Return the activity of a controller that recorded nothing, which reads of unknown
-		 * names share and which therefore must never change.
+		 * Return the activity of a controller that recorded nothing, which reads of
+		 * unknown names share and which therefore must never change.
 		 */
 		static Activity none() {
 			return new Activity(new Activity());

@@ -30,13 +30,15 @@ import dev.kubereconciler.ratelimit.StormSimulator;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * {@link Endpoint @Endpoint} to expose what every controller is doing and why its keys wait,
- * with write operations to pause, resume, forget a key's backoff and retune token buckets.
+ * {@link Endpoint @Endpoint} to expose what every controller is doing and why its keys
+ * wait, with write operations to pause, resume, forget a key's backoff and retune token
+ * buckets.
  *
- * <p>Read-only by default: the write operations need
- * {@code management.endpoint.controllers.access=unrestricted}. A single duration is rendered
- * as an ISO-8601 string ({@code PT0.2S}); sums and maxima are numbers of seconds in fields
- * named {@code ...Seconds}.
+ * <p>
+ * Read-only by default: the write operations need
+ * {@code management.endpoint.controllers.access=unrestricted}. A single duration is
+ * rendered as an ISO-8601 string ({@code PT0.2S}); sums and maxima are numbers of seconds
+ * in fields named {@code ...Seconds}.
  */
 @Endpoint(id = "controllers", defaultAccess = Access.READ_ONLY)
 public class ControllersEndpoint {
@@ -52,7 +54,8 @@ public class ControllersEndpoint {
 
 	static final int MAX_SIMULATED_SECONDS = 3_600;
 
-	// a limiter that never delays would retry forever at one instant; this bounds the work
+	// a limiter that never delays would retry forever at one instant; this bounds the
+	// work
 	static final long MAX_SIMULATED_ATTEMPTS = 5_000_000;
 
 	private static final String HIDDEN = "******";
@@ -108,8 +111,8 @@ public class ControllersEndpoint {
 	}
 
 	/**
-	 * Replay a failure storm against a fresh copy of a controller's configured limiter, on a
-	 * virtual clock; the live limiter is not touched.
+	 * Replay a failure storm against a fresh copy of a controller's configured limiter,
+	 * on a virtual clock; the live limiter is not touched.
 	 * @param name the controller name
 	 * @param operation must be {@code simulate}
 	 * @param items how many keys fail on every attempt from time 0; 1000 by default
@@ -125,8 +128,7 @@ public class ControllersEndpoint {
 					"Unknown operation");
 		}
 		int keys = within("items", (items != null) ? items : DEFAULT_SIMULATED_ITEMS, MAX_SIMULATED_ITEMS);
-		int horizon = within("seconds", (seconds != null) ? seconds : DEFAULT_SIMULATED_SECONDS,
-				MAX_SIMULATED_SECONDS);
+		int horizon = within("seconds", (seconds != null) ? seconds : DEFAULT_SIMULATED_SECONDS, MAX_SIMULATED_SECONDS);
 		Controller controller = this.manager.get().controller(name);
 		if (controller == null) {
 			return null;
@@ -142,8 +144,9 @@ public class ControllersEndpoint {
 			return new SimulationDescriptor(name, keys, horizon, state, requeues, storm.total() - keys);
 		}
 		catch (IllegalArgumentException | IllegalStateException ex) {
-			throw new InvalidEndpointRequestException("Cannot simulate the limiter of controller '" + name + "': "
-					+ ex.getMessage(), "Cannot simulate this limiter");
+			throw new InvalidEndpointRequestException(
+					"Cannot simulate the limiter of controller '" + name + "': " + ex.getMessage(),
+					"Cannot simulate this limiter");
 		}
 	}
 
@@ -161,9 +164,9 @@ public class ControllersEndpoint {
 	}
 
 	/**
-	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget} the
-	 * backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst} of its
-	 * token bucket.
+	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget}
+	 * the backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst}
+	 * of its token bucket.
 	 * @param name the controller name
 	 * @param action {@code pause}, {@code resume}, {@code forget} or {@code retune}
 	 * @param key the {@code namespace/name} key, for {@code forget} only
@@ -176,8 +179,9 @@ public class ControllersEndpoint {
 			@Nullable Double qps, @Nullable Integer burst) {
 		Controller controller = this.manager.get().controller(name);
 		if (controller == null) {
-			throw new InvalidEndpointRequestException("No controller named '" + name + "'; there are "
-					+ this.manager.get().controllers().keySet(), "Unknown controller");
+			throw new InvalidEndpointRequestException(
+					"No controller named '" + name + "'; there are " + this.manager.get().controllers().keySet(),
+					"Unknown controller");
 		}
 		switch (action) {
 			case "pause", "resume" -> {
@@ -275,12 +279,13 @@ public class ControllersEndpoint {
 	/**
 	 * The manager's state.
 	 *
-	 * @param leader whether this instance runs the controllers; always once started without
-	 * leader election
+	 * @param leader whether this instance runs the controllers; always once started
+	 * without leader election
 	 * @param leaderElection whether leader election is enabled
 	 * @param rateLimiter the manager bucket that reconciles pass before they run
 	 * @param appliesTo the causes whose reconciles pass the manager bucket
-	 * @param maxWait the longest a worker waits at the gate (ISO-8601), {@code null} for no limit
+	 * @param maxWait the longest a worker waits at the gate (ISO-8601), {@code null} for
+	 * no limit
 	 * @param admitted how many reconciles passed the gate
 	 * @param sharding this replica's share of the keys, {@code null} when sharding is off
 	 */
@@ -304,7 +309,8 @@ public class ControllersEndpoint {
 	 * @param rateLimiter the limiter's configuration and live state
 	 * @param limiterDelay delays that limiters decided, by source
 	 * @param eventFilterDrops updates of primary objects that each event filter dropped
-	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were retried
+	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were
+	 * retried
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
 			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
@@ -319,8 +325,8 @@ public class ControllersEndpoint {
 	 * @param depth keys ready to be reconciled
 	 * @param waiting keys waiting out a delay
 	 * @param inFlight keys being reconciled
-	 * @param depthByPriority ready keys by priority, highest first; a plain queue shows all of
-	 * them at priority 0
+	 * @param depthByPriority ready keys by priority, highest first; a plain queue shows
+	 * all of them at priority 0
 	 */
 	public record QueueDescriptor(int depth, int waiting, int inFlight, Map<String, Integer> depthByPriority) {
 
@@ -344,8 +350,10 @@ public class ControllersEndpoint {
 	 *
 	 * @param key the {@code namespace/name} key, or {@code ******} when keys are hidden
 	 * @param retries rate-limited requeues since it last succeeded
-	 * @param numRequeues the failures its rate limiter counts, which decide its next backoff
-	 * @param nextAttemptIn how long it still waits (ISO-8601); {@code PT0S} when due or running
+	 * @param numRequeues the failures its rate limiter counts, which decide its next
+	 * backoff
+	 * @param nextAttemptIn how long it still waits (ISO-8601); {@code PT0S} when due or
+	 * running
 	 */
 	public record ItemDescriptor(String key, long retries, int numRequeues, String nextAttemptIn) {
 

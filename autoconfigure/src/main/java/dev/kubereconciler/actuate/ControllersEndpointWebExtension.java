@@ -20,14 +20,15 @@ import org.springframework.util.MimeType;
 import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDetails;
 
 /**
- * {@link EndpointWebExtension @EndpointWebExtension} for the {@link ControllersEndpoint}: shows
- * object keys to authorized users only, as the {@code env} endpoint shows values, and answers
- * a bad argument with a 400 whose body says what is wrong.
+ * {@link EndpointWebExtension @EndpointWebExtension} for the {@link ControllersEndpoint}:
+ * shows object keys to authorized users only, as the {@code env} endpoint shows values,
+ * and answers a bad argument with a 400 whose body says what is wrong.
  *
- * <p>Spring Boot answers an {@link InvalidEndpointRequestException} with a 400 whose message
- * is hidden unless {@code server.error.include-message} is set, and a number that does not
- * parse with no message at all; operators retuning a bucket under pressure need to know which
- * argument was wrong, so arguments arrive as strings and are parsed here.
+ * <p>
+ * Spring Boot answers an {@link InvalidEndpointRequestException} with a 400 whose message
+ * is hidden unless {@code server.error.include-message} is set, and a number that does
+ * not parse with no message at all; operators retuning a bucket under pressure need to
+ * know which argument was wrong, so arguments arrive as strings and are parsed here.
  */
 @EndpointWebExtension(endpoint = ControllersEndpoint.class)
 public class ControllersEndpointWebExtension {
@@ -62,8 +63,8 @@ public class ControllersEndpointWebExtension {
 	 * @param showItems when object keys are shown
 	 * @param roles the roles that may see keys with {@link Show#WHEN_AUTHORIZED}; any
 	 * authenticated user when empty
-	 * @param rbac supplies the RBAC rules in YAML, served at {@code controllers/rbac}; {@code null}
-	 * for none
+	 * @param rbac supplies the RBAC rules in YAML, served at {@code controllers/rbac};
+	 * {@code null} for none
 	 */
 	public ControllersEndpointWebExtension(ControllersEndpoint delegate, Show showItems, Set<String> roles,
 			@Nullable Supplier<String> rbac) {
@@ -74,8 +75,8 @@ public class ControllersEndpointWebExtension {
 	}
 
 	/**
-	 * Return one controller's details or, for {@value #RBAC}, the RBAC rules the controllers
-	 * need as YAML; a controller named {@value #RBAC} is shadowed here.
+	 * Return one controller's details or, for {@value #RBAC}, the RBAC rules the
+	 * controllers need as YAML; a controller named {@value #RBAC} is shadowed here.
 	 * @param securityContext the security context
 	 * @param name the controller name, or {@value #RBAC}
 	 * @return the details, the YAML, or 404
@@ -93,8 +94,8 @@ public class ControllersEndpointWebExtension {
 	@ReadOperation
 	public WebEndpointResponse<Object> simulate(@Selector String name, @Selector String operation,
 			@Nullable String items, @Nullable String seconds) {
-		return respond(() -> this.delegate.simulate(name, operation, integer("items", items),
-				integer("seconds", seconds)));
+		return respond(
+				() -> this.delegate.simulate(name, operation, integer("items", items), integer("seconds", seconds)));
 	}
 
 	@WriteOperation

@@ -13,10 +13,10 @@ import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.ControllerState;
 
 /**
- * Health of the controllers: {@code DOWN} when a controller failed, for example because its
- * informer cache did not sync, or stopped while the manager runs; {@code UNKNOWN} while the
- * manager is not running or its caches are still syncing; {@code UP} otherwise. The details
- * give each controller's state.
+ * Health of the controllers: {@code DOWN} when a controller failed, for example because
+ * its informer cache did not sync, or stopped while the manager runs; {@code UNKNOWN}
+ * while the manager is not running or its caches are still syncing; {@code UP} otherwise.
+ * The details give each controller's state.
  */
 public class ControllersHealthIndicator extends AbstractHealthIndicator {
 
@@ -39,7 +39,8 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 		Map<String, Object> controllers = new LinkedHashMap<>();
 		for (Controller controller : manager.controllers().values()) {
 			ControllerState state = controller.state();
-			// the manager stops its controllers only on shutdown (after running turned false) or,
+			// the manager stops its controllers only on shutdown (after running turned
+			// false) or,
 			// for a moment, when leadership moves; any other stop is unexpected
 			boolean down = state == ControllerState.FAILED || (running && state == ControllerState.STOPPED);
 			failed |= down;
@@ -49,7 +50,8 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 			details.put("watches", controller.resourceType().displayName());
 			controllers.put(controller.name(), details);
 		}
-		// a manager that is still waiting for its caches has not failed yet: its start fails,
+		// a manager that is still waiting for its caches has not failed yet: its start
+		// fails,
 		// and the controllers turn failed, once the cache sync timeout passes
 		boolean synced = manager.hasSynced();
 		Status status = failed ? Status.DOWN : ((running && synced) ? Status.UP : Status.UNKNOWN);
@@ -59,7 +61,8 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 			.withDetail("cachesSynced", synced)
 			.withDetail("controllers", controllers);
 		if (manager.shardCoordinator() != null) {
-			// a replica that holds no partition is a healthy standby, so this never lowers the status
+			// a replica that holds no partition is a healthy standby, so this never
+			// lowers the status
 			builder.withDetail("partitionsHeld", manager.shardCoordinator().table().held().size());
 		}
 	}

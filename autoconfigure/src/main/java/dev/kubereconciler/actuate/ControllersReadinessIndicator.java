@@ -9,11 +9,11 @@ import org.springframework.boot.health.contributor.Status;
 import dev.kubereconciler.controller.ControllerManager;
 
 /**
- * Readiness of the controllers, a member of the {@code readiness} health group: {@code DOWN}
- * until the manager runs and every informer cache has synced, {@code UP} after. Leadership is
- * deliberately not asked: a replica that is not the leader still serves the Actuator endpoint
- * and its caches, so it is ready. Nothing here belongs in liveness, since restarting a pod does
- * not bring back an unreachable API server.
+ * Readiness of the controllers, a member of the {@code readiness} health group:
+ * {@code DOWN} until the manager runs and every informer cache has synced, {@code UP}
+ * after. Leadership is deliberately not asked: a replica that is not the leader still
+ * serves the Actuator endpoint and its caches, so it is ready. Nothing here belongs in
+ * liveness, since restarting a pod does not bring back an unreachable API server.
  */
 public class ControllersReadinessIndicator extends AbstractHealthIndicator {
 
@@ -33,8 +33,7 @@ public class ControllersReadinessIndicator extends AbstractHealthIndicator {
 		ControllerManager manager = this.manager.get();
 		boolean running = manager.isRunning();
 		boolean synced = manager.hasSynced();
-		builder.status((running && synced) ? Status.UP
-				: Status.DOWN)
+		builder.status((running && synced) ? Status.UP : Status.DOWN)
 			.withDetail("running", running)
 			.withDetail("cachesSynced", synced)
 			.withDetail("leader", manager.isLeader());

@@ -12,9 +12,9 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Checks and applies the arguments of the {@code controllers} endpoint's write operations.
- * Every argument is checked before anything changes, so a bad request leaves the state as it
- * was.
+ * Checks and applies the arguments of the {@code controllers} endpoint's write
+ * operations. Every argument is checked before anything changes, so a bad request leaves
+ * the state as it was.
  */
 final class WriteArguments {
 
@@ -32,7 +32,8 @@ final class WriteArguments {
 			throw new InvalidEndpointRequestException("forget needs a 'key' such as namespace/name", "Missing key");
 		}
 		Request request = Request.fromKey(key);
-		if (request.name().isEmpty() || request.name().contains("/") || (key.contains("/") && request.namespace().isEmpty())) {
+		if (request.name().isEmpty() || request.name().contains("/")
+				|| (key.contains("/") && request.namespace().isEmpty())) {
 			throw new InvalidEndpointRequestException(
 					"'" + key + "' is not a key; write namespace/name, or name for a cluster-scoped object",
 					"Invalid key");

@@ -42,8 +42,7 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
-			Duration delay) {
+	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
 		this.listeners.forEach((listener) -> listener.limiterDelayed(controller, request, cause, source, delay));
 	}
 

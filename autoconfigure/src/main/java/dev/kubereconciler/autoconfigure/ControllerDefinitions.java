@@ -26,9 +26,10 @@ import dev.kubereconciler.reconcile.Watch;
  * Turns {@code @Reconciler} methods, {@link ControllerDefinition} beans and
  * {@code kube-reconciler.*} properties into the definitions a manager runs.
  *
- * <p>For an annotated method, each setting comes from {@code controllers.<name>.*}, else from the
- * annotation, else from {@code defaults.*}. A {@link ControllerDefinition} bean carries its own
- * settings, which only {@code controllers.<name>.*} overrides.
+ * <p>
+ * For an annotated method, each setting comes from {@code controllers.<name>.*}, else
+ * from the annotation, else from {@code defaults.*}. A {@link ControllerDefinition} bean
+ * carries its own settings, which only {@code controllers.<name>.*} overrides.
  */
 final class ControllerDefinitions {
 
@@ -44,8 +45,9 @@ final class ControllerDefinitions {
 
 	private final WatchSettings watchSettings;
 
-	ControllerDefinitions(KubeReconcilerProperties properties, Function<String, @Nullable RateLimiter<Request>> limiterBeans,
-			List<RateLimiterCustomizer> customizers, Function<String, @Nullable Object> beans) {
+	ControllerDefinitions(KubeReconcilerProperties properties,
+			Function<String, @Nullable RateLimiter<Request>> limiterBeans, List<RateLimiterCustomizer> customizers,
+			Function<String, @Nullable Object> beans) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
@@ -77,21 +79,21 @@ final class ControllerDefinitions {
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name, (overrides) -> Finalizers.apply(fromAnnotation(name, method, overrides),
-					method, cleanups.get(name), overrides)));
+			deferred.add(() -> add(resolved, name, (overrides) -> Finalizers
+				.apply(fromAnnotation(name, method, overrides), method, cleanups.get(name), overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
-			deferred.add(() -> add(resolved, bean.name(),
-					(overrides) -> Finalizers.apply(fromBean(bean, overrides), null, cleanups.get(bean.name()),
-							overrides)));
+			deferred.add(() -> add(resolved, bean.name(), (overrides) -> Finalizers.apply(fromBean(bean, overrides),
+					null, cleanups.get(bean.name()), overrides)));
 		}
 		Finalizers.checkCleanupsHaveControllers(cleanups, origins.keySet());
 		for (String name : this.properties.getControllers().keySet()) {
 			if (!origins.containsKey(name)) {
 				throw new InvalidPropertyException(PREFIX + name, name, "no controller is named '" + name + "'",
-						"Use the name of a controller (" + (origins.isEmpty() ? "there are none"
-								: String.join(", ", origins.keySet())) + ") or remove the entry.");
+						"Use the name of a controller ("
+								+ (origins.isEmpty() ? "there are none" : String.join(", ", origins.keySet()))
+								+ ") or remove the entry.");
 			}
 		}
 		deferred.forEach(Runnable::run);
@@ -170,8 +172,10 @@ final class ControllerDefinitions {
 		}
 		ControllerDefinition.Builder builder = ControllerDefinition.builder(name, annotation.watches())
 			.reconciler(method.function())
-			.namespaces((overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
-					: namespaces("@Reconciler(namespaces) of " + method.description(), List.of(annotation.namespaces())))
+			.namespaces(
+					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
+							: namespaces("@Reconciler(namespaces) of " + method.description(),
+									List.of(annotation.namespaces())))
 			.labelSelector(labelSelector(prefix, overrides, annotation.labelSelector()))
 			.maxConcurrentReconciles(requireWorkers(workersProperty, workers))
 			.rateLimiter(customize(name, limiter))
@@ -203,8 +207,10 @@ final class ControllerDefinitions {
 				: bean.maxConcurrentReconciles();
 		ControllerDefinition.Builder builder = ControllerDefinition.builder(bean.name(), bean.watches())
 			.reconciler(bean.reconciler())
-			.namespaces((overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
-					: namespaces("the namespaces of ControllerDefinition bean '" + bean.name() + "'", bean.namespaces()))
+			.namespaces(
+					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
+							: namespaces("the namespaces of ControllerDefinition bean '" + bean.name() + "'",
+									bean.namespaces()))
 			.labelSelector(labelSelector(prefix, overrides, bean.labelSelector().toString()))
 			.maxConcurrentReconciles(requireWorkers(prefix + ".max-concurrent-reconciles", workers))
 			.rateLimiter(customize(bean.name(), limiter))
@@ -234,9 +240,9 @@ final class ControllerDefinitions {
 		if (overrides.getType() == null && overrides.getBean() == null) {
 			throw new InvalidPropertyException(prefix + ".rate-limiter", "a partial override",
 					"the controller uses " + chosen + ", which properties can replace but not tune",
-					"Set " + prefix + ".rate-limiter.type to replace it with a configured limiter, or "
-							+ prefix + ".rate-limiter.bean to use another bean, or remove the "
-							+ prefix + ".rate-limiter properties.");
+					"Set " + prefix + ".rate-limiter.type to replace it with a configured limiter, or " + prefix
+							+ ".rate-limiter.bean to use another bean, or remove the " + prefix
+							+ ".rate-limiter properties.");
 		}
 	}
 
@@ -269,8 +275,8 @@ final class ControllerDefinitions {
 	}
 
 	/**
-	 * Return the controller's own value, else the inherited one, naming the property it came
-	 * from when it cannot work.
+	 * Return the controller's own value, else the inherited one, naming the property it
+	 * came from when it cannot work.
 	 */
 	private static Duration duration(String prefix, String name, Duration override, String fallbackOrigin,
 			Duration fallback) {

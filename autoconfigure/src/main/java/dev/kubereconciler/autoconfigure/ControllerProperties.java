@@ -7,9 +7,9 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Settings of one controller under {@code kube-reconciler.controllers.<name>}. Every unset
- * field inherits from {@code kube-reconciler.defaults}, then from the {@code @Reconciler}
- * annotation; properties win over the annotation.
+ * Settings of one controller under {@code kube-reconciler.controllers.<name>}. Every
+ * unset field inherits from {@code kube-reconciler.defaults}, then from the
+ * {@code @Reconciler} annotation; properties win over the annotation.
  */
 public class ControllerProperties {
 
@@ -24,7 +24,8 @@ public class ControllerProperties {
 	private @Nullable Integer maxConcurrentReconciles;
 
 	/**
-	 * How long one reconcile may run before it is interrupted and retried; 0 for no timeout.
+	 * How long one reconcile may run before it is interrupted and retried; 0 for no
+	 * timeout.
 	 */
 	private @Nullable Duration reconcileTimeout;
 
@@ -49,15 +50,16 @@ public class ControllerProperties {
 	private @Nullable String labelSelector;
 
 	/**
-	 * Finalizer, such as "example.com/cleanup", that the controller adds to its objects and
-	 * removes once its cleanup succeeded; overrides @Reconciler(finalizer).
+	 * Finalizer, such as "example.com/cleanup", that the controller adds to its objects
+	 * and removes once its cleanup succeeded; overrides @Reconciler(finalizer).
 	 */
 	private String finalizer;
 
 	/**
 	 * Event filters that every update of a primary object must pass to reconcile it:
-	 * generation-changed, labels-changed, annotations-changed, resource-version-changed, or the
-	 * name of an EventPredicate bean. Replaces the filters set in code; empty for none.
+	 * generation-changed, labels-changed, annotations-changed, resource-version-changed,
+	 * or the name of an EventPredicate bean. Replaces the filters set in code; empty for
+	 * none.
 	 */
 	private List<String> eventFilters;
 

@@ -15,8 +15,8 @@ import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
 
 /**
- * Auto-configuration for the {@code controllers} Actuator endpoint; the activity it reports is
- * only recorded while the endpoint is available.
+ * Auto-configuration for the {@code controllers} Actuator endpoint; the activity it
+ * reports is only recorded while the endpoint is available.
  */
 @AutoConfiguration(after = { KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)

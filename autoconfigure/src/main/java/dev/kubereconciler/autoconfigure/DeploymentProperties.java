@@ -5,8 +5,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration properties for the Kubernetes manifests that kube-reconciler generates for the
- * application: ServiceAccount, RBAC, Deployment and management Service.
+ * Configuration properties for the Kubernetes manifests that kube-reconciler generates
+ * for the application: ServiceAccount, RBAC, Deployment and management Service.
  */
 @ConfigurationProperties("kube-reconciler.deployment")
 public class DeploymentProperties {
@@ -28,7 +28,8 @@ public class DeploymentProperties {
 	private @Nullable String image;
 
 	/**
-	 * Number of replicas. More than one needs kube-reconciler.leader-election.enabled=true.
+	 * Number of replicas. More than one needs
+	 * kube-reconciler.leader-election.enabled=true.
 	 */
 	private int replicas = 1;
 

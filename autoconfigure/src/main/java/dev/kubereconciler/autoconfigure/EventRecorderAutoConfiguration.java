@@ -29,8 +29,8 @@ import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.metrics.EventMetrics;
 
 /**
- * Auto-configuration of {@link EventRecorders}, the factory of each controller's Kubernetes
- * Events recorder: {@code eventRecorders.forController(name)}.
+ * Auto-configuration of {@link EventRecorders}, the factory of each controller's
+ * Kubernetes Events recorder: {@code eventRecorders.forController(name)}.
  */
 @AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -50,15 +50,13 @@ public final class EventRecorderAutoConfiguration {
 	EventRecorders eventRecorders(ApiClient apiClient, EventsProperties properties, EventWriterThread thread,
 			ObjectProvider<EventRecorderListener> listeners) {
 		if (properties.getBufferCapacity() < 1) {
-			throw new InvalidPropertyException("kube-reconciler.events.buffer-capacity",
-					properties.getBufferCapacity(), "the buffer must hold at least one event",
+			throw new InvalidPropertyException("kube-reconciler.events.buffer-capacity", properties.getBufferCapacity(),
+					"the buffer must hold at least one event",
 					"Set it to 1 or more; the default is 1000, as client-go's maxQueuedEvents.");
 		}
-		String instance = (properties.getReportingInstance() != null) ? properties.getReportingInstance()
-				: hostName();
-		EventRecorders recorders = new EventRecorders(new ApiEventSink(apiClient), thread.executor,
-				Clock.systemUTC(), instance, properties.getBufferCapacity(),
-				composite(listeners.orderedStream().toList()));
+		String instance = (properties.getReportingInstance() != null) ? properties.getReportingInstance() : hostName();
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(apiClient), thread.executor, Clock.systemUTC(),
+				instance, properties.getBufferCapacity(), composite(listeners.orderedStream().toList()));
 		thread.schedule(recorders);
 		return recorders;
 	}
@@ -111,8 +109,8 @@ public final class EventRecorderAutoConfiguration {
 
 	/**
 	 * The one daemon thread that writes events and ends series. It is not a
-	 * {@link ScheduledExecutorService} bean, which would turn Spring Boot's task scheduling
-	 * auto-configuration off.
+	 * {@link ScheduledExecutorService} bean, which would turn Spring Boot's task
+	 * scheduling auto-configuration off.
 	 */
 	static final class EventWriterThread implements DisposableBean {
 

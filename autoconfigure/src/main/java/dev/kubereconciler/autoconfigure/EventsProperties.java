@@ -10,8 +10,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class EventsProperties {
 
 	/**
-	 * Whether controllers write Kubernetes Events; when off there is no EventRecorders bean, and
-	 * code that asks for a recorder gets EventRecorder.noop().
+	 * Whether controllers write Kubernetes Events; when off there is no EventRecorders
+	 * bean, and code that asks for a recorder gets EventRecorder.noop().
 	 */
 	private boolean enabled = true;
 
@@ -21,8 +21,8 @@ public class EventsProperties {
 	private int bufferCapacity = 1000;
 
 	/**
-	 * The reportingInstance of every event; defaults to the HOSTNAME environment variable (the
-	 * pod name), else the host name.
+	 * The reportingInstance of every event; defaults to the HOSTNAME environment variable
+	 * (the pod name), else the host name.
 	 */
 	private String reportingInstance;
 

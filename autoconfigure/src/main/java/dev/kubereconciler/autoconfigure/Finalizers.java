@@ -13,9 +13,9 @@ import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 
 /**
- * Gives a controller the finalizer that its annotation, definition or properties declare, with
- * its cleanup: a {@code @Cleanup} method, a bean implementing {@link Cleaner}, or the cleaner of
- * a {@link ContextReconciler}.
+ * Gives a controller the finalizer that its annotation, definition or properties declare,
+ * with its cleanup: a {@code @Cleanup} method, a bean implementing {@link Cleaner}, or
+ * the cleaner of a {@link ContextReconciler}.
  */
 final class Finalizers {
 
@@ -86,8 +86,8 @@ final class Finalizers {
 		cleanups.forEach((name, cleanup) -> {
 			if (!controllers.contains(name)) {
 				throw new IllegalStateException("@Cleanup(\"" + name + "\") method " + cleanup.description()
-						+ " names no controller; controllers: " + (controllers.isEmpty() ? "none"
-								: String.join(", ", controllers)));
+						+ " names no controller; controllers: "
+						+ (controllers.isEmpty() ? "none" : String.join(", ", controllers)));
 			}
 		});
 	}

@@ -1,8 +1,9 @@
 package dev.kubereconciler.autoconfigure;
 
 /**
- * Thrown at startup when a {@code kube-reconciler.*} property, or the annotation attribute it
- * overrides, has a value that cannot work. Reported by {@link InvalidPropertyFailureAnalyzer}.
+ * Thrown at startup when a {@code kube-reconciler.*} property, or the annotation
+ * attribute it overrides, has a value that cannot work. Reported by
+ * {@link InvalidPropertyFailureAnalyzer}.
  */
 class InvalidPropertyException extends RuntimeException {
 

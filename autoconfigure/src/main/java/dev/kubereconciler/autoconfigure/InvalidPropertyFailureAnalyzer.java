@@ -21,14 +21,15 @@ class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidProp
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidPropertyException cause) {
-		String description = String.format("Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: %s%n"
-				+ "    Reason: %s%n", cause.getProperty(), format(cause.getValue()), cause.getReason());
+		String description = String.format(
+				"Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: %s%n" + "    Reason: %s%n",
+				cause.getProperty(), format(cause.getValue()), cause.getReason());
 		return new FailureAnalysis(description, cause.getAction(), cause);
 	}
 
 	/**
-	 * Render a value the way it is written in YAML, so that {@code 30m} reads as {@code 30m}
-	 * and not as {@code PT30M}.
+	 * Render a value the way it is written in YAML, so that {@code 30m} reads as
+	 * {@code 30m} and not as {@code PT30M}.
 	 * @param value the value
 	 * @return the rendering
 	 */

@@ -35,9 +35,9 @@ import dev.kubereconciler.reconcile.Request;
  * Auto-configuration that runs {@code @Reconciler} methods and
  * {@link ControllerDefinition} beans as managed Kubernetes controllers.
  */
-@AutoConfiguration(afterName = {
-		"io.kubernetes.client.spring.extended.controller.config.KubernetesInformerAutoConfiguration",
-		"io.kubernetes.client.spring.extended.network.config.KubernetesEndpointsAutoConfiguration" })
+@AutoConfiguration(
+		afterName = { "io.kubernetes.client.spring.extended.controller.config.KubernetesInformerAutoConfiguration",
+				"io.kubernetes.client.spring.extended.network.config.KubernetesEndpointsAutoConfiguration" })
 @ConditionalOnClass(ApiClient.class)
 @ConditionalOnProperty(prefix = "kube-reconciler", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(KubeReconcilerProperties.class)
@@ -80,17 +80,15 @@ public final class KubeReconcilerAutoConfiguration {
 	@Bean
 	ManagedControllers managedControllers(KubeReconcilerProperties properties, ApiClient apiClient,
 			SharedInformerFactory informerFactory, ReconcilerMethodProcessor methods,
-			ObjectProvider<ControllerDefinition> definitionBeans,
-			ObjectProvider<RateLimiterCustomizer> customizers,
+			ObjectProvider<ControllerDefinition> definitionBeans, ObjectProvider<RateLimiterCustomizer> customizers,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
 			ObjectProvider<EventRecorders> eventRecorders, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
-		return new ManagedControllers(
-				() -> definitions.resolve(methods.getMethods(), methods.getCleanups(), definitionBeans.orderedStream().toList()),
-				(resolved) -> {
+		return new ManagedControllers(() -> definitions.resolve(methods.getMethods(), methods.getCleanups(),
+				definitionBeans.orderedStream().toList()), (resolved) -> {
 					ControllerManager.Builder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
@@ -102,7 +100,8 @@ public final class KubeReconcilerAutoConfiguration {
 					eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
 					resolved.forEach(builder::controller);
 					if (properties.getLeaderElection().isEnabled()) {
-						builder.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
+						builder.leaderElection(
+								LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
 					}
 					if (properties.getSharding().isEnabled()) {
 						ShardingConfigurer.configure(builder, resolved, properties, environment,
@@ -115,8 +114,9 @@ public final class KubeReconcilerAutoConfiguration {
 	}
 
 	/**
-	 * Looks up limiter beans by name, adapting client-java limiters; one client-java instance
-	 * always gets the same adapter, so that a manager sees when controllers share it.
+	 * Looks up limiter beans by name, adapting client-java limiters; one client-java
+	 * instance always gets the same adapter, so that a manager sees when controllers
+	 * share it.
 	 */
 	static final class RateLimiterBeans {
 

@@ -23,7 +23,8 @@ import dev.kubereconciler.queue.AddCause;
 public class KubeReconcilerProperties {
 
 	/**
-	 * Whether to run the controllers of @Reconciler methods and ControllerDefinition beans.
+	 * Whether to run the controllers of @Reconciler methods and ControllerDefinition
+	 * beans.
 	 */
 	private boolean enabled = true;
 
@@ -33,7 +34,8 @@ public class KubeReconcilerProperties {
 	private boolean autoStartup = true;
 
 	/**
-	 * How long in-flight reconciles may take to finish on shutdown before they are interrupted.
+	 * How long in-flight reconciles may take to finish on shutdown before they are
+	 * interrupted.
 	 */
 	private Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
 
@@ -147,14 +149,15 @@ public class KubeReconcilerProperties {
 		private Duration cacheSyncTimeout = ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT;
 
 		/**
-		 * How often every watched object is reconciled again without a change; 0 for never.
+		 * How often every watched object is reconciled again without a change; 0 for
+		 * never.
 		 */
 		private Duration resyncPeriod = ControllerDefinition.DEFAULT_RESYNC_PERIOD;
 
 		/**
-		 * Whether work queues hand out keys by priority, so that real changes go before the
-		 * initial list and resyncs, as controller-runtime's priority queue does. Applies to
-		 * every controller; false for first in, first out.
+		 * Whether work queues hand out keys by priority, so that real changes go before
+		 * the initial list and resyncs, as controller-runtime's priority queue does.
+		 * Applies to every controller; false for first in, first out.
 		 */
 		private boolean priorityQueue = true;
 
@@ -217,7 +220,8 @@ public class KubeReconcilerProperties {
 	public static class Manager {
 
 		/**
-		 * The token bucket that every reconcile of every controller passes before it runs.
+		 * The token bucket that every reconcile of every controller passes before it
+		 * runs.
 		 */
 		private final ManagerRateLimiter rateLimiter = new ManagerRateLimiter();
 
@@ -233,8 +237,8 @@ public class KubeReconcilerProperties {
 	public static class ManagerRateLimiter {
 
 		/**
-		 * Reconciles per second across all controllers. Unset means unlimited (the bucket is
-		 * still reported).
+		 * Reconciles per second across all controllers. Unset means unlimited (the bucket
+		 * is still reported).
 		 */
 		private @Nullable Double qps;
 
@@ -244,19 +248,20 @@ public class KubeReconcilerProperties {
 		private @Nullable Integer burst;
 
 		/**
-		 * Longest a worker waits at the gate; a key that would wait longer gives its token back
-		 * and waits in the queue instead. Unset means no limit.
+		 * Longest a worker waits at the gate; a key that would wait longer gives its
+		 * token back and waits in the queue instead. Unset means no limit.
 		 */
 		private @Nullable Duration maxWait;
 
 		/**
-		 * Which causes of a reconcile pass through the bucket: event, retry, requeue-after.
+		 * Which causes of a reconcile pass through the bucket: event, retry,
+		 * requeue-after.
 		 */
 		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
 
 		/**
-		 * Whether qps and burst are each replica's (replica) or the whole cluster's, divided
-		 * among the live members when sharding is enabled (cluster).
+		 * Whether qps and burst are each replica's (replica) or the whole cluster's,
+		 * divided among the live members when sharding is enabled (cluster).
 		 */
 		private Scope scope = Scope.REPLICA;
 
@@ -313,8 +318,8 @@ public class KubeReconcilerProperties {
 		REPLICA,
 
 		/**
-		 * The whole cluster's rate: with sharding, each replica gets qps/N and burst/N of the N
-		 * live members, retuned when they change.
+		 * The whole cluster's rate: with sharding, each replica gets qps/N and burst/N of
+		 * the N live members, retuned when they change.
 		 */
 		CLUSTER
 
@@ -427,13 +432,15 @@ public class KubeReconcilerProperties {
 	}
 
 	/**
-	 * What the informers change in objects before caching them and handing them to reconcilers.
+	 * What the informers change in objects before caching them and handing them to
+	 * reconcilers.
 	 */
 	public static class Cache {
 
 		/**
-		 * Whether to drop metadata.managedFields from every cached object, which saves memory;
-		 * a reconciler that reads managedFields must get the object from the API server.
+		 * Whether to drop metadata.managedFields from every cached object, which saves
+		 * memory; a reconciler that reads managedFields must get the object from the API
+		 * server.
 		 */
 		private boolean stripManagedFields = true;
 

@@ -13,8 +13,8 @@ import dev.kubereconciler.rbac.RbacPolicy;
 import dev.kubereconciler.rbac.RbacRules;
 
 /**
- * The RBAC policy of this application: the rules of its controllers, its leases, the rules of
- * {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans.
+ * The RBAC policy of this application: the rules of its controllers, its leases, the
+ * rules of {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans.
  */
 public class KubeReconcilerRbac {
 
@@ -41,8 +41,8 @@ public class KubeReconcilerRbac {
 	}
 
 	/**
-	 * Return the policy as Roles or a ClusterRole with their bindings to the application's
-	 * ServiceAccount, in YAML.
+	 * Return the policy as Roles or a ClusterRole with their bindings to the
+	 * application's ServiceAccount, in YAML.
 	 * @return the YAML
 	 */
 	public String yaml() {
@@ -59,9 +59,9 @@ public class KubeReconcilerRbac {
 
 	/**
 	 * Calculate the policy.
-	 * @param deploymentNamespace the namespace the application will run in, used for the leases
-	 * when {@code kube-reconciler.leader-election.lease-namespace} is not set; {@code null} for
-	 * the namespace the running manager uses
+	 * @param deploymentNamespace the namespace the application will run in, used for the
+	 * leases when {@code kube-reconciler.leader-election.lease-namespace} is not set;
+	 * {@code null} for the namespace the running manager uses
 	 * @return the policy
 	 */
 	public RbacPolicy policy(@Nullable String deploymentNamespace) {
@@ -76,8 +76,8 @@ public class KubeReconcilerRbac {
 		if (this.properties.getSharding().isEnabled()) {
 			String configured = this.properties.getSharding().getLeaseNamespace();
 			rules.leases((configured != null) ? configured
-					: (deploymentNamespace != null) ? deploymentNamespace
-							: LeaderElectionSettingsFactory.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE));
+					: (deploymentNamespace != null) ? deploymentNamespace : LeaderElectionSettingsFactory
+						.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE));
 		}
 		List<RbacProperties.Rule> configuredRules = this.rbacProperties.getRules();
 		for (int i = 0; i < configuredRules.size(); i++) {

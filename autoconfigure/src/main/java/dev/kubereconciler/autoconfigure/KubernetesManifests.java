@@ -33,13 +33,15 @@ import org.springframework.core.env.Environment;
 import dev.kubereconciler.rbac.RbacManifests;
 
 /**
- * The Kubernetes manifests of the application, generated from its properties: ServiceAccount,
- * RBAC, a Deployment with probes on Actuator's health groups, and a Service for the management
- * port.
+ * The Kubernetes manifests of the application, generated from its properties:
+ * ServiceAccount, RBAC, a Deployment with probes on Actuator's health groups, and a
+ * Service for the management port.
  */
 public class KubernetesManifests {
 
-	/** Time left after the shutdown timeout for the web server and the context to close. */
+	/**
+	 * Time left after the shutdown timeout for the web server and the context to close.
+	 */
 	static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(15);
 
 	private final Environment environment;
@@ -73,9 +75,8 @@ public class KubernetesManifests {
 		String name = KubeReconcilerRbacAutoConfiguration.name(this.deployment, this.environment);
 		String namespace = this.deployment.getNamespace();
 		Map<String, String> files = new LinkedHashMap<>();
-		files.put("serviceaccount.yaml", Yaml.dump(new V1ServiceAccount().apiVersion("v1")
-			.kind("ServiceAccount")
-			.metadata(metadata(name, namespace))));
+		files.put("serviceaccount.yaml", Yaml
+			.dump(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount").metadata(metadata(name, namespace))));
 		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
 		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
 		files.put("service.yaml", Yaml.dump(service(name, namespace)));
@@ -108,7 +109,8 @@ public class KubernetesManifests {
 			.image(image)
 			.ports(List.of(new V1ContainerPort().name("management").containerPort(port)))
 			.env(environmentVariables())
-			// liveness asks only whether the JVM's own state is broken; the API server is no part of it
+			// liveness asks only whether the JVM's own state is broken; the API server is
+			// no part of it
 			.livenessProbe(probe(health + "/liveness", 3))
 			.readinessProbe(probe(health + "/readiness", 1));
 		V1PodSpec pod = new V1PodSpec().serviceAccountName(name)
@@ -140,7 +142,8 @@ public class KubernetesManifests {
 			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RETRYPERIOD")
 				.value(election.getRetryPeriod().toString()));
 		}
-		// hook (shard helper): KUBE_RECONCILER_SHARDING_ENABLED and its settings, from its properties
+		// hook (shard helper): KUBE_RECONCILER_SHARDING_ENABLED and its settings, from
+		// its properties
 		env.add(new V1EnvVar().name("KUBE_RECONCILER_SHUTDOWNTIMEOUT")
 			.value(this.properties.getShutdownTimeout().toString()));
 		return env;
@@ -152,9 +155,8 @@ public class KubernetesManifests {
 			.kind("Service")
 			.metadata(metadata(name, namespace))
 			.spec(new V1ServiceSpec().selector(labels(name))
-				.ports(List.of(new V1ServicePort().name("management")
-					.port(port)
-					.targetPort(new IntOrString("management")))));
+				.ports(List
+					.of(new V1ServicePort().name("management").port(port).targetPort(new IntOrString("management")))));
 	}
 
 	int managementPort() {

@@ -9,12 +9,14 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Writes an application's Kubernetes manifests at build time: starts its context without a
- * web server and without starting the controllers, so that nothing connects to a cluster,
- * and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a folder.
+ * Writes an application's Kubernetes manifests at build time: starts its context without
+ * a web server and without starting the controllers, so that nothing connects to a
+ * cluster, and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a
+ * folder.
  *
- * <p>Arguments: the application class, the output folder, then any Spring Boot arguments such
- * as {@code --kube-reconciler.deployment.image=registry.example/app:1.0}.
+ * <p>
+ * Arguments: the application class, the output folder, then any Spring Boot arguments
+ * such as {@code --kube-reconciler.deployment.image=registry.example/app:1.0}.
  */
 public final class KubernetesManifestsGenerator {
 
@@ -23,8 +25,9 @@ public final class KubernetesManifestsGenerator {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length < 2) {
-			throw new IllegalArgumentException("Usage: KubernetesManifestsGenerator <application class> <output folder> "
-					+ "[--kube-reconciler.deployment.image=...] [--kube-reconciler.deployment.namespace=...]");
+			throw new IllegalArgumentException(
+					"Usage: KubernetesManifestsGenerator <application class> <output folder> "
+							+ "[--kube-reconciler.deployment.image=...] [--kube-reconciler.deployment.namespace=...]");
 		}
 		List<Path> written = generate(Class.forName(args[0]), Path.of(args[1]),
 				Arrays.copyOfRange(args, 2, args.length));

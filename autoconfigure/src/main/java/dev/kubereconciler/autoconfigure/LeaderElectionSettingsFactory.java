@@ -13,9 +13,9 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
 import dev.kubereconciler.controller.LeaderElectionSettings;
 
 /**
- * Turns {@code kube-reconciler.leader-election.*} into {@link LeaderElectionSettings}: finds the
- * Lease's name and namespace when they are not set, makes up this instance's identity, and
- * rejects values that cannot work, naming the property.
+ * Turns {@code kube-reconciler.leader-election.*} into {@link LeaderElectionSettings}:
+ * finds the Lease's name and namespace when they are not set, makes up this instance's
+ * identity, and rejects values that cannot work, naming the property.
  */
 final class LeaderElectionSettingsFactory {
 
@@ -77,8 +77,8 @@ final class LeaderElectionSettingsFactory {
 	}
 
 	/**
-	 * Return an identity unique to this process, whose host part tells an operator which pod
-	 * holds the Lease; client-go uses the host name and a UUID the same way.
+	 * Return an identity unique to this process, whose host part tells an operator which
+	 * pod holds the Lease; client-go uses the host name and a UUID the same way.
 	 */
 	static String identity() {
 		String host;

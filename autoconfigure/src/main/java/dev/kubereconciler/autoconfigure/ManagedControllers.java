@@ -20,13 +20,15 @@ import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.controller.ManagerGate;
 
 /**
- * Builds the {@link ControllerManager} once every bean exists (so every {@code @Reconciler}
- * method is known and every property is validated before anything starts), then starts it
- * after the context refreshed and stops it gracefully on shutdown.
+ * Builds the {@link ControllerManager} once every bean exists (so every
+ * {@code @Reconciler} method is known and every property is validated before anything
+ * starts), then starts it after the context refreshed and stops it gracefully on
+ * shutdown.
  *
- * <p>Application code injects it as the {@link ControllerRegistry}, which needs nothing from
- * this package. Shutdown runs on its own thread, in parallel with the other beans of its phase
- * and within {@code spring.lifecycle.timeout-per-shutdown-phase}.
+ * <p>
+ * Application code injects it as the {@link ControllerRegistry}, which needs nothing from
+ * this package. Shutdown runs on its own thread, in parallel with the other beans of its
+ * phase and within {@code spring.lifecycle.timeout-per-shutdown-phase}.
  */
 public class ManagedControllers implements SmartInitializingSingleton, SmartLifecycle, ControllerRegistry {
 
@@ -73,7 +75,8 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 	}
 
 	/**
-	 * Return the manager, available once the application context has instantiated its beans.
+	 * Return the manager, available once the application context has instantiated its
+	 * beans.
 	 * @return the manager
 	 * @throws IllegalStateException if called before that
 	 */
@@ -100,8 +103,9 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 	}
 
 	/**
-	 * Stop the manager on a thread of its own and signal the callback when it stopped, so that
-	 * the drain of in-flight reconciles overlaps the shutdown of the other beans in this phase.
+	 * Stop the manager on a thread of its own and signal the callback when it stopped, so
+	 * that the drain of in-flight reconciles overlaps the shutdown of the other beans in
+	 * this phase.
 	 * @param callback signalled once the manager stopped
 	 */
 	@Override

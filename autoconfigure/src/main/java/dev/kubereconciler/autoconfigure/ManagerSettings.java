@@ -11,8 +11,8 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
  * Turns the manager-level properties ({@code kube-reconciler.manager.*} and
- * {@code kube-reconciler.shutdown-timeout}) into the values a manager takes, and rejects values
- * that cannot work with an {@link InvalidPropertyException} naming the property.
+ * {@code kube-reconciler.shutdown-timeout}) into the values a manager takes, and rejects
+ * values that cannot work with an {@link InvalidPropertyException} naming the property.
  */
 final class ManagerSettings {
 
@@ -26,7 +26,8 @@ final class ManagerSettings {
 			RateLimiterFactory.requireBurst(BUCKET + "burst", config.getBurst());
 		}
 		if (config.getQps() == null) {
-			// unlimited, but still a bucket, so that its tokens are reported and it can be retuned
+			// unlimited, but still a bucket, so that its tokens are reported and it can
+			// be retuned
 			return RateLimiters.bucket(Double.POSITIVE_INFINITY, (config.getBurst() != null) ? config.getBurst() : 1);
 		}
 		RateLimiterFactory.requireQps(BUCKET + "qps", config.getQps());
@@ -46,7 +47,8 @@ final class ManagerSettings {
 	}
 
 	static Duration shutdownTimeout(KubeReconcilerProperties properties) {
-		return PropertyDurations.requireNotNegative("kube-reconciler.shutdown-timeout", properties.getShutdownTimeout());
+		return PropertyDurations.requireNotNegative("kube-reconciler.shutdown-timeout",
+				properties.getShutdownTimeout());
 	}
 
 }

@@ -11,8 +11,9 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
 /**
- * Explains a {@code kube-reconciler.*} value that does not convert to its type, with the forms
- * the property accepts; Spring Boot's own analysis only says to update the configuration.
+ * Explains a {@code kube-reconciler.*} value that does not convert to its type, with the
+ * forms the property accepts; Spring Boot's own analysis only says to update the
+ * configuration.
  */
 @Order(0)
 class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
@@ -28,12 +29,14 @@ class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		ResolvableType target = cause.getTarget().getType();
 		Class<?> type = target.resolve(Object.class);
 		if (target.asCollection() != ResolvableType.NONE) {
-			// a value of a list or set fails on its element, whose type tells the accepted values
+			// a value of a list or set fails on its element, whose type tells the
+			// accepted values
 			type = target.asCollection().resolveGeneric(0);
 			type = (type != null) ? type : Object.class;
 		}
-		String description = String.format("Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: \"%s\"%n"
-				+ "%s    Reason: %s%n", name, value, origin(property), reason(rootFailure));
+		String description = String
+			.format("Invalid kube-reconciler configuration:%n%n    Property: %s%n    Value: \"%s\"%n"
+					+ "%s    Reason: %s%n", name, value, origin(property), reason(rootFailure));
 		return new FailureAnalysis(description, action(name, type), cause);
 	}
 

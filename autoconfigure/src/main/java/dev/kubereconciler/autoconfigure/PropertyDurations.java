@@ -3,8 +3,9 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 
 /**
- * Checks on {@link Duration} properties that every duration of a manager or controller shares:
- * not negative, and short enough to count in nanoseconds (about 292 years), as timers do.
+ * Checks on {@link Duration} properties that every duration of a manager or controller
+ * shares: not negative, and short enough to count in nanoseconds (about 292 years), as
+ * timers do.
  */
 final class PropertyDurations {
 

@@ -7,8 +7,8 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Callback that customizes the rate limiter of one controller, or of every controller, after it
- * was built from properties or beans.
+ * Callback that customizes the rate limiter of one controller, or of every controller,
+ * after it was built from properties or beans.
  */
 @FunctionalInterface
 public interface RateLimiterCustomizer {

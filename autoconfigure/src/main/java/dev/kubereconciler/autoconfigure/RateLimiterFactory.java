@@ -17,8 +17,9 @@ import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Builds the {@link RateLimiter} that a {@link RateLimiterProperties} describes, and rejects
- * values that cannot work with an {@link InvalidPropertyException} naming the property.
+ * Builds the {@link RateLimiter} that a {@link RateLimiterProperties} describes, and
+ * rejects values that cannot work with an {@link InvalidPropertyException} naming the
+ * property.
  */
 final class RateLimiterFactory {
 

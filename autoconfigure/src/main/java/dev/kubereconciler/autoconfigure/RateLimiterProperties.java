@@ -9,16 +9,17 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A rate limiter described in YAML. Every built-in limiter can be expressed: {@code default},
- * {@code exponential}, {@code bucket}, {@code fast-slow}, {@code max-of}, {@code max-wait},
- * {@code none}, or {@code bean} to use a {@code RateLimiter} bean by name.
+ * A rate limiter described in YAML. Every built-in limiter can be expressed:
+ * {@code default}, {@code exponential}, {@code bucket}, {@code fast-slow},
+ * {@code max-of}, {@code max-wait}, {@code none}, or {@code bean} to use a
+ * {@code RateLimiter} bean by name.
  */
 public class RateLimiterProperties {
 
 	/**
-	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or bean.
-	 * "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)). Unset means
-	 * bean when bean is set, else default.
+	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or
+	 * bean. "default" is max-of(exponential(base-delay, max-delay), bucket(qps, burst)).
+	 * Unset means bean when bean is set, else default.
 	 */
 	private @Nullable Type type;
 
@@ -28,7 +29,8 @@ public class RateLimiterProperties {
 	private @Nullable Duration baseDelay;
 
 	/**
-	 * Upper bound of the exponential delay, for exponential and default. Defaults to 1000s.
+	 * Upper bound of the exponential delay, for exponential and default. Defaults to
+	 * 1000s.
 	 */
 	private @Nullable Duration maxDelay;
 
@@ -59,7 +61,8 @@ public class RateLimiterProperties {
 	private @Nullable Integer maxFastAttempts;
 
 	/**
-	 * Cap on the delay, for max-wait; the unused part of a bucket reservation is given back.
+	 * Cap on the delay, for max-wait; the unused part of a bucket reservation is given
+	 * back.
 	 */
 	private @Nullable Duration maxWait;
 
@@ -244,10 +247,14 @@ public class RateLimiterProperties {
 		/** Per-item exponential backoff from base-delay up to max-delay. */
 		EXPONENTIAL,
 
-		/** A token bucket of qps tokens per second and burst tokens, shared by all keys. */
+		/**
+		 * A token bucket of qps tokens per second and burst tokens, shared by all keys.
+		 */
 		BUCKET,
 
-		/** fast-delay for the first max-fast-attempts failures of a key, then slow-delay. */
+		/**
+		 * fast-delay for the first max-fast-attempts failures of a key, then slow-delay.
+		 */
 		FAST_SLOW,
 
 		/** The longest delay of the limiters listed under limiters. */

@@ -13,8 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class RbacProperties {
 
 	/**
-	 * Rules the application's own code needs beyond what the controllers declare, granted in
-	 * the controllers' scope (each Role, or the ClusterRole).
+	 * Rules the application's own code needs beyond what the controllers declare, granted
+	 * in the controllers' scope (each Role, or the ClusterRole).
 	 */
 	private final List<Rule> rules = new ArrayList<>();
 

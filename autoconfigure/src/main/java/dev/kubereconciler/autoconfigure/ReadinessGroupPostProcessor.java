@@ -12,10 +12,11 @@ import org.springframework.boot.health.actuate.endpoint.HttpCodeStatusMapper;
 import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 
 /**
- * Adds the {@code controllersReadiness} indicator to the {@code readiness} health group that
- * Spring Boot's Kubernetes probes define, so that a pod receives no traffic before its caches
- * synced, and keeps it out of the overall status; the {@code liveness} group is left alone. A
- * readiness group the user configured with an explicit {@code include} is left alone too.
+ * Adds the {@code controllersReadiness} indicator to the {@code readiness} health group
+ * that Spring Boot's Kubernetes probes define, so that a pod receives no traffic before
+ * its caches synced, and keeps it out of the overall status; the {@code liveness} group
+ * is left alone. A readiness group the user configured with an explicit {@code include}
+ * is left alone too.
  */
 class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 
@@ -37,7 +38,8 @@ class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 		if (readiness != null && !this.userConfigured) {
 			byName.put(READINESS, new Membership(readiness, true));
 		}
-		// the overall status keeps ignoring a first sync, as the controllers indicator does
+		// the overall status keeps ignoring a first sync, as the controllers indicator
+		// does
 		return HealthEndpointGroups.of(new Membership(groups.getPrimary(), false), byName);
 	}
 

@@ -52,7 +52,8 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		Map<Method, Reconciler> annotated = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<Reconciler>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, Reconciler.class));
-		annotated.forEach((method, annotation) -> this.methods.add(reconcilerMethod(bean, beanName, method, annotation)));
+		annotated
+			.forEach((method, annotation) -> this.methods.add(reconcilerMethod(bean, beanName, method, annotation)));
 		Map<Method, Cleanup> cleanups = MethodIntrospector.selectMethods(targetClass,
 				(MethodIntrospector.MetadataLookup<Cleanup>) (method) -> AnnotatedElementUtils
 					.findMergedAnnotation(method, Cleanup.class));
@@ -102,8 +103,8 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		if (!validReturn || parameters.length == 0 || parameters.length > 2 || !(request || object)
 				|| (parameters.length == 2 && !context)) {
 			throw new IllegalStateException("@Reconciler method " + description + " has an unsupported signature '"
-					+ signature(method) + "'; supported: " + forms(method, RECONCILER_FORMS, watched)
-					+ ", where " + watched.getSimpleName() + " is the watched type of @Reconciler(watches)");
+					+ signature(method) + "'; supported: " + forms(method, RECONCILER_FORMS, watched) + ", where "
+					+ watched.getSimpleName() + " is the watched type of @Reconciler(watches)");
 		}
 		Method invocable = invocable(bean, method);
 		boolean isVoid = returnType == void.class;
@@ -146,9 +147,9 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 				&& KubernetesObject.class.isAssignableFrom(parameters[0])
 				&& (parameters.length == 1 || isContextOf(method, 1, watched));
 		if (!valid) {
-			throw new IllegalStateException("@Cleanup method " + cleanup.description()
-					+ " has an unsupported signature '" + signature(method) + "'; supported: "
-					+ forms(method, CLEANUP_FORMS, watched));
+			throw new IllegalStateException(
+					"@Cleanup method " + cleanup.description() + " has an unsupported signature '" + signature(method)
+							+ "'; supported: " + forms(method, CLEANUP_FORMS, watched));
 		}
 	}
 
@@ -247,8 +248,8 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		 */
 		<T extends KubernetesObject> Cleaner<T> cleaner() {
 			boolean withContext = this.method.getParameterCount() == 2;
-			return (object, context) -> result(this.isVoid, withContext ? invoke(this.method, this.bean, object, context)
-					: invoke(this.method, this.bean, object));
+			return (object, context) -> result(this.isVoid, withContext
+					? invoke(this.method, this.bean, object, context) : invoke(this.method, this.bean, object));
 		}
 
 	}

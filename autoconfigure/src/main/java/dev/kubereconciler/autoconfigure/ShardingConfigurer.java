@@ -65,9 +65,11 @@ final class ShardingConfigurer {
 					config.getRenewDeadline(), config.getRetryPeriod());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidPropertyException(PREFIX, "partitions=" + config.getPartitions() + ", lease-prefix="
-					+ prefix + ", lease-duration=" + config.getLeaseDuration() + ", renew-deadline="
-					+ config.getRenewDeadline() + ", retry-period=" + config.getRetryPeriod(), ex.getMessage(),
+			throw new InvalidPropertyException(PREFIX,
+					"partitions=" + config.getPartitions() + ", lease-prefix=" + prefix + ", lease-duration="
+							+ config.getLeaseDuration() + ", renew-deadline=" + config.getRenewDeadline()
+							+ ", retry-period=" + config.getRetryPeriod(),
+					ex.getMessage(),
 					"Use 1 to 1024 partitions, a lease-prefix of lower-case letters, digits and '-' (at most 40), "
 							+ "and retry-period < renew-deadline < lease-duration, for example 2s, 10s and 30s.");
 		}

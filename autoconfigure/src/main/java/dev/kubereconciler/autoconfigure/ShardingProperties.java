@@ -3,20 +3,20 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 
 /**
- * Sharding settings: keys split across replicas by partition, each partition held through a
- * coordination.k8s.io/v1 Lease.
+ * Sharding settings: keys split across replicas by partition, each partition held through
+ * a coordination.k8s.io/v1 Lease.
  */
 public class ShardingProperties {
 
 	/**
-	 * Whether every replica runs the controllers on its share of the keys. Cannot be combined
-	 * with leader election.
+	 * Whether every replica runs the controllers on its share of the keys. Cannot be
+	 * combined with leader election.
 	 */
 	private boolean enabled;
 
 	/**
-	 * Number of partitions the keys hash into. Every replica must use the same number; change it
-	 * only with all replicas stopped.
+	 * Number of partitions the keys hash into. Every replica must use the same number;
+	 * change it only with all replicas stopped.
 	 */
 	private int partitions = 32;
 
@@ -44,7 +44,8 @@ public class ShardingProperties {
 	private Duration renewDeadline = Duration.ofSeconds(10);
 
 	/**
-	 * How often a replica renews its Leases, observes the others' and acquires partitions.
+	 * How often a replica renews its Leases, observes the others' and acquires
+	 * partitions.
 	 */
 	private Duration retryPeriod = Duration.ofSeconds(2);
 

@@ -17,11 +17,13 @@ import dev.kubereconciler.reconcile.Watch;
 
 /**
  * Resolves a controller's event filters and mapped watches from
- * {@code kube-reconciler.controllers.<name>.event-filters}, the {@code @Reconciler} annotation,
- * or a {@link ControllerDefinition} bean, looking custom filters and mappers up as beans by name.
+ * {@code kube-reconciler.controllers.<name>.event-filters}, the {@code @Reconciler}
+ * annotation, or a {@link ControllerDefinition} bean, looking custom filters and mappers
+ * up as beans by name.
  *
- * <p>The property, when set, replaces the filters of the annotation or bean as a whole (an empty
- * value turns filtering off), as properties win over code everywhere else.
+ * <p>
+ * The property, when set, replaces the filters of the annotation or bean as a whole (an
+ * empty value turns filtering off), as properties win over code everywhere else.
  */
 final class WatchSettings {
 
@@ -71,9 +73,8 @@ final class WatchSettings {
 				continue;
 			}
 			EventFilter builtIn = EventFilter.fromLabel(trimmed);
-			EventPredicate filter = (builtIn != null) ? builtIn
-					: filterBean(trimmed, property, "Use a built-in filter (" + builtInLabels()
-							+ ") or the name of an EventPredicate bean.");
+			EventPredicate filter = (builtIn != null) ? builtIn : filterBean(trimmed, property,
+					"Use a built-in filter (" + builtInLabels() + ") or the name of an EventPredicate bean.");
 			builder.eventFilter(trimmed, filter);
 		}
 	}
@@ -103,8 +104,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addMapped(ControllerDefinition.Builder builder,
-			MappedWatch<?> watch) {
+	private static void addMapped(ControllerDefinition.Builder builder, MappedWatch<?> watch) {
 		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
 	}
 

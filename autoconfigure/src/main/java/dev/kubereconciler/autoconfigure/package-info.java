@@ -1,6 +1,6 @@
 /**
- * Spring Boot auto-configuration: {@code @Reconciler} methods and {@code kube-reconciler.*}
- * properties become managed controllers.
+ * Spring Boot auto-configuration: {@code @Reconciler} methods and
+ * {@code kube-reconciler.*} properties become managed controllers.
  */
 @NullMarked
 package dev.kubereconciler.autoconfigure;

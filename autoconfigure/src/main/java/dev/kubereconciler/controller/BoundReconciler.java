@@ -16,9 +16,9 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
- * A {@link ContextReconciler} bound to a controller and its manager's caches: it looks the
- * object up, copies it, keeps the finalizer and runs the cleanup, then calls the reconcile
- * logic with a {@link ReconcileContextImpl}.
+ * A {@link ContextReconciler} bound to a controller and its manager's caches: it looks
+ * the object up, copies it, keeps the finalizer and runs the cleanup, then calls the
+ * reconcile logic with a {@link ReconcileContextImpl}.
  *
  * @param <T> the watched type
  */
@@ -84,7 +84,8 @@ final class BoundReconciler<T extends KubernetesObject> implements CauseAwareRec
 			// not finished: keep the finalizer and come back as the result says
 			return result;
 		}
-		// the cleanup may have written the object; remove the finalizer from the newest version
+		// the cleanup may have written the object; remove the finalizer from the newest
+		// version
 		@SuppressWarnings("unchecked")
 		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
 		patchFinalizers((current != null) ? current : cached, finalizer, false);
@@ -92,8 +93,9 @@ final class BoundReconciler<T extends KubernetesObject> implements CauseAwareRec
 	}
 
 	/**
-	 * Add or remove the finalizer with a merge patch that carries the resourceVersion, so that
-	 * it fails with 409 Conflict, and is retried, if the object changed since it was read.
+	 * Add or remove the finalizer with a merge patch that carries the resourceVersion, so
+	 * that it fails with 409 Conflict, and is retried, if the object changed since it was
+	 * read.
 	 */
 	private T patchFinalizers(T object, String finalizer, boolean add) throws Exception {
 		V1ObjectMeta metadata = object.getMetadata();

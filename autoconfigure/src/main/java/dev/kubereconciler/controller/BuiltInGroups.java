@@ -3,9 +3,10 @@ package dev.kubereconciler.controller;
 import java.util.Map;
 
 /**
- * The API groups of the built-in kinds outside the core group. client-java's model classes are
- * named by version and kind only ({@code V1Deployment}), and its {@code ModelMapper} cannot tell
- * their group without a discovery call to a live API server.
+ * The API groups of the built-in kinds outside the core group. client-java's model
+ * classes are named by version and kind only ({@code V1Deployment}), and its
+ * {@code ModelMapper} cannot tell their group without a discovery call to a live API
+ * server.
  */
 final class BuiltInGroups {
 
@@ -40,7 +41,8 @@ final class BuiltInGroups {
 	}
 
 	/**
-	 * Return the group of a built-in model class that client-java reports in the core group.
+	 * Return the group of a built-in model class that client-java reports in the core
+	 * group.
 	 * @param modelClass the client-java model class, such as {@code V1Deployment}
 	 * @param kind its kind
 	 * @return the group, or {@code ""} for the core group

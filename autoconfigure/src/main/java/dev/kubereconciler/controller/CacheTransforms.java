@@ -17,16 +17,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the informers change in an object before they cache it and hand it to the controllers:
- * by default they drop {@code metadata.managedFields}, as controller-runtime's
- * {@code cache.TransformStripManagedFields} does, because server-side apply bookkeeping is
- * often the largest part of a small object and reconcilers rarely read it.
+ * What the informers change in an object before they cache it and hand it to the
+ * controllers: by default they drop {@code metadata.managedFields}, as
+ * controller-runtime's {@code cache.TransformStripManagedFields} does, because
+ * server-side apply bookkeeping is often the largest part of a small object and
+ * reconcilers rarely read it.
  *
- * <p>A type can also be cached with its metadata only (its spec, data and status dropped), and
- * can have a transform of its own, which runs after the built-in ones. Transforms apply to
- * every object an informer receives, so they must be quick, must not block, and should return
- * the object they were given, changed in place, or a copy. A transform that throws leaves that
- * object as it was and is logged. Instances are immutable.
+ * <p>
+ * A type can also be cached with its metadata only (its spec, data and status dropped),
+ * and can have a transform of its own, which runs after the built-in ones. Transforms
+ * apply to every object an informer receives, so they must be quick, must not block, and
+ * should return the object they were given, changed in place, or a copy. A transform that
+ * throws leaves that object as it was and is logged. Instances are immutable.
  */
 public final class CacheTransforms {
 
@@ -66,8 +68,8 @@ public final class CacheTransforms {
 
 	/**
 	 * Return these transforms with objects of the type cached with their metadata only:
-	 * {@code apiVersion}, {@code kind} and {@code metadata}. The API server still sends whole
-	 * objects; the rest is dropped before caching.
+	 * {@code apiVersion}, {@code kind} and {@code metadata}. The API server still sends
+	 * whole objects; the rest is dropped before caching.
 	 * @param type the model type, which must have a public no-argument constructor and
 	 * {@code setApiVersion}, {@code setKind} and {@code setMetadata} methods
 	 * @return new transforms
@@ -80,8 +82,8 @@ public final class CacheTransforms {
 	}
 
 	/**
-	 * Return these transforms with a transform of the type's own, run after the built-in ones;
-	 * it replaces any earlier one for the type.
+	 * Return these transforms with a transform of the type's own, run after the built-in
+	 * ones; it replaces any earlier one for the type.
 	 * @param <T> the model type
 	 * @param type the model type
 	 * @param transform returns the object to cache, not {@code null}
@@ -108,7 +110,8 @@ public final class CacheTransforms {
 	/**
 	 * Return the informer transform for a type.
 	 * @param type the model type
-	 * @return the transform, or {@code null} when objects of the type are cached as received
+	 * @return the transform, or {@code null} when objects of the type are cached as
+	 * received
 	 */
 	TransformFunc forType(Class<?> type) {
 		MetadataCopier copier = this.metadataOnly.contains(type) ? MetadataCopier.of(type) : null;
@@ -176,8 +179,10 @@ public final class CacheTransforms {
 						lookup.findVirtual(type, "setMetadata", MethodType.methodType(void.class, V1ObjectMeta.class)));
 			}
 			catch (ReflectiveOperationException ex) {
-				throw new IllegalArgumentException(type.getName() + " cannot be cached metadata-only: it needs a "
-						+ "public no-argument constructor and setApiVersion, setKind and setMetadata methods", ex);
+				throw new IllegalArgumentException(
+						type.getName() + " cannot be cached metadata-only: it needs a "
+								+ "public no-argument constructor and setApiVersion, setKind and setMetadata methods",
+						ex);
 			}
 		}
 

@@ -21,13 +21,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The view of one type's informer cache that reconcilers read: the informer's objects,
- * overlaid with what reconcilers wrote through their context until the informer catches up,
- * as JOSDK's temporary resource cache does.
+ * overlaid with what reconcilers wrote through their context until the informer catches
+ * up, as JOSDK's temporary resource cache does.
  *
- * <p>A written object is kept only while the informer holds an older version of it. Resource
- * versions are compared as integers when both are numeric, as the API server's are; otherwise
- * the informer wins as soon as its version differs from the one it held when the write was
- * made. A delete event drops the written object.
+ * <p>
+ * A written object is kept only while the informer holds an older version of it. Resource
+ * versions are compared as integers when both are numeric, as the API server's are;
+ * otherwise the informer wins as soon as its version differs from the one it held when
+ * the write was made. A delete event drops the written object.
  */
 final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
@@ -53,7 +54,8 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 				indexed = true;
 			}
 			catch (IllegalStateException ex) {
-				// an informer of a shared factory that already runs takes no new index: scan it
+				// an informer of a shared factory that already runs takes no new index:
+				// scan it
 				logger.warn("Informer for {} already runs; owned objects are found by a scan instead of an index",
 						informer.getClass().getSimpleName());
 			}
@@ -99,8 +101,9 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		List<? extends KubernetesObject> candidates = (namespace != null
 				&& indexer.getIndexers().containsKey(Caches.NAMESPACE_INDEX))
 						? indexer.byIndex(Caches.NAMESPACE_INDEX, namespace) : indexer.list();
-		return overlay(candidates, (object) -> (namespace == null
-				|| namespace.equals(object.getMetadata().getNamespace())) && filter.test(object));
+		return overlay(candidates,
+				(object) -> (namespace == null || namespace.equals(object.getMetadata().getNamespace()))
+						&& filter.test(object));
 	}
 
 	List<KubernetesObject> owned(String ownerUid) {
@@ -126,8 +129,8 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	}
 
 	/**
-	 * Remember what the server answered to a write, unless the informer already holds that
-	 * version or a newer one.
+	 * Remember what the server answered to a write, unless the informer already holds
+	 * that version or a newer one.
 	 * @param object the server's answer
 	 */
 	void written(KubernetesObject object) {
@@ -141,7 +144,8 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (cached != null && supersedes(cached, write)) {
 			return;
 		}
-		this.written.merge(key, write, (previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+		this.written.merge(key, write,
+				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
 	}
 
 	void forget(String key) {
@@ -204,7 +208,8 @@ final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	}
 
 	/**
-	 * The server's answer to a write, and the version the informer held when it came back.
+	 * The server's answer to a write, and the version the informer held when it came
+	 * back.
 	 */
 	private record Written(KubernetesObject object, String versionBefore) {
 

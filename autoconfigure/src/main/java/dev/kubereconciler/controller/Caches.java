@@ -17,8 +17,8 @@ import dev.kubereconciler.ratelimit.Sleeper;
 
 /**
  * The informer caches of a {@link ControllerManager}, kept apart from the controllers as
- * controller-runtime keeps its cache: it wires one informer per watched or owned type, starts
- * them, waits for them to sync, serves listers over them and stops them.
+ * controller-runtime keeps its cache: it wires one informer per watched or owned type,
+ * starts them, waits for them to sync, serves listers over them and stops them.
  */
 public final class Caches {
 
@@ -49,9 +49,9 @@ public final class Caches {
 	}
 
 	/**
-	 * Return a lister over the informer cache of a watched or owned type, so that reconcilers
-	 * read objects without a request to the API server, as controller-runtime's cached client
-	 * does.
+	 * Return a lister over the informer cache of a watched or owned type, so that
+	 * reconcilers read objects without a request to the API server, as
+	 * controller-runtime's cached client does.
 	 * @param <T> the model type
 	 * @param type the model class, watched or owned by one of the controllers
 	 * @return the lister
@@ -79,7 +79,8 @@ public final class Caches {
 	}
 
 	/**
-	 * Wait for the caches each controller needs, within the controller's cache sync timeout.
+	 * Wait for the caches each controller needs, within the controller's cache sync
+	 * timeout.
 	 * @param controllers the controllers
 	 * @throws IllegalStateException if a cache does not sync in time
 	 */
@@ -110,8 +111,8 @@ public final class Caches {
 	}
 
 	/**
-	 * Stop the informers: all of them when the factory is private, otherwise only those the
-	 * controllers use, so that a shared factory keeps serving others.
+	 * Stop the informers: all of them when the factory is private, otherwise only those
+	 * the controllers use, so that a shared factory keeps serving others.
 	 */
 	void stop() {
 		if (this.ownsFactory) {

@@ -6,8 +6,9 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * A reconcile function that is told why its key was queued; the worker knows the cause of the
- * add it took the key for, and passes it on instead of the queue keeping it for a lookup.
+ * A reconcile function that is told why its key was queued; the worker knows the cause of
+ * the add it took the key for, and passes it on instead of the queue keeping it for a
+ * lookup.
  */
 interface CauseAwareReconciler extends ReconcileFunction {
 

@@ -17,8 +17,8 @@ public final class Conflicts {
 	}
 
 	/**
-	 * Return whether a client-java {@link ApiException} with code 409 is anywhere in the cause
-	 * chain (or among the suppressed exceptions) of the given error.
+	 * Return whether a client-java {@link ApiException} with code 409 is anywhere in the
+	 * cause chain (or among the suppressed exceptions) of the given error.
 	 * @param error the error, may be {@code null}
 	 * @return whether it is a conflict
 	 */
@@ -29,8 +29,8 @@ public final class Conflicts {
 	}
 
 	private static boolean isConflict(Throwable error, Map<Throwable, Boolean> seen) {
-		for (Throwable current = error; current != null && seen.put(current, Boolean.TRUE) == null; current = current
-			.getCause()) {
+		for (Throwable current = error; current != null
+				&& seen.put(current, Boolean.TRUE) == null; current = current.getCause()) {
 			if (current instanceof ApiException api && api.getCode() == CONFLICT) {
 				return true;
 			}

@@ -15,8 +15,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * A reconciler that takes the object or a {@link ReconcileContext}, optionally with a finalizer
- * and its cleanup, for a {@link ControllerDefinition}:
+ * A reconciler that takes the object or a {@link ReconcileContext}, optionally with a
+ * finalizer and its cleanup, for a {@link ControllerDefinition}:
  *
  * <pre class="code">
  * ControllerDefinition.builder("widget", Widget.class)
@@ -25,7 +25,8 @@ import dev.kubereconciler.reconcile.Result;
  *     .build();
  * </pre>
  *
- * <p>A {@link ControllerManager} binds it to its caches when it builds the controller; it
+ * <p>
+ * A {@link ControllerManager} binds it to its caches when it builds the controller; it
  * cannot run elsewhere.
  *
  * @param <T> the watched type
@@ -77,9 +78,9 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	}
 
 	/**
-	 * Return a copy that adds a finalizer to every object before its first reconcile and runs
-	 * the cleaner once the object's deletion is requested, removing the finalizer when the
-	 * cleaner returns {@link Result#done()}.
+	 * Return a copy that adds a finalizer to every object before its first reconcile and
+	 * runs the cleaner once the object's deletion is requested, removing the finalizer
+	 * when the cleaner returns {@link Result#done()}.
 	 * @param finalizer the finalizer, such as {@code example.com/cleanup}
 	 * @param cleaner the cleanup
 	 * @return the copy
@@ -97,10 +98,11 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	}
 
 	/**
-	 * Return the context reconciler a controller runs, if it runs one, for those that derive
-	 * what a controller does from it, such as its RBAC rules.
+	 * Return the context reconciler a controller runs, if it runs one, for those that
+	 * derive what a controller does from it, such as its RBAC rules.
 	 * @param reconciler a definition's reconcile function
-	 * @return the context reconciler, or {@code null} for a plain {@code Request} function
+	 * @return the context reconciler, or {@code null} for a plain {@code Request}
+	 * function
 	 */
 	public static @Nullable ContextReconciler<?> of(ReconcileFunction reconciler) {
 		if (reconciler instanceof ContextReconciler<?> context) {
@@ -130,7 +132,8 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	}
 
 	/**
-	 * Return whether the reconcile logic takes the object, and so is skipped once it is gone.
+	 * Return whether the reconcile logic takes the object, and so is skipped once it is
+	 * gone.
 	 * @return whether it takes the object
 	 */
 	public boolean takesObject() {

@@ -17,13 +17,15 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
- * Runs one controller: a work queue of {@link Request keys} and the workers that reconcile them,
- * with controller-runtime's outcome handling. This class keeps the lifecycle state machine; a
- * {@link WorkerPool} runs the workers.
+ * Runs one controller: a work queue of {@link Request keys} and the workers that
+ * reconcile them, with controller-runtime's outcome handling. This class keeps the
+ * lifecycle state machine; a {@link WorkerPool} runs the workers.
  *
- * <p>A {@link ControllerManager} builds every controller and adds keys from the informer event
- * handlers it wires. A key is never reconciled by two workers at once. A reconciler that throws,
- * returns {@code null} or runs past its timeout never kills a worker and never wedges its key.
+ * <p>
+ * A {@link ControllerManager} builds every controller and adds keys from the informer
+ * event handlers it wires. A key is never reconciled by two workers at once. A reconciler
+ * that throws, returns {@code null} or runs past its timeout never kills a worker and
+ * never wedges its key.
  */
 public final class Controller {
 
@@ -104,8 +106,8 @@ public final class Controller {
 	}
 
 	/**
-	 * Return the current work queue. A new queue replaces it each time the controller restarts
-	 * after a stop, for example after leadership was lost and regained.
+	 * Return the current work queue. A new queue replaces it each time the controller
+	 * restarts after a stop, for example after leadership was lost and regained.
 	 * @return the queue
 	 */
 	public RateLimitingQueue<Request> queue() {
@@ -147,8 +149,8 @@ public final class Controller {
 	}
 
 	/**
-	 * Return what decides whether this replica reconciles a key: every key, unless the manager
-	 * shards keys across replicas.
+	 * Return what decides whether this replica reconciles a key: every key, unless the
+	 * manager shards keys across replicas.
 	 * @return the key ownership
 	 */
 	KeyOwnership keyOwnership() {
@@ -164,8 +166,9 @@ public final class Controller {
 	}
 
 	/**
-	 * Start the workers. A controller that was stopped starts again on a fresh queue filled with
-	 * every key in the cache, so nothing that changed while it was stopped is missed.
+	 * Start the workers. A controller that was stopped starts again on a fresh queue
+	 * filled with every key in the cache, so nothing that changed while it was stopped is
+	 * missed.
 	 */
 	public void start() {
 		synchronized (this.lifecycleMonitor) {
@@ -193,8 +196,8 @@ public final class Controller {
 	}
 
 	/**
-	 * Stop taking new keys, let in-flight reconciles finish for up to the given timeout, then
-	 * interrupt what still runs.
+	 * Stop taking new keys, let in-flight reconciles finish for up to the given timeout,
+	 * then interrupt what still runs.
 	 * @param timeout how long in-flight reconciles may take to finish
 	 * @return {@code true} if every in-flight reconcile finished in time
 	 */
@@ -213,7 +216,8 @@ public final class Controller {
 			stopping = this.queue;
 			stopped = this.workers.detachAll();
 		}
-		// drain outside the lifecycle monitor: finishing workers must not queue up behind it
+		// drain outside the lifecycle monitor: finishing workers must not queue up behind
+		// it
 		this.pause.release();
 		boolean drained;
 		try {
@@ -224,16 +228,16 @@ public final class Controller {
 			drained = false;
 		}
 		if (!drained) {
-			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them",
-					name(), stopping.gauges().inFlight(), timeout);
+			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them", name(),
+					stopping.gauges().inFlight(), timeout);
 		}
 		this.workers.stop(stopped);
 		return drained;
 	}
 
 	/**
-	 * Pause the workers: in-flight reconciles finish, no new ones start, and events keep being
-	 * queued until {@link #resume()}.
+	 * Pause the workers: in-flight reconciles finish, no new ones start, and events keep
+	 * being queued until {@link #resume()}.
 	 */
 	public void pause() {
 		synchronized (this.lifecycleMonitor) {
@@ -270,9 +274,10 @@ public final class Controller {
 	}
 
 	/**
-	 * Interrupt reconciles that ran past the reconcile timeout, and abandon those that ignored
-	 * the interrupt for longer than the grace period, so that their keys are retried and the
-	 * workers replaced. Called periodically by the manager's {@link Watchdog}.
+	 * Interrupt reconciles that ran past the reconcile timeout, and abandon those that
+	 * ignored the interrupt for longer than the grace period, so that their keys are
+	 * retried and the workers replaced. Called periodically by the manager's
+	 * {@link Watchdog}.
 	 */
 	public void checkTimeouts() {
 		Duration timeout = this.definition.reconcileTimeout();

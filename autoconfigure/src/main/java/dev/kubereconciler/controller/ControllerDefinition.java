@@ -21,8 +21,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 
 /**
- * Everything a {@link ControllerManager} needs to run one controller: what it watches, how it
- * reconciles, and how it is throttled.
+ * Everything a {@link ControllerManager} needs to run one controller: what it watches,
+ * how it reconciles, and how it is throttled.
  *
  * @param name the controller name, unique in a manager; used as the metric label
  * @param watches the primary watched type
@@ -33,15 +33,16 @@ import dev.kubereconciler.reconcile.RequestMapper;
  * @param maxConcurrentReconciles the number of workers, default 1
  * @param rateLimiter the limiter for failures and {@code Result.requeue()}, default
  * {@link RateLimiters#controllerDefault()}
- * @param reconcileTimeout how long one reconcile may run before it is interrupted and retried,
- * default 10 minutes; zero for no timeout
- * @param cacheSyncTimeout how long to wait for the informers to sync before start fails, default
- * 2 minutes
- * @param resyncPeriod how often every watched object is reconciled again without a change,
- * default 10 hours; zero for never
- * @param eventFilters filters, by name, that every update of a primary object must pass to
- * reconcile it (ANDed, in order); creates and deletes always pass; none by default
- * @param mappedWatches other watched types whose changes reconcile the keys a mapper returns
+ * @param reconcileTimeout how long one reconcile may run before it is interrupted and
+ * retried, default 10 minutes; zero for no timeout
+ * @param cacheSyncTimeout how long to wait for the informers to sync before start fails,
+ * default 2 minutes
+ * @param resyncPeriod how often every watched object is reconciled again without a
+ * change, default 10 hours; zero for never
+ * @param eventFilters filters, by name, that every update of a primary object must pass
+ * to reconcile it (ANDed, in order); creates and deletes always pass; none by default
+ * @param mappedWatches other watched types whose changes reconcile the keys a mapper
+ * returns
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelector labelSelector,
@@ -69,8 +70,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		namespaces = Set.copyOf(namespaces);
 		labelSelector = (labelSelector != null) ? labelSelector : LabelSelector.everything();
 		if (maxConcurrentReconciles < 1) {
-			throw new IllegalArgumentException("Controller '" + name + "' maxConcurrentReconciles must be at least 1, was "
-					+ maxConcurrentReconciles);
+			throw new IllegalArgumentException("Controller '" + name
+					+ "' maxConcurrentReconciles must be at least 1, was " + maxConcurrentReconciles);
 		}
 		requireNotNegative(name, "reconcileTimeout", reconcileTimeout);
 		requireNotNegative(name, "cacheSyncTimeout", cacheSyncTimeout);
@@ -81,8 +82,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	}
 
 	/**
-	 * Return the types of the mapped watches, which the controller lists and watches besides
-	 * its primary and owned types.
+	 * Return the types of the mapped watches, which the controller lists and watches
+	 * besides its primary and owned types.
 	 * @return the mapped types
 	 */
 	public List<Class<? extends KubernetesObject>> mappedTypes() {
@@ -92,7 +93,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	private static void requireNotNegative(String name, String field, Duration value) {
 		Objects.requireNonNull(value, () -> "Controller '" + name + "' " + field + " must not be null");
 		if (value.isNegative()) {
-			throw new IllegalArgumentException("Controller '" + name + "' " + field + " must not be negative, was " + value);
+			throw new IllegalArgumentException(
+					"Controller '" + name + "' " + field + " must not be negative, was " + value);
 		}
 	}
 
@@ -103,8 +105,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	 */
 	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
 		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-				this.reconciler, this.maxConcurrentReconciles, rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
-				this.resyncPeriod, this.eventFilters, this.mappedWatches);
+				this.reconciler, this.maxConcurrentReconciles, rateLimiter, this.reconcileTimeout,
+				this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
 	}
 
 	/**
@@ -114,8 +116,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	 */
 	public ControllerDefinition withReconciler(ReconcileFunction reconciler) {
 		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-				reconciler, this.maxConcurrentReconciles, this.rateLimiter, this.reconcileTimeout, this.cacheSyncTimeout,
-				this.resyncPeriod, this.eventFilters, this.mappedWatches);
+				reconciler, this.maxConcurrentReconciles, this.rateLimiter, this.reconcileTimeout,
+				this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
 	}
 
 	/**
@@ -242,7 +244,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 
 		/**
-		 * Watch another type and reconcile the keys the mapper returns for each of its changes.
+		 * Watch another type and reconcile the keys the mapper returns for each of its
+		 * changes.
 		 * @param <T> the watched type
 		 * @param type the watched type
 		 * @param mapper maps a changed object to primary keys
@@ -257,8 +260,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
 					: RateLimiters.controllerDefault();
 			return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-					this.reconciler, this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout,
-					this.resyncPeriod, this.eventFilters, this.mappedWatches);
+					this.reconciler, this.maxConcurrentReconciles, limiter, this.reconcileTimeout,
+					this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
 		}
 
 	}

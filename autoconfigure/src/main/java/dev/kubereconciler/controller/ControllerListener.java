@@ -8,8 +8,8 @@ import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Receives what controllers do, for metrics and diagnostics. Every method has an empty default;
- * implementations must be thread-safe, fast, and must not throw.
+ * Receives what controllers do, for metrics and diagnostics. Every method has an empty
+ * default; implementations must be thread-safe, fast, and must not throw.
  */
 public interface ControllerListener {
 
@@ -38,11 +38,12 @@ public interface ControllerListener {
 	}
 
 	/**
-	 * A limiter decided how long a key waits. Called once for every rate-limited requeue (after
-	 * an error or {@code Result.requeue()}), with source {@link DelaySource#BACKOFF} or
-	 * {@link DelaySource#BUCKET} and cause {@link AddCause#RETRY}, even when the delay is zero;
-	 * and once for every wait longer than zero at the manager gate, with source
-	 * {@link DelaySource#MANAGER} and the cause of the key's latest add.
+	 * A limiter decided how long a key waits. Called once for every rate-limited requeue
+	 * (after an error or {@code Result.requeue()}), with source
+	 * {@link DelaySource#BACKOFF} or {@link DelaySource#BUCKET} and cause
+	 * {@link AddCause#RETRY}, even when the delay is zero; and once for every wait longer
+	 * than zero at the manager gate, with source {@link DelaySource#MANAGER} and the
+	 * cause of the key's latest add.
 	 * @param controller the controller name
 	 * @param request the key
 	 * @param cause why the key was added

@@ -29,19 +29,20 @@ import dev.kubereconciler.sharding.ShardCoordinator;
 import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
- * Runs a set of controllers: starts the informers, waits for their caches to sync, then starts
- * the controllers' workers, directly or once this instance is elected leader. It is the one
- * way to build a {@link Controller}; a test that needs no API server builds one with a
- * manager it never starts, and starts the controller itself.
+ * Runs a set of controllers: starts the informers, waits for their caches to sync, then
+ * starts the controllers' workers, directly or once this instance is elected leader. It
+ * is the one way to build a {@link Controller}; a test that needs no API server builds
+ * one with a manager it never starts, and starts the controller itself.
  *
- * <p>{@link #stop()} stops taking new work, lets in-flight reconciles finish for up to the
+ * <p>
+ * {@link #stop()} stops taking new work, lets in-flight reconciles finish for up to the
  * shutdown timeout, then stops the informers.
  */
 public final class ControllerManager implements ControllerRegistry {
 
 	/**
-	 * How long a reconcile that ignores the interrupt after its timeout may go on before its
-	 * key is retried and its worker replaced, by default.
+	 * How long a reconcile that ignores the interrupt after its timeout may go on before
+	 * its key is retried and its worker replaced, by default.
 	 */
 	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
 
@@ -91,13 +92,13 @@ public final class ControllerManager implements ControllerRegistry {
 		this.caches.wire(this.controllers.values());
 		toolkit.attach(this.caches.informers(), this.controllers.values());
 		this.sharding = (builder.sharding != null) ? shardedRun(builder) : null;
-		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod,
-				this.threadFactory);
+		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod, this.threadFactory);
 	}
 
 	private Map<String, Controller> createControllers(Builder builder, ReconcileToolkit toolkit) {
 		Map<String, Controller> controllers = new LinkedHashMap<>();
-		// one limiter instance in several controllers, at any depth: share its rate, not its per-item backoff
+		// one limiter instance in several controllers, at any depth: share its rate, not
+		// its per-item backoff
 		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
 			.scopeShared(builder.definitions.stream().map(ControllerDefinition::name).toList(),
 					builder.definitions.stream().map(ControllerDefinition::rateLimiter).toList())
@@ -125,8 +126,9 @@ public final class ControllerManager implements ControllerRegistry {
 			Duration timeout = controller.definition().reconcileTimeout();
 			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
 				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
-						+ (timeout.isZero() ? "none" : timeout) + ", but with sharding it must be below the lease duration ("
-						+ settings.leaseDuration() + ") minus the renew deadline (" + settings.renewDeadline()
+						+ (timeout.isZero() ? "none" : timeout)
+						+ ", but with sharding it must be below the lease duration (" + settings.leaseDuration()
+						+ ") minus the renew deadline (" + settings.renewDeadline()
 						+ "), so that a reconcile ends before another replica can take its partition over");
 			}
 		}
@@ -190,8 +192,10 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	/**
-	 * Return how many cached keys of each controller fall in each partition this replica holds.
-	 * @return the counts by partition, then by controller name; empty when sharding is off
+	 * Return how many cached keys of each controller fall in each partition this replica
+	 * holds.
+	 * @return the counts by partition, then by controller name; empty when sharding is
+	 * off
 	 */
 	public Map<Integer, Map<String, Integer>> shardKeyCounts() {
 		return (this.sharding != null) ? this.sharding.keyCounts() : Map.of();
@@ -224,10 +228,10 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	/**
-	 * Start the informers, wait for their caches, then start the controllers (or the leader
-	 * election that starts them).
-	 * @throws IllegalStateException if a cache does not sync within its controller's cache sync
-	 * timeout
+	 * Start the informers, wait for their caches, then start the controllers (or the
+	 * leader election that starts them).
+	 * @throws IllegalStateException if a cache does not sync within its controller's
+	 * cache sync timeout
 	 */
 	public void start() {
 		synchronized (this.lifecycleMonitor) {
@@ -285,8 +289,8 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	/**
-	 * Stop the controllers, waiting up to the shutdown timeout for in-flight reconciles, then the
-	 * informers.
+	 * Stop the controllers, waiting up to the shutdown timeout for in-flight reconciles,
+	 * then the informers.
 	 */
 	public void stop() {
 		synchronized (this.lifecycleMonitor) {
@@ -367,8 +371,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Use this informer factory instead of a private one; its informers are shared, and only
-		 * those this manager uses are stopped with it.
+		 * Use this informer factory instead of a private one; its informers are shared,
+		 * and only those this manager uses are stopped with it.
 		 * @param informerFactory the factory
 		 * @return this builder
 		 */
@@ -389,8 +393,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Run the controllers only while this instance holds the Lease; by default there is no
-		 * leader election and every instance runs them.
+		 * Run the controllers only while this instance holds the Lease; by default there
+		 * is no leader election and every instance runs them.
 		 * @param leaderElection the Lease settings
 		 * @return this builder
 		 */
@@ -400,11 +404,11 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Shard the keys across the replicas that use the same settings, instead of running
-		 * every key here; off by default.
+		 * Shard the keys across the replicas that use the same settings, instead of
+		 * running every key here; off by default.
 		 * @param sharding the sharding settings
-		 * @param clusterRate whether the gate's bucket is the whole cluster's rate, divided among
-		 * the live members, rather than this replica's
+		 * @param clusterRate whether the gate's bucket is the whole cluster's rate,
+		 * divided among the live members, rather than this replica's
 		 * @return this builder
 		 */
 		public Builder sharding(ShardingSettings sharding, boolean clusterRate) {
@@ -414,8 +418,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * How long {@link ControllerManager#stop()} lets in-flight reconciles finish before it
-		 * interrupts them; default {@link #DEFAULT_SHUTDOWN_TIMEOUT} (30 s).
+		 * How long {@link ControllerManager#stop()} lets in-flight reconciles finish
+		 * before it interrupts them; default {@link #DEFAULT_SHUTDOWN_TIMEOUT} (30 s).
 		 * @param shutdownTimeout the timeout, not negative
 		 * @return this builder
 		 */
@@ -425,9 +429,10 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Use this clock for all time keeping: every queue's delays, the gate's waits, the
-		 * watchdog and the cache sync; by default a clock on {@link System#nanoTime()} whose one
-		 * scheduling thread runs while the manager runs.
+		 * Use this clock for all time keeping: every queue's delays, the gate's waits,
+		 * the watchdog and the cache sync; by default a clock on
+		 * {@link System#nanoTime()} whose one scheduling thread runs while the manager
+		 * runs.
 		 * @param clock the clock
 		 * @return this builder
 		 */
@@ -437,8 +442,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Create workers and the manager's own threads with this factory; by default daemon
-		 * threads named {@code kube-reconciler-<n>}.
+		 * Create workers and the manager's own threads with this factory; by default
+		 * daemon threads named {@code kube-reconciler-<n>}.
 		 * @param threadFactory the factory
 		 * @return this builder
 		 */
@@ -448,8 +453,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Tell this listener about reconciles, limiter delays and queue changes; by default
-		 * {@link ControllerListener#NONE}.
+		 * Tell this listener about reconciles, limiter delays and queue changes; by
+		 * default {@link ControllerListener#NONE}.
 		 * @param listener the listener
 		 * @return this builder
 		 */
@@ -459,8 +464,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * How long a reconcile that ignores the interrupt after its timeout may go on before its
-		 * key is retried and its worker replaced; default 5 s.
+		 * How long a reconcile that ignores the interrupt after its timeout may go on
+		 * before its key is retried and its worker replaced; default 5 s.
 		 * @param abandonGrace the grace period
 		 * @return this builder
 		 */
@@ -481,8 +486,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 		/**
 		 * Hand out each controller's keys by priority, so that real changes go before the
-		 * initial list and resyncs, as controller-runtime does by default since v0.23; default
-		 * {@code true}. With {@code false}, keys go first in, first out.
+		 * initial list and resyncs, as controller-runtime does by default since v0.23;
+		 * default {@code true}. With {@code false}, keys go first in, first out.
 		 * @param priorityQueue whether to use the priority queue
 		 * @return this builder
 		 */
@@ -492,8 +497,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * Record the Kubernetes Events of each controller's reconciles with the recorder this
-		 * function returns for the controller's name; none by default.
+		 * Record the Kubernetes Events of each controller's reconciles with the recorder
+		 * this function returns for the controller's name; none by default.
 		 * @param eventRecorders the recorder of each controller
 		 * @return this builder
 		 */
@@ -503,8 +508,8 @@ public final class ControllerManager implements ControllerRegistry {
 		}
 
 		/**
-		 * What the informers this manager creates change in objects before caching them; by
-		 * default they drop {@code managedFields}.
+		 * What the informers this manager creates change in objects before caching them;
+		 * by default they drop {@code managedFields}.
 		 * @param cacheTransforms the transforms
 		 * @return this builder
 		 */

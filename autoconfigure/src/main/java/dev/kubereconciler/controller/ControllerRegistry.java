@@ -7,8 +7,8 @@ import io.kubernetes.client.informer.cache.Lister;
 
 /**
  * What an application may read and operate of the running controllers: the controllers by
- * name, the manager gate and the informer caches. The Spring Boot starter exposes it as a bean,
- * so that application code needs nothing from the auto-configuration.
+ * name, the manager gate and the informer caches. The Spring Boot starter exposes it as a
+ * bean, so that application code needs nothing from the auto-configuration.
  */
 public interface ControllerRegistry {
 
@@ -32,7 +32,8 @@ public interface ControllerRegistry {
 	ManagerGate gate();
 
 	/**
-	 * Return whether this instance runs its controllers: always when leader election is off.
+	 * Return whether this instance runs its controllers: always when leader election is
+	 * off.
 	 * @return whether this instance is the leader
 	 */
 	boolean isLeader();

@@ -10,10 +10,10 @@ import io.kubernetes.client.common.KubernetesObject;
 import dev.kubereconciler.reconcile.EventPredicate;
 
 /**
- * Applies a controller's event filters to the updates of its primary objects. The filters are
- * ANDed, as controller-runtime ANDs the predicates of a watch: an update reconciles only when
- * every filter passes it. They run in their declared order and the first that drops an update
- * is the one counted, so each dropped update is counted once.
+ * Applies a controller's event filters to the updates of its primary objects. The filters
+ * are ANDed, as controller-runtime ANDs the predicates of a watch: an update reconciles
+ * only when every filter passes it. They run in their declared order and the first that
+ * drops an update is the one counted, so each dropped update is counted once.
  */
 final class EventFilterChain {
 

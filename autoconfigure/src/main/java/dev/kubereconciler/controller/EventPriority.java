@@ -12,16 +12,17 @@ import dev.kubereconciler.queue.RateLimitingQueue;
 
 /**
  * The priority of a watch event's add, following controller-runtime's
- * {@code handler.WithLowPriorityWhenUnchanged} ({@code pkg/handler/eventhandler.go}): a create
- * from the informer's initial list and an update whose old and new resourceVersion are equal
- * (a resync) get {@link RateLimitingQueue#LOW_PRIORITY}; every other event gets
+ * {@code handler.WithLowPriorityWhenUnchanged} ({@code pkg/handler/eventhandler.go}): a
+ * create from the informer's initial list and an update whose old and new resourceVersion
+ * are equal (a resync) get {@link RateLimitingQueue#LOW_PRIORITY}; every other event gets
  * {@link RateLimitingQueue#NORMAL_PRIORITY}.
  *
- * <p>client-go marks initial-list creates with {@code IsInInitialList}; client-java's
- * {@code onAdd} has no such flag. A create counts as part of the initial list when it arrives
- * before the informer has synced, or when the object was created before the informer was
- * wired: client-java hands events to handlers on a thread of their own, so the tail of a large
- * initial list still arrives after {@code hasSynced()} turned true.
+ * <p>
+ * client-go marks initial-list creates with {@code IsInInitialList}; client-java's
+ * {@code onAdd} has no such flag. A create counts as part of the initial list when it
+ * arrives before the informer has synced, or when the object was created before the
+ * informer was wired: client-java hands events to handlers on a thread of their own, so
+ * the tail of a large initial list still arrives after {@code hasSynced()} turned true.
  */
 final class EventPriority {
 

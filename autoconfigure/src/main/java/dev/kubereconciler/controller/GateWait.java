@@ -11,8 +11,8 @@ import dev.kubereconciler.reconcile.Request;
 
 /**
  * One worker's passage through the {@link ManagerGate}: it takes a pass and waits out its
- * delay on the worker thread, so that the wait is limiter delay and not queue time. Every pass
- * it takes is either admitted or given back, whatever happens during the wait.
+ * delay on the worker thread, so that the wait is limiter delay and not queue time. Every
+ * pass it takes is either admitted or given back, whatever happens during the wait.
  */
 final class GateWait {
 
@@ -31,8 +31,8 @@ final class GateWait {
 	 * @param cause why the key was added
 	 * @param priority the priority the key was taken at, which a hand-back keeps
 	 * @param stopped whether the worker was told to stop
-	 * @return how the key passed; when {@link Passage#HANDED_BACK}, the caller still marks it
-	 * done
+	 * @return how the key passed; when {@link Passage#HANDED_BACK}, the caller still
+	 * marks it done
 	 * @throws InterruptedException if the wait was interrupted; the key was added back
 	 */
 	Passage pass(Request request, AddCause cause, int priority, BooleanSupplier stopped) throws InterruptedException {
@@ -70,7 +70,8 @@ final class GateWait {
 				throw ex;
 			}
 			if (stopped.getAsBoolean() || this.queue.isShuttingDown()) {
-				// the controller began to stop during the wait: reconciling now would start work
+				// the controller began to stop during the wait: reconciling now would
+				// start work
 				// after stop() and behind the drain
 				return Passage.HANDED_BACK;
 			}

@@ -23,13 +23,15 @@ import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Obtains one informer per watched type from a {@link SharedInformerFactory} and routes its
- * events to the controllers that watch or own that type.
+ * Obtains one informer per watched type from a {@link SharedInformerFactory} and routes
+ * its events to the controllers that watch or own that type.
  *
- * <p>An informer is scoped to a namespace only when every controller using the type watches
- * exactly that one namespace, and to a label selector only when every controller using the type
- * watches it with that one selector; otherwise it lists more, and each controller filters by its
- * own namespaces and selector, so that several controllers can share one informer.
+ * <p>
+ * An informer is scoped to a namespace only when every controller using the type watches
+ * exactly that one namespace, and to a label selector only when every controller using
+ * the type watches it with that one selector; otherwise it lists more, and each
+ * controller filters by its own namespaces and selector, so that several controllers can
+ * share one informer.
  */
 final class InformerWiring {
 
@@ -39,7 +41,8 @@ final class InformerWiring {
 
 	private final Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers = new java.util.LinkedHashMap<>();
 
-	// types whose informers the API server filters by their controllers' one label selector
+	// types whose informers the API server filters by their controllers' one label
+	// selector
 	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
 
 	private final CacheTransforms transforms;
@@ -74,7 +77,8 @@ final class InformerWiring {
 					new EventPriority(primary::hasSynced, Clock.systemUTC())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
-				addHandler(ownedInformer, new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
+				addHandler(ownedInformer,
+						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			for (MappedWatch<?> mapped : definition.mappedWatches()) {
 				addHandler(this.informers.get(mapped.type()), new MappedWatchHandler(controller, mapped));
@@ -119,7 +123,8 @@ final class InformerWiring {
 				(Class<? extends KubernetesListObject>) resourceType.listType(), resourceType.group(),
 				resourceType.version(), resourceType.plural(), this.apiClient);
 		String namespace = (!allNamespaces && namespaces.size() == 1) ? namespaces.iterator().next() : null;
-		// The server can only filter for one selector, and owned objects are not selected by
+		// The server can only filter for one selector, and owned objects are not selected
+		// by
 		// their owners' selector; otherwise each controller filters on its own.
 		String selector = (!owned && selectors.size() == 1) ? selectors.iterator().next() : "";
 		if (!selector.isEmpty()) {
@@ -191,7 +196,8 @@ final class InformerWiring {
 
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
-			// filters judge updates within the selection; entering or leaving it acts as a create or
+			// filters judge updates within the selection; entering or leaving it acts as
+			// a create or
 			// delete, which always pass
 			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
 					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
@@ -199,18 +205,19 @@ final class InformerWiring {
 			}
 			if (!enqueue(newObject, EventPriority.ofUpdate(oldObject, newObject)) && oldObject != null
 					&& selects(this.controller.definition(), oldObject)) {
-				// the object left the selector: reconcile once more so the controller can clean up
+				// the object left the selector: reconcile once more so the controller can
+				// clean up
 				this.controller.enqueue(requestFor(oldObject.getMetadata()));
 			}
 		}
 
 		@Override
 		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-			// A server-side selector turns "no longer matches" into a delete whose object carries
+			// A server-side selector turns "no longer matches" into a delete whose object
+			// carries
 			// the new labels: it was selected until now, so reconcile it once more.
 			if (!enqueue(object, RateLimitingQueue.NORMAL_PRIORITY) && this.serverSelected && object != null
-					&& object.getMetadata() != null
-					&& inScope(this.controller.definition(), object.getMetadata())) {
+					&& object.getMetadata() != null && inScope(this.controller.definition(), object.getMetadata())) {
 				this.controller.enqueue(requestFor(object.getMetadata()));
 			}
 		}
@@ -226,8 +233,8 @@ final class InformerWiring {
 	}
 
 	/**
-	 * Enqueues the controlling owner of an owned object, when the owner is of the controller's
-	 * primary kind.
+	 * Enqueues the controlling owner of an owned object, when the owner is of the
+	 * controller's primary kind.
 	 */
 	private static final class OwnerHandler implements ResourceEventHandler<KubernetesObject> {
 
@@ -265,7 +272,8 @@ final class InformerWiring {
 			V1ObjectMeta metadata = object.getMetadata();
 			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
 				if (Boolean.TRUE.equals(owner.getController()) && primary.kind().equals(owner.getKind())
-						&& sameGroup(primary, owner.getApiVersion()) && inScope(this.controller.definition(), metadata)) {
+						&& sameGroup(primary, owner.getApiVersion())
+						&& inScope(this.controller.definition(), metadata)) {
 					this.controller.enqueue(new Request(namespaceOf(metadata), owner.getName()), priority);
 				}
 			}

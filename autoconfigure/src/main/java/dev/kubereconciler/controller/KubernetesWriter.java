@@ -17,12 +17,14 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
 
 /**
- * Writes objects of any client-java model type through the API client's REST calls, with a
- * field manager on every write: create, replace, patches, server-side apply and the
+ * Writes objects of any client-java model type through the API client's REST calls, with
+ * a field manager on every write: create, replace, patches, server-side apply and the
  * {@code /status} subresource.
  *
- * <p>Status is replaced with a PUT, because client-java's {@code GenericKubernetesApi.updateStatus}
- * sends a JSON patch that the API server refuses while an object has no status yet.
+ * <p>
+ * Status is replaced with a PUT, because client-java's
+ * {@code GenericKubernetesApi.updateStatus} sends a JSON patch that the API server
+ * refuses while an object has no status yet.
  */
 final class KubernetesWriter {
 
@@ -89,15 +91,16 @@ final class KubernetesWriter {
 	@SuppressWarnings("unchecked")
 	private <R extends KubernetesObject> R call(R object, String method, String path, String contentType, String body,
 			boolean force) throws ApiException {
-		// the client serializes the body itself for JSON content types: hand it a tree, not text
+		// the client serializes the body itself for JSON content types: hand it a tree,
+		// not text
 		Object payload = contentType.endsWith("json") ? JsonParser.parseString(body) : body;
 		List<Pair> query = new ArrayList<>();
 		query.add(new Pair("fieldManager", this.fieldManager));
 		if (force) {
 			query.add(new Pair("force", "true"));
 		}
-		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), payload, headers(contentType),
-				new HashMap<>(), new HashMap<>(), authNames(), null);
+		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), payload,
+				headers(contentType), new HashMap<>(), new HashMap<>(), authNames(), null);
 		return (R) this.apiClient.execute(call, object.getClass()).getData();
 	}
 
@@ -119,8 +122,9 @@ final class KubernetesWriter {
 	}
 
 	/**
-	 * The body of an apply: the object with its type set and without managed fields, which an
-	 * apply must not carry; for the status subresource, only its name and status.
+	 * The body of an apply: the object with its type set and without managed fields,
+	 * which an apply must not carry; for the status subresource, only its name and
+	 * status.
 	 */
 	private JsonObject applyBody(KubernetesObject object, boolean statusOnly) {
 		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
@@ -149,8 +153,8 @@ final class KubernetesWriter {
 	}
 
 	/**
-	 * Drop empty maps and lists, which client-java models carry by default: an apply that sent
-	 * them would make the controller the manager of fields it never meant to set.
+	 * Drop empty maps and lists, which client-java models carry by default: an apply that
+	 * sent them would make the controller the manager of fields it never meant to set.
 	 */
 	private static void pruneEmpty(JsonObject json) {
 		for (String key : List.copyOf(json.keySet())) {

@@ -10,9 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A parsed Kubernetes label selector, in the string syntax of {@code kubectl -l}: equality
- * ({@code a=b}, {@code a==b}, {@code a!=b}), sets ({@code a in (x,y)}, {@code a notin (x)}) and
- * existence ({@code a}, {@code !a}), joined by commas.
+ * A parsed Kubernetes label selector, in the string syntax of {@code kubectl -l}:
+ * equality ({@code a=b}, {@code a==b}, {@code a!=b}), sets ({@code a in (x,y)},
+ * {@code a notin (x)}) and existence ({@code a}, {@code !a}), joined by commas.
  */
 public final class LabelSelector {
 
@@ -135,8 +135,8 @@ public final class LabelSelector {
 		}
 		Matcher exists = EXISTS.matcher(term);
 		if (exists.matches()) {
-			return new Requirement(exists.group(2), exists.group(1).isEmpty() ? Operator.EXISTS : Operator.DOES_NOT_EXIST,
-					Set.of());
+			return new Requirement(exists.group(2),
+					exists.group(1).isEmpty() ? Operator.EXISTS : Operator.DOES_NOT_EXIST, Set.of());
 		}
 		throw invalid(expression, "'" + term + "' is not a requirement such as key=value, key!=value, "
 				+ "key in (a,b), key notin (a,b), key or !key");

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs client-java's {@link LeaderElector} on a Lease in a loop: when leadership is lost, the
- * controllers stop at once and this instance becomes a candidate again.
+ * Runs client-java's {@link LeaderElector} on a Lease in a loop: when leadership is lost,
+ * the controllers stop at once and this instance becomes a candidate again.
  */
 final class LeaderElectionRunner {
 
@@ -59,7 +59,8 @@ final class LeaderElectionRunner {
 					(ex) -> logger.warn("Leader election on Lease {}/{} failed", this.settings.leaseNamespace(),
 							this.settings.leaseName(), ex));
 			this.elector = elector;
-			// client-java runs the start hook on another thread, so it could run after the
+			// client-java runs the start hook on another thread, so it could run after
+			// the
 			// stop hook of the same term; a term that ended never starts the controllers
 			Object term = new Object();
 			boolean[] ended = { false };

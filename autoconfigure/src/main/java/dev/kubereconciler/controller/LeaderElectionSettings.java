@@ -4,26 +4,36 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Leader election through a {@code coordination.k8s.io/v1} Lease: only the instance that holds
- * the lease runs controllers.
+ * Leader election through a {@code coordination.k8s.io/v1} Lease: only the instance that
+ * holds the lease runs controllers.
  *
  * @param leaseName the name of the Lease
  * @param leaseNamespace the namespace of the Lease
  * @param identity this instance's identity in the Lease
  * @param leaseDuration how long a lease is valid without renewal, default 15 s
- * @param renewDeadline how long the leader keeps trying to renew before it gives up, default 10 s
+ * @param renewDeadline how long the leader keeps trying to renew before it gives up,
+ * default 10 s
  * @param retryPeriod how often candidates try to acquire or renew, default 2 s
  */
-public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, Duration leaseDuration,
+		Duration renewDeadline, Duration retryPeriod) {
 
-	/** How long a lease is valid without renewal, by default: 15 s, as in controller-runtime. */
+	/**
+	 * How long a lease is valid without renewal, by default: 15 s, as in
+	 * controller-runtime.
+	 */
 	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
 
-	/** How long the leader keeps trying to renew, by default: 10 s, as in controller-runtime. */
+	/**
+	 * How long the leader keeps trying to renew, by default: 10 s, as in
+	 * controller-runtime.
+	 */
 	public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
 
-	/** How often candidates try to acquire or renew, by default: 2 s, as in controller-runtime. */
+	/**
+	 * How often candidates try to acquire or renew, by default: 2 s, as in
+	 * controller-runtime.
+	 */
 	public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
 
 	public LeaderElectionSettings {
@@ -44,8 +54,8 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	}
 
 	/**
-	 * Return settings with controller-runtime's default timings: 15 s lease, 10 s renew deadline,
-	 * 2 s retry period.
+	 * Return settings with controller-runtime's default timings: 15 s lease, 10 s renew
+	 * deadline, 2 s retry period.
 	 * @param leaseName the name of the Lease
 	 * @param leaseNamespace the namespace of the Lease
 	 * @param identity this instance's identity

@@ -14,13 +14,15 @@ import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
- * The manager-level token bucket that every controller's workers pass before they reconcile.
+ * The manager-level token bucket that every controller's workers pass before they
+ * reconcile.
  *
- * <p>A worker takes a reservation and waits out its delay on the worker thread, so the wait is
- * limiter delay (source {@code manager}), not queue time, and the key never goes through the
- * queue again. Reservations are granted in order, so waiting is first come, first served across
- * controllers. A policy says which causes of an add pass through the gate; by default all of
- * them do.
+ * <p>
+ * A worker takes a reservation and waits out its delay on the worker thread, so the wait
+ * is limiter delay (source {@code manager}), not queue time, and the key never goes
+ * through the queue again. Reservations are granted in order, so waiting is first come,
+ * first served across controllers. A policy says which causes of an add pass through the
+ * gate; by default all of them do.
  */
 public final class ManagerGate {
 
@@ -41,9 +43,9 @@ public final class ManagerGate {
 	 * Create a gate.
 	 * @param bucket the shared bucket
 	 * @param appliesTo the causes that pass through the gate
-	 * @param maxWait the longest a worker waits at the gate, or {@code null} for no limit; a
-	 * key that would wait longer gives its token back and waits in the queue instead, so a
-	 * saturated gate does not pin workers
+	 * @param maxWait the longest a worker waits at the gate, or {@code null} for no
+	 * limit; a key that would wait longer gives its token back and waits in the queue
+	 * instead, so a saturated gate does not pin workers
 	 */
 	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<AddCause> appliesTo, Duration maxWait) {
 		this.bucket = Objects.requireNonNull(bucket, "bucket must not be null");
@@ -78,15 +80,16 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Take a token for one reconcile if its wait would be within the max wait; otherwise take
-	 * nothing, so that a refused key leaves no debt behind however many workers ask at once.
-	 * The caller either {@link #admit(Pass) admits} the pass or {@link #giveBack(Pass) gives it
-	 * back}, exactly once.
+	 * Take a token for one reconcile if its wait would be within the max wait; otherwise
+	 * take nothing, so that a refused key leaves no debt behind however many workers ask
+	 * at once. The caller either {@link #admit(Pass) admits} the pass or
+	 * {@link #giveBack(Pass) gives it back}, exactly once.
 	 * @return the pass
 	 */
 	Pass reserve() {
 		synchronized (this.outstanding) {
-			// reserved under the same lock that orders the outstanding passes, so that their
+			// reserved under the same lock that orders the outstanding passes, so that
+			// their
 			// order is the bucket's
 			BucketReservation reservation = (this.maxWait != null) ? this.bucket.reserve(this.maxWait)
 					: this.bucket.reserve();
@@ -99,7 +102,8 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Return whether a worker should wait out the given delay rather than wait in the queue.
+	 * Return whether a worker should wait out the given delay rather than wait in the
+	 * queue.
 	 * @param delayNanos the reservation's delay
 	 * @return {@code true} if the delay is within the max wait
 	 */
@@ -117,8 +121,8 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Give back the token of a pass whose reconcile will not happen, for example because the
-	 * controller stops while its worker waits at the gate.
+	 * Give back the token of a pass whose reconcile will not happen, for example because
+	 * the controller stops while its worker waits at the gate.
 	 * @param pass the pass
 	 */
 	void giveBack(Pass pass) {
@@ -132,8 +136,10 @@ public final class ManagerGate {
 		synchronized (this.outstanding) {
 			pass.resolved = true;
 			pass.givenBack = giveBack;
-			// A token is returned in full only by the latest reservation: later ones were priced
-			// as if it stayed taken. Give back from the newest end, so that waiters interrupted
+			// A token is returned in full only by the latest reservation: later ones were
+			// priced
+			// as if it stayed taken. Give back from the newest end, so that waiters
+			// interrupted
 			// together (by a stop) return all their tokens whatever order they wake in.
 			while (!this.outstanding.isEmpty() && this.outstanding.peekLast().resolved) {
 				Pass last = this.outstanding.removeLast();
@@ -161,8 +167,8 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Return how many reconciles passed the gate so far; keys whose cause the policy exempts
-	 * do not pass it.
+	 * Return how many reconciles passed the gate so far; keys whose cause the policy
+	 * exempts do not pass it.
 	 * @return the admissions
 	 */
 	public long admitted() {
@@ -198,7 +204,8 @@ public final class ManagerGate {
 		}
 
 		/**
-		 * Return whether the wait is within the gate's max wait, so the worker may wait it out.
+		 * Return whether the wait is within the gate's max wait, so the worker may wait
+		 * it out.
 		 * @return whether a token was taken
 		 */
 		boolean isGranted() {

@@ -15,9 +15,10 @@ import dev.kubereconciler.reconcile.RequestMapper;
 
 /**
  * Enqueues the keys that a {@link MappedWatch}'s mapper returns for a changed object. As
- * controller-runtime's {@code EnqueueRequestsFromMapFunc}, an update maps both the old and the
- * new object, so that a reference that was removed reconciles its former target too. Keys
- * outside the controller's namespaces are ignored: the controller does not cache them.
+ * controller-runtime's {@code EnqueueRequestsFromMapFunc}, an update maps both the old
+ * and the new object, so that a reference that was removed reconciles its former target
+ * too. Keys outside the controller's namespaces are ignored: the controller does not
+ * cache them.
  */
 final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject> {
 
@@ -60,8 +61,8 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.error("Mapper of controller '{}' failed for {} {}; nothing enqueued for it",
-					this.controller.name(), object.getClass().getSimpleName(), describe(object), ex);
+			logger.error("Mapper of controller '{}' failed for {} {}; nothing enqueued for it", this.controller.name(),
+					object.getClass().getSimpleName(), describe(object), ex);
 		}
 		return keys;
 	}

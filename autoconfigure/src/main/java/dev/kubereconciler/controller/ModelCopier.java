@@ -24,12 +24,14 @@ import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 
 /**
- * Deep-copies client-java model objects field by field, so that a reconciler can change its
- * copy of a cached object without a JSON round trip.
+ * Deep-copies client-java model objects field by field, so that a reconciler can change
+ * its copy of a cached object without a JSON round trip.
  *
- * <p>Each model class is inspected once: its fields (those of its superclasses included) and
- * its no-argument constructor. Immutable values (strings, numbers, dates, {@link Quantity},
- * {@link IntOrString}, enums) are shared; lists, sets, maps and arrays are copied.
+ * <p>
+ * Each model class is inspected once: its fields (those of its superclasses included) and
+ * its no-argument constructor. Immutable values (strings, numbers, dates,
+ * {@link Quantity}, {@link IntOrString}, enums) are shared; lists, sets, maps and arrays
+ * are copied.
  */
 public final class ModelCopier {
 
@@ -52,7 +54,8 @@ public final class ModelCopier {
 	 * @param <T> the model type
 	 * @param object the object, may be {@code null}
 	 * @return the copy, of the same class
-	 * @throws IllegalArgumentException if a class in the object has no no-argument constructor
+	 * @throws IllegalArgumentException if a class in the object has no no-argument
+	 * constructor
 	 */
 	@SuppressWarnings("unchecked")
 	public <T> T copy(T object) {
@@ -134,7 +137,8 @@ public final class ModelCopier {
 						+ ": it needs a no-argument constructor, as client-java models have", ex);
 			}
 			List<Field> fields = new ArrayList<>();
-			for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+			for (Class<?> current = type; current != null
+					&& current != Object.class; current = current.getSuperclass()) {
 				for (Field field : current.getDeclaredFields()) {
 					if (!Modifier.isStatic(field.getModifiers())) {
 						field.setAccessible(true);

@@ -1,8 +1,8 @@
 package dev.kubereconciler.controller;
 
 /**
- * Holds a controller's workers between keys while it is paused, and lets them go on resume
- * or when the controller stops.
+ * Holds a controller's workers between keys while it is paused, and lets them go on
+ * resume or when the controller stops.
  */
 final class PauseSwitch {
 
@@ -10,7 +10,8 @@ final class PauseSwitch {
 
 	private volatile boolean paused;
 
-	// set while the controller stops, so that a paused worker goes on to find its queue shut down
+	// set while the controller stops, so that a paused worker goes on to find its queue
+	// shut down
 	private volatile boolean released;
 
 	boolean isPaused() {

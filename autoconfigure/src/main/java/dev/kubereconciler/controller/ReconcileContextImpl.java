@@ -18,8 +18,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
- * The {@link ReconcileContext} of one reconcile: reads from the manager's cache views, writes
- * through a {@link KubernetesWriter} whose answers go back into those views.
+ * The {@link ReconcileContext} of one reconcile: reads from the manager's cache views,
+ * writes through a {@link KubernetesWriter} whose answers go back into those views.
  *
  * @param <T> the watched type
  */
@@ -178,13 +178,13 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 		String ownedNamespace = Objects.requireNonNullElse(ownedMetadata.getNamespace(), "");
 		if (!ownerNamespace.isEmpty()) {
 			if (ownedNamespace.isEmpty()) {
-				throw new IllegalArgumentException("Cluster-scoped " + describe(owned)
-						+ " cannot be owned by namespaced " + describe(owner));
+				throw new IllegalArgumentException(
+						"Cluster-scoped " + describe(owned) + " cannot be owned by namespaced " + describe(owner));
 			}
 			if (!ownerNamespace.equals(ownedNamespace)) {
-				throw new IllegalArgumentException(describe(owned) + " in namespace " + ownedNamespace
-						+ " cannot be owned by " + describe(owner) + " in namespace " + ownerNamespace
-						+ ": owner references cannot cross namespaces");
+				throw new IllegalArgumentException(
+						describe(owned) + " in namespace " + ownedNamespace + " cannot be owned by " + describe(owner)
+								+ " in namespace " + ownerNamespace + ": owner references cannot cross namespaces");
 			}
 		}
 		ResourceType ownerType = ResourceType.of(owner.getClass());
@@ -207,8 +207,8 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 	}
 
 	/**
-	 * Whether two references name the same object, as controller-runtime compares them: by
-	 * API group, kind and name.
+	 * Whether two references name the same object, as controller-runtime compares them:
+	 * by API group, kind and name.
 	 */
 	private static boolean sameOwner(V1OwnerReference a, V1OwnerReference b) {
 		return group(a.getApiVersion()).equals(group(b.getApiVersion())) && Objects.equals(a.getKind(), b.getKind())

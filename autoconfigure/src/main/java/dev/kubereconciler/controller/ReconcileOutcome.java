@@ -8,22 +8,36 @@ public enum ReconcileOutcome {
 	/** Returned {@code Result.done()}: the key's backoff was forgotten. */
 	SUCCESS("success"),
 
-	/** Returned {@code Result.requeue()}: the key was requeued through the rate limiter. */
+	/**
+	 * Returned {@code Result.requeue()}: the key was requeued through the rate limiter.
+	 */
 	REQUEUE("requeue"),
 
-	/** Returned {@code Result.requeueAfter(d)}: the key was forgotten and requeued after exactly d. */
+	/**
+	 * Returned {@code Result.requeueAfter(d)}: the key was forgotten and requeued after
+	 * exactly d.
+	 */
 	REQUEUE_AFTER("requeue_after"),
 
-	/** Threw an exception or returned {@code null}: the key was requeued through the rate limiter. */
+	/**
+	 * Threw an exception or returned {@code null}: the key was requeued through the rate
+	 * limiter.
+	 */
 	ERROR("error"),
 
 	/** Threw a {@code TerminalReconcileException}: the key was not requeued. */
 	TERMINAL_ERROR("error"),
 
-	/** Threw an {@link Error}: recovered, and the key was requeued through the rate limiter. */
+	/**
+	 * Threw an {@link Error}: recovered, and the key was requeued through the rate
+	 * limiter.
+	 */
 	PANIC("error"),
 
-	/** Ran past the reconcile timeout: interrupted, and the key was requeued through the rate limiter. */
+	/**
+	 * Ran past the reconcile timeout: interrupted, and the key was requeued through the
+	 * rate limiter.
+	 */
 	TIMEOUT("error");
 
 	private final String resultLabel;
@@ -33,7 +47,8 @@ public enum ReconcileOutcome {
 	}
 
 	/**
-	 * Return the value of controller-runtime's {@code result} metric label for this outcome.
+	 * Return the value of controller-runtime's {@code result} metric label for this
+	 * outcome.
 	 * @return {@code success}, {@code error}, {@code requeue} or {@code requeue_after}
 	 */
 	public String resultLabel() {

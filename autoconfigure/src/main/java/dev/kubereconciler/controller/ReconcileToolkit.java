@@ -18,8 +18,8 @@ import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * What the {@link ContextReconciler}s of one {@link ControllerManager} share: the cache views
- * of the informers, the object copier and the event recorder.
+ * What the {@link ContextReconciler}s of one {@link ControllerManager} share: the cache
+ * views of the informers, the object copier and the event recorder.
  */
 final class ReconcileToolkit {
 
@@ -53,8 +53,9 @@ final class ReconcileToolkit {
 	}
 
 	/**
-	 * Attach the bound reconcilers to their controllers and the informers, before the informers
-	 * start: index owned objects by owner, and follow writes until the informers catch up.
+	 * Attach the bound reconcilers to their controllers and the informers, before the
+	 * informers start: index owned objects by owner, and follow writes until the
+	 * informers catch up.
 	 * @param informers the informers by type
 	 * @param controllers the controllers
 	 */
@@ -115,8 +116,8 @@ final class ReconcileToolkit {
 	}
 
 	/**
-	 * Remembers which keys the informer last delivered as a resync, an update that changed
-	 * nothing, so that a reconcile can tell a resync from a change.
+	 * Remembers which keys the informer last delivered as a resync, an update that
+	 * changed nothing, so that a reconcile can tell a resync from a change.
 	 */
 	static final class ResyncTracker implements ResourceEventHandler<KubernetesObject> {
 

@@ -15,14 +15,15 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
- * One worker thread of a {@link Controller}: takes a key, passes the manager gate, reconciles,
- * and hands the outcome to the {@link ResultHandler}. It sees its controller only through a
- * {@link WorkerContext}.
+ * One worker thread of a {@link Controller}: takes a key, passes the manager gate,
+ * reconciles, and hands the outcome to the {@link ResultHandler}. It sees its controller
+ * only through a {@link WorkerContext}.
  *
- * <p>Per reconcile, its state moves IDLE → RUNNING → IDLE. The manager's watchdog moves
+ * <p>
+ * Per reconcile, its state moves IDLE → RUNNING → IDLE. The manager's watchdog moves
  * RUNNING → TIMED_OUT (and interrupts) and TIMED_OUT → ABANDONED (and retries the key and
- * replaces the worker). Transitions happen under the worker's monitor, so an interrupt meant
- * for one reconcile never leaks into the next.
+ * replaces the worker). Transitions happen under the worker's monitor, so an interrupt
+ * meant for one reconcile never leaks into the next.
  */
 final class ReconcileWorker implements Runnable {
 
@@ -77,7 +78,8 @@ final class ReconcileWorker implements Runnable {
 
 	@Override
 	public void run() {
-		// a key this worker finished, marked done together with taking the next one, and the
+		// a key this worker finished, marked done together with taking the next one, and
+		// the
 		// clock reading that ended it, which also stands for when the next one is taken
 		Request finished = null;
 		long finishedAt = 0;
@@ -129,7 +131,8 @@ final class ReconcileWorker implements Runnable {
 	private Step process(Taken<Request> taken) throws InterruptedException {
 		Request request = taken.item();
 		if (this.context.pause().isPaused()) {
-			// paused while this worker waited for a key: hand it back, it runs after resume
+			// paused while this worker waited for a key: hand it back, it runs after
+			// resume
 			this.queue.add(request, taken.cause(), taken.priority());
 			this.queue.done(request);
 			return Step.RELEASED;
@@ -140,10 +143,10 @@ final class ReconcileWorker implements Runnable {
 		}
 		long started = taken.takenAt();
 		try {
-			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(),
-					() -> this.stopped);
+			GateWait.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(), () -> this.stopped);
 			if (passage == GateWait.Passage.HANDED_BACK) {
-				// handed back to the queue with a delay, or the queue shuts down; release it so
+				// handed back to the queue with a delay, or the queue shuts down; release
+				// it so
 				// that a delayed add is not deferred behind this worker forever
 				this.queue.done(request);
 				return Step.RELEASED;
@@ -191,7 +194,8 @@ final class ReconcileWorker implements Runnable {
 				this.current = null;
 			}
 			if (finalState != RUNNING) {
-				// the watchdog's interrupt belongs to this reconcile, not to the next wait
+				// the watchdog's interrupt belongs to this reconcile, not to the next
+				// wait
 				Thread.interrupted();
 			}
 		}
@@ -200,7 +204,8 @@ final class ReconcileWorker implements Runnable {
 					+ "retried", request, this.context.controller(), nanos / 1_000_000);
 			return Step.ABANDONED;
 		}
-		// a reconcile that returns after its timeout still decides what becomes of its key, as
+		// a reconcile that returns after its timeout still decides what becomes of its
+		// key, as
 		// in controller-runtime; the timeout is only counted
 		this.context.results()
 			.handle(this.queue.queue(), request, taken.priority(), ResultHandler.classify(result, error),
@@ -210,8 +215,9 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	/**
-	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued again if
-	 * this replica acquires its partition), or put it off while this replica's Lease is stale.
+	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued
+	 * again if this replica acquires its partition), or put it off while this replica's
+	 * Lease is stale.
 	 */
 	private Step drop(KeyOwnership ownership, Taken<Request> taken) {
 		Duration deferral = ownership.deferral(taken.item());
@@ -260,8 +266,8 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	/**
-	 * Interrupt a reconcile that ran past the timeout; abandon one that ignored the interrupt
-	 * for longer than the grace period, retrying its key.
+	 * Interrupt a reconcile that ran past the timeout; abandon one that ignored the
+	 * interrupt for longer than the grace period, retrying its key.
 	 * @param now the ticker's reading
 	 * @param timeoutNanos the reconcile timeout
 	 * @param graceNanos how long an interrupted reconcile may take to return
@@ -287,10 +293,13 @@ final class ReconcileWorker implements Runnable {
 		if (abandoned == null) {
 			return false;
 		}
-		// A hostile reconciler keeps this thread; its key must not stay wedged behind it, so it
+		// A hostile reconciler keeps this thread; its key must not stay wedged behind it,
+		// so it
 		// is retried now at the cost of possibly overlapping with the abandoned call.
-		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
-				+ "thread {} and starting a new worker", abandoned, this.context.controller(), this.thread.getName());
+		logger.error(
+				"Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
+						+ "thread {} and starting a new worker",
+				abandoned, this.context.controller(), this.thread.getName());
 		try {
 			this.context.results()
 				.handle(this.queue.queue(), abandoned, priority, ReconcileOutcome.TIMEOUT, true, null, null, ran);

@@ -13,8 +13,8 @@ import io.kubernetes.client.util.ModelMapper;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
- * The API coordinates of a client-java model type: group, version, kind, plural resource name
- * and list type.
+ * The API coordinates of a client-java model type: group, version, kind, plural resource
+ * name and list type.
  *
  * @param apiType the model class, for example {@code V1ConfigMap}
  * @param listType the list model class, for example {@code V1ConfigMapList}
@@ -33,8 +33,8 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 
 	/**
 	 * Resolve the coordinates of a client-java model class. Built-in models are known to
-	 * client-java; a custom resource is either annotated with {@link KubernetesResource}, which
-	 * registers it here, or registered beforehand with
+	 * client-java; a custom resource is either annotated with {@link KubernetesResource},
+	 * which registers it here, or registered beforehand with
 	 * {@link ModelMapper#addModelMap(String, String, String, String, Class, Class)}.
 	 * @param apiType the model class
 	 * @return the coordinates
@@ -96,8 +96,8 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 		catch (ClassNotFoundException ex) {
 			// fall through to the error below
 		}
-		throw new IllegalArgumentException(apiType.getName() + " has no list type " + listName
-				+ " implementing KubernetesListObject");
+		throw new IllegalArgumentException(
+				apiType.getName() + " has no list type " + listName + " implementing KubernetesListObject");
 	}
 
 	static String pluralize(String kind) {

@@ -13,9 +13,10 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 
 /**
- * Acts on how a reconcile ended, row by row as controller-runtime's {@code reconcileHandler}:
- * errors and {@code requeue()} go through the rate limiter, {@code requeueAfter(d)} forgets the
- * backoff and waits exactly {@code d}, success and terminal errors forget it.
+ * Acts on how a reconcile ended, row by row as controller-runtime's
+ * {@code reconcileHandler}: errors and {@code requeue()} go through the rate limiter,
+ * {@code requeueAfter(d)} forgets the backoff and waits exactly {@code d}, success and
+ * terminal errors forget it.
  */
 final class ResultHandler {
 
@@ -50,14 +51,14 @@ final class ResultHandler {
 	}
 
 	/**
-	 * Act on how a reconcile ended; a requeue keeps the priority the key was taken with unless
-	 * the result sets one, as controller-runtime's {@code reconcileHandler} does.
+	 * Act on how a reconcile ended; a requeue keeps the priority the key was taken with
+	 * unless the result sets one, as controller-runtime's {@code reconcileHandler} does.
 	 * @param queue the queue
 	 * @param request the key
 	 * @param takenPriority the priority the key was taken at
 	 * @param outcome what the reconcile returned or threw; it decides the queue action
-	 * @param timedOut whether the reconcile ran past its timeout, which is reported as the
-	 * outcome but does not override what the reconcile returned
+	 * @param timedOut whether the reconcile ran past its timeout, which is reported as
+	 * the outcome but does not override what the reconcile returned
 	 * @param result the result, if any
 	 * @param error the error, if any
 	 * @param nanos how long the reconcile ran
@@ -105,8 +106,8 @@ final class ResultHandler {
 		}
 		else if (Conflicts.isConflict(error)) {
 			// a stale resourceVersion is routine: the retry reads the newer object
-			logger.debug("Reconcile of {} by controller '{}' hit a conflict; retrying in {}", request, this.name,
-					delay, error);
+			logger.debug("Reconcile of {} by controller '{}' hit a conflict; retrying in {}", request, this.name, delay,
+					error);
 		}
 		else {
 			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}", request, this.name, delay, error);

@@ -10,9 +10,9 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.options.ListOptions;
 
 /**
- * Lists and watches one type in one namespace or all of them, with an optional label selector
- * that the API server applies, so that an informer caches only the objects its controllers can
- * select.
+ * Lists and watches one type in one namespace or all of them, with an optional label
+ * selector that the API server applies, so that an informer caches only the objects its
+ * controllers can select.
  *
  * @param <T> the model type
  * @param <L> the list model type

@@ -25,8 +25,9 @@ import dev.kubereconciler.sharding.ShardListener;
 import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
- * Runs the {@link ShardCoordinator} of a manager on its own thread, enqueues the cached keys of
- * every partition it acquires, and retunes a cluster-wide manager bucket when the members change.
+ * Runs the {@link ShardCoordinator} of a manager on its own thread, enqueues the cached
+ * keys of every partition it acquires, and retunes a cluster-wide manager bucket when the
+ * members change.
  */
 final class ShardedRun implements ShardListener {
 
@@ -108,8 +109,9 @@ final class ShardedRun implements ShardListener {
 	}
 
 	/**
-	 * Stop the rounds, then hand every partition over and leave the group. Called after the
-	 * controllers stopped, so that their in-flight reconciles ran under renewed Leases.
+	 * Stop the rounds, then hand every partition over and leave the group. Called after
+	 * the controllers stopped, so that their in-flight reconciles ran under renewed
+	 * Leases.
 	 */
 	void stop() {
 		this.running = false;

@@ -7,9 +7,9 @@ import java.util.concurrent.ThreadFactory;
 import dev.kubereconciler.ratelimit.Sleeper;
 
 /**
- * Checks the controllers' reconciles against their timeouts once a period, on its own daemon
- * thread, while the manager runs. Its period passes on the manager's clock, so a test moves it
- * with the same manual clock as everything else.
+ * Checks the controllers' reconciles against their timeouts once a period, on its own
+ * daemon thread, while the manager runs. Its period passes on the manager's clock, so a
+ * test moves it with the same manual clock as everything else.
  */
 final class Watchdog {
 

@@ -9,8 +9,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
- * What a {@link ReconcileWorker} needs from its controller, handed over once when the worker
- * starts, so that the worker does not reach back into the {@link Controller}.
+ * What a {@link ReconcileWorker} needs from its controller, handed over once when the
+ * worker starts, so that the worker does not reach back into the {@link Controller}.
  *
  * @param controller the controller's name
  * @param reconciler the reconcile function

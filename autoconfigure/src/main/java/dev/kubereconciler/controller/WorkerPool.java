@@ -12,8 +12,9 @@ import org.slf4j.LoggerFactory;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
- * The worker threads of one {@link Controller}: starts them, checks their reconciles against
- * the timeout, and joins them on stop. The controller decides when; the pool does the work.
+ * The worker threads of one {@link Controller}: starts them, checks their reconciles
+ * against the timeout, and joins them on stop. The controller decides when; the pool does
+ * the work.
  */
 final class WorkerPool {
 
@@ -51,8 +52,8 @@ final class WorkerPool {
 	}
 
 	/**
-	 * Remove every worker from the pool, for the caller to {@link #stop stop} once the queue
-	 * drained.
+	 * Remove every worker from the pool, for the caller to {@link #stop stop} once the
+	 * queue drained.
 	 * @return the removed workers
 	 */
 	List<ReconcileWorker> detachAll() {
@@ -67,7 +68,8 @@ final class WorkerPool {
 	 */
 	void stop(List<ReconcileWorker> workers) {
 		workers.forEach(ReconcileWorker::stop);
-		// interrupted workers exit at once unless a reconciler ignores interrupts; do not let
+		// interrupted workers exit at once unless a reconciler ignores interrupts; do not
+		// let
 		// such a reconciler hold up the shutdown for longer than the abandon grace
 		long deadline = this.ticker.read() + this.abandonGrace.toNanos();
 		for (ReconcileWorker worker : workers) {
@@ -111,7 +113,8 @@ final class WorkerPool {
 	 * @return the active workers
 	 */
 	int active() {
-		// counted on demand: a shared counter would be written twice a key by every worker
+		// counted on demand: a shared counter would be written twice a key by every
+		// worker
 		int active = 0;
 		for (ReconcileWorker worker : this.workers) {
 			active += worker.isReconciling() ? 1 : 0;

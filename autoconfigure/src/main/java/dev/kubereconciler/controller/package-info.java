@@ -1,6 +1,6 @@
 /**
- * Controllers and the manager that runs them: informers, workers, outcome handling, leader
- * election and the shared manager gate. Plain Java, no Spring.
+ * Controllers and the manager that runs them: informers, workers, outcome handling,
+ * leader election and the shared manager gate. Plain Java, no Spring.
  */
 @NullMarked
 package dev.kubereconciler.controller;

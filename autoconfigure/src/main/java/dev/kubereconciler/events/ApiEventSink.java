@@ -12,14 +12,14 @@ import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.util.PatchUtils;
 
 /**
- * Writes {@code events.k8s.io/v1} Events with client-java: a create for a new event, and a JSON
- * merge patch of {@code series} for a repeat, as client-go patches only the series.
+ * Writes {@code events.k8s.io/v1} Events with client-java: a create for a new event, and
+ * a JSON merge patch of {@code series} for a repeat, as client-go patches only the
+ * series.
  */
 public final class ApiEventSink implements EventSink {
 
 	// metav1.MicroTime's wire format, RFC3339Micro: exactly six fractional digits
-	private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter
-		.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
+	private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");
 
 	private final ApiClient client;
 

@@ -3,7 +3,8 @@ package dev.kubereconciler.events;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * The recorder of one controller, handed out by {@link EventRecorders#forController(String)}.
+ * The recorder of one controller, handed out by
+ * {@link EventRecorders#forController(String)}.
  */
 final class ControllerEventRecorder implements EventRecorder {
 

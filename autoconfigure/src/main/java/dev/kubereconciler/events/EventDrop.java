@@ -10,13 +10,19 @@ public enum EventDrop {
 	/** The object's spam-filter bucket was empty: more than 25 events in a burst. */
 	SPAM_FILTER,
 
-	/** The write buffer was full: events were recorded faster than the API server took them. */
+	/**
+	 * The write buffer was full: events were recorded faster than the API server took
+	 * them.
+	 */
 	BUFFER_FULL,
 
 	/** The API server refused the event or could not be reached. */
 	WRITE_FAILED,
 
-	/** The event had no reason or action, or its object no name: the API server would refuse it. */
+	/**
+	 * The event had no reason or action, or its object no name: the API server would
+	 * refuse it.
+	 */
 	INVALID;
 
 	/**

@@ -1,7 +1,8 @@
 package dev.kubereconciler.events;
 
 /**
- * Receives what event recording does, for metrics; implementations must be thread-safe and fast.
+ * Receives what event recording does, for metrics; implementations must be thread-safe
+ * and fast.
  */
 public interface EventRecorderListener {
 

@@ -27,30 +27,37 @@ import io.kubernetes.client.util.ModelMapper;
  * Creates the {@link EventRecorder} of each controller and runs what they share: the spam
  * filter, the series cache and the write buffer.
  *
- * <p>An event first passes the {@link SpamFilter spam filter} (client-go's per source and object
- * token bucket: burst 25, one more every 5 minutes), then joins its {@link EventSeriesCache
- * series}, then waits in the bounded buffer for the writer. client-go's {@code tools/record}
- * correlator counts an event before it filters it ({@code EventCorrelate} calls the aggregator and
- * the logger, then {@code filterFunc}), so a dropped occurrence still raises the count that the
- * next accepted one writes; {@code tools/events} has no spam filter at all. Filtering first here
- * means every recorded event is either in a series count or in the
+ * <p>
+ * An event first passes the {@link SpamFilter spam filter} (client-go's per source and
+ * object token bucket: burst 25, one more every 5 minutes), then joins its
+ * {@link EventSeriesCache series}, then waits in the bounded buffer for the writer.
+ * client-go's {@code tools/record} correlator counts an event before it filters it
+ * ({@code EventCorrelate} calls the aggregator and the logger, then {@code filterFunc}),
+ * so a dropped occurrence still raises the count that the next accepted one writes;
+ * {@code tools/events} has no spam filter at all. Filtering first here means every
+ * recorded event is either in a series count or in the
  * {@code kube_reconciler_events_dropped_total} counter, never in both.
  *
- * <p>Call {@link #finishSeries()} every {@link #FINISH_PERIOD} and {@link #refreshSeries()} every
- * {@link #REFRESH_PERIOD}; the auto-configuration schedules both.
+ * <p>
+ * Call {@link #finishSeries()} every {@link #FINISH_PERIOD} and {@link #refreshSeries()}
+ * every {@link #REFRESH_PERIOD}; the auto-configuration schedules both.
  */
 public final class EventRecorders {
 
 	/** The default write buffer capacity: client-go's {@code maxQueuedEvents}. */
 	public static final int DEFAULT_BUFFER_CAPACITY = 1000;
 
-	/** How often series that ended are written and forgotten: client-go's {@code finishTime}. */
+	/**
+	 * How often series that ended are written and forgotten: client-go's
+	 * {@code finishTime}.
+	 */
 	public static final Duration FINISH_PERIOD = EventSeriesCache.FINISH_TIME;
 
 	/** How often open series are written again: client-go's {@code refreshTime}. */
 	public static final Duration REFRESH_PERIOD = EventSeriesCache.REFRESH_TIME;
 
-	// the API server's limits: validation.NoteLengthLimit and the reporting instance's length
+	// the API server's limits: validation.NoteLengthLimit and the reporting instance's
+	// length
 	private static final int NOTE_LIMIT_BYTES = 1024;
 
 	private static final int INSTANCE_LIMIT = 128;
@@ -78,8 +85,10 @@ public final class EventRecorders {
 	 * @param sink where events are written
 	 * @param writerExecutor runs the writer; one thread is enough, writes are sequential
 	 * @param clock the clock for event times, series and the spam filter
-	 * @param reportingInstance the {@code reportingInstance} of every event, such as the pod name
-	 * @param bufferCapacity how many events may wait for the writer before new ones are dropped
+	 * @param reportingInstance the {@code reportingInstance} of every event, such as the
+	 * pod name
+	 * @param bufferCapacity how many events may wait for the writer before new ones are
+	 * dropped
 	 * @param listener receives writes and drops
 	 */
 	public EventRecorders(EventSink sink, Executor writerExecutor, Clock clock, String reportingInstance,
@@ -102,8 +111,8 @@ public final class EventRecorders {
 	}
 
 	/**
-	 * Write the final count of every series not observed for {@link #FINISH_PERIOD} and forget it,
-	 * and forget single events older than that.
+	 * Write the final count of every series not observed for {@link #FINISH_PERIOD} and
+	 * forget it, and forget single events older than that.
 	 */
 	public void finishSeries() {
 		this.series.finish(this.clock.instant()).forEach(this.writer::submit);
@@ -124,8 +133,7 @@ public final class EventRecorders {
 		return this.reportingInstance;
 	}
 
-	void record(String controller, KubernetesObject regarding, String type, String reason, String action,
-			String note) {
+	void record(String controller, KubernetesObject regarding, String type, String reason, String action, String note) {
 		try {
 			V1ObjectReference reference = reference(regarding);
 			if (reference == null || isBlank(reason) || isBlank(action)) {
@@ -155,8 +163,10 @@ public final class EventRecorders {
 	private EventsV1Event event(String controller, V1ObjectReference regarding, String type, String reason,
 			String action, String note, Instant now) {
 		String namespace = isBlank(regarding.getNamespace()) ? "default" : regarding.getNamespace();
-		// client-go's util.GenerateEventName: the object's name and the time in hex nanoseconds,
-		// made strictly increasing so that two events in one clock tick do not share a name
+		// client-go's util.GenerateEventName: the object's name and the time in hex
+		// nanoseconds,
+		// made strictly increasing so that two events in one clock tick do not share a
+		// name
 		long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
 		long nanos = this.lastNameNanos.accumulateAndGet(clockNanos, (last, next) -> Math.max(last + 1, next));
 		String name = regarding.getName() + "." + Long.toHexString(nanos);
@@ -174,8 +184,9 @@ public final class EventRecorders {
 	}
 
 	/**
-	 * client-go's {@code reference.GetReference}: the resource version is part of the reference,
-	 * so an event about a newer version of the object is not a repeat of one about an older.
+	 * client-go's {@code reference.GetReference}: the resource version is part of the
+	 * reference, so an event about a newer version of the object is not a repeat of one
+	 * about an older.
 	 */
 	private static V1ObjectReference reference(KubernetesObject object) {
 		V1ObjectMeta metadata = (object != null) ? object.getMetadata() : null;
@@ -192,8 +203,7 @@ public final class EventRecorders {
 			}
 			if (gvk != null) {
 				boolean core = gvk.getGroup() == null || gvk.getGroup().isEmpty() || "core".equals(gvk.getGroup());
-				apiVersion = core ? gvk.getVersion()
-						: gvk.getGroup() + "/" + gvk.getVersion();
+				apiVersion = core ? gvk.getVersion() : gvk.getGroup() + "/" + gvk.getVersion();
 				kind = gvk.getKind();
 			}
 		}
@@ -206,8 +216,8 @@ public final class EventRecorders {
 	}
 
 	/**
-	 * client-go's {@code getSpamKey}: the source and the object (not its resource version or
-	 * field path) and the event type; reason and note do not matter.
+	 * client-go's {@code getSpamKey}: the source and the object (not its resource version
+	 * or field path) and the event type; reason and note do not matter.
 	 */
 	private Object spamKey(String controller, V1ObjectReference regarding, String type) {
 		return List.of(controller, this.reportingInstance, String.valueOf(regarding.getKind()),

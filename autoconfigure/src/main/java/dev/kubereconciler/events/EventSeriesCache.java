@@ -18,17 +18,18 @@ import io.kubernetes.client.openapi.models.V1ObjectReference;
  * {@code tools/events/event_broadcaster.go} ({@code recordToSink}, {@code finishSeries},
  * {@code refreshExistingEventSeries}):
  * <ul>
- * <li>Two events are isomorphic when type, action, reason, reporting controller, reporting
- * instance, regarding and related references are equal ({@code getKey}); the note is not part of
- * the key, so a repeat with another note counts in the first event's series.</li>
+ * <li>Two events are isomorphic when type, action, reason, reporting controller,
+ * reporting instance, regarding and related references are equal ({@code getKey}); the
+ * note is not part of the key, so a repeat with another note counts in the first event's
+ * series.</li>
  * <li>The first event is created. The first repeat sets {@code series = {count: 2,
- * lastObservedTime: now}} and is written at once. Later repeats only raise the count and the
- * last observed time in memory, without a write.</li>
- * <li>Every {@link #FINISH_TIME 6 minutes}, a series not observed for 6 minutes is written with
- * its final count and forgotten, as is a single event older than 6 minutes; an event after that
- * starts a new Event object.</li>
- * <li>Every {@link #REFRESH_TIME 30 minutes}, every open series is written again, which keeps its
- * count current on the server and its object alive past the Event TTL.</li>
+ * lastObservedTime: now}} and is written at once. Later repeats only raise the count and
+ * the last observed time in memory, without a write.</li>
+ * <li>Every {@link #FINISH_TIME 6 minutes}, a series not observed for 6 minutes is
+ * written with its final count and forgotten, as is a single event older than 6 minutes;
+ * an event after that starts a new Event object.</li>
+ * <li>Every {@link #REFRESH_TIME 30 minutes}, every open series is written again, which
+ * keeps its count current on the server and its object alive past the Event TTL.</li>
  * </ul>
  */
 final class EventSeriesCache {
@@ -45,8 +46,8 @@ final class EventSeriesCache {
 	 * Observe an event.
 	 * @param event the new event
 	 * @param now the current time
-	 * @return a copy of what to write now (a new event, or a series that just started), or
-	 * {@code null} when the repeat only counts in memory
+	 * @return a copy of what to write now (a new event, or a series that just started),
+	 * or {@code null} when the repeat only counts in memory
 	 */
 	synchronized EventsV1Event observe(EventsV1Event event, Instant now) {
 		Key key = Key.of(event);
@@ -108,8 +109,8 @@ final class EventSeriesCache {
 	}
 
 	/**
-	 * Copy an event so that later counting does not change what a writer sends; only the series
-	 * is ever changed in place, so only it is copied deeply.
+	 * Copy an event so that later counting does not change what a writer sends; only the
+	 * series is ever changed in place, so only it is copied deeply.
 	 */
 	static EventsV1Event copy(EventsV1Event event) {
 		EventsV1EventSeries series = event.getSeries();
@@ -125,15 +126,16 @@ final class EventSeriesCache {
 			.reportingInstance(event.getReportingInstance())
 			.regarding(event.getRegarding())
 			.related(event.getRelated())
-			.series((series != null) ? new EventsV1EventSeries().count(series.getCount())
-				.lastObservedTime(series.getLastObservedTime()) : null);
+			.series((series != null)
+					? new EventsV1EventSeries().count(series.getCount()).lastObservedTime(series.getLastObservedTime())
+					: null);
 	}
 
 	/**
 	 * client-go's {@code eventKey}.
 	 */
-	private record Key(String type, String action, String reason, String reportingController,
-			String reportingInstance, V1ObjectReference regarding, V1ObjectReference related) {
+	private record Key(String type, String action, String reason, String reportingController, String reportingInstance,
+			V1ObjectReference regarding, V1ObjectReference related) {
 
 		static Key of(EventsV1Event event) {
 			return new Key(event.getType(), event.getAction(), event.getReason(), event.getReportingController(),

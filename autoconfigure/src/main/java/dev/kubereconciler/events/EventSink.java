@@ -18,7 +18,8 @@ public interface EventSink {
 	/**
 	 * Write the series of an event created before.
 	 * @param event the event, with its series
-	 * @throws ApiException if the API server refuses it, with code 404 when the event is gone
+	 * @throws ApiException if the API server refuses it, with code 404 when the event is
+	 * gone
 	 */
 	void patchSeries(EventsV1Event event) throws ApiException;
 

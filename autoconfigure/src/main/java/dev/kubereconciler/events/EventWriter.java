@@ -13,14 +13,16 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 
 /**
- * Writes events from a bounded buffer, one at a time, on a task of the given executor, so that
- * recording never waits for the API server. A full buffer drops the event, as client-go's
- * broadcaster drops when its queue of {@code maxQueuedEvents = 1000} is full.
+ * Writes events from a bounded buffer, one at a time, on a task of the given executor, so
+ * that recording never waits for the API server. A full buffer drops the event, as
+ * client-go's broadcaster drops when its queue of {@code maxQueuedEvents = 1000} is full.
  *
- * <p>A series whose event is gone (404) is created again, and a create of a series that finds
- * the event already there (409) is patched instead, as client-go's {@code recordEvent} does.
- * Other failures drop the event after one attempt: client-go retries transport errors up to 12
- * times, 10 seconds apart, but the next repeat of a series writes its count again anyway.
+ * <p>
+ * A series whose event is gone (404) is created again, and a create of a series that
+ * finds the event already there (409) is patched instead, as client-go's
+ * {@code recordEvent} does. Other failures drop the event after one attempt: client-go
+ * retries transport errors up to 12 times, 10 seconds apart, but the next repeat of a
+ * series writes its count again anyway.
  */
 final class EventWriter {
 
@@ -81,7 +83,8 @@ final class EventWriter {
 		finally {
 			this.draining.set(false);
 		}
-		// an event offered after the last poll but before the flag cleared still gets a drain
+		// an event offered after the last poll but before the flag cleared still gets a
+		// drain
 		if (!this.buffer.isEmpty()) {
 			scheduleDrain();
 		}
@@ -122,10 +125,8 @@ final class EventWriter {
 	}
 
 	private static String reference(EventsV1Event event) {
-		return (event.getRegarding() != null)
-				? event.getRegarding().getKind() + " " + event.getRegarding().getNamespace() + "/"
-						+ event.getRegarding().getName()
-				: "";
+		return (event.getRegarding() != null) ? event.getRegarding().getKind() + " "
+				+ event.getRegarding().getNamespace() + "/" + event.getRegarding().getName() : "";
 	}
 
 }

@@ -6,12 +6,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * client-go's {@code EventSourceObjectSpamFilter} ({@code tools/record/events_cache.go}): one
- * token bucket per source and object, starting full with {@code defaultSpamBurst = 25} tokens and
- * refilling at {@code defaultSpamQPS = 1/300}, one token every 5 minutes. An event that finds the
- * bucket empty is dropped; there is no debt ({@code TryAccept}). The buckets live in an LRU cache
- * of {@code maxLruCacheEntries = 4096} keys, so an object that was quiet long enough to be evicted
- * starts again with a full bucket, as in client-go.
+ * client-go's {@code EventSourceObjectSpamFilter} ({@code tools/record/events_cache.go}):
+ * one token bucket per source and object, starting full with
+ * {@code defaultSpamBurst = 25} tokens and refilling at {@code defaultSpamQPS = 1/300},
+ * one token every 5 minutes. An event that finds the bucket empty is dropped; there is no
+ * debt ({@code TryAccept}). The buckets live in an LRU cache of
+ * {@code maxLruCacheEntries = 4096} keys, so an object that was quiet long enough to be
+ * evicted starts again with a full bucket, as in client-go.
  */
 final class SpamFilter {
 

@@ -21,27 +21,29 @@ import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
- * The meters of one controller. Names are Micrometer's dotted form of controller-runtime's:
- * the Prometheus registry adds {@code _total} to counters and {@code _seconds} to timers and
- * to gauges with a {@code seconds} base unit. Help texts are controller-runtime's.
+ * The meters of one controller. Names are Micrometer's dotted form of
+ * controller-runtime's: the Prometheus registry adds {@code _total} to counters and
+ * {@code _seconds} to timers and to gauges with a {@code seconds} base unit. Help texts
+ * are controller-runtime's.
  */
 final class ControllerMeters {
 
 	/** controller-runtime's {@code controller_runtime_reconcile_time_seconds} buckets. */
-	static final Duration[] RECONCILE_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
-			0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15,
+	static final Duration[] RECONCILE_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4,
+			0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15,
 			20, 25, 30, 40, 50, 60);
 
-	/** controller-runtime's work queue buckets: {@code ExponentialBuckets(10e-9, 10, 12)}. */
-	static final Duration[] QUEUE_BUCKETS = seconds(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100,
-			1000);
+	/**
+	 * controller-runtime's work queue buckets: {@code ExponentialBuckets(10e-9, 10, 12)}.
+	 */
+	static final Duration[] QUEUE_BUCKETS = seconds(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000);
 
 	/**
-	 * Limiter delay buckets, from the 5 ms of the default backoff's first step to its 1000 s
-	 * cap.
+	 * Limiter delay buckets, from the 5 ms of the default backoff's first step to its
+	 * 1000 s cap.
 	 */
-	static final Duration[] DELAY_BUCKETS = seconds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
-			30, 60, 120, 300, 600, 1000);
+	static final Duration[] DELAY_BUCKETS = seconds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+			60, 120, 300, 600, 1000);
 
 	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
 
@@ -77,7 +79,8 @@ final class ControllerMeters {
 
 	ControllerMeters(MeterRegistry registry, String name, Supplier<Controller> controller) {
 		Tags controllerTags = Tags.of("controller", name);
-		// controller-runtime names each queue after its controller and labels it with both
+		// controller-runtime names each queue after its controller and labels it with
+		// both
 		Tags queueTags = Tags.of("name", name, "controller", name);
 		for (String result : RESULTS) {
 			this.reconciles.put(result,
@@ -117,17 +120,18 @@ final class ControllerMeters {
 						+ "threads by observing the rate at which this increases.",
 				queueTags, "seconds", controller, (c) -> c.queue().gauges().unfinishedWorkNanos() / 1e9);
 		gauge(registry, "workqueue.longest.running.processor",
-				"How many seconds has the longest running processor for workqueue been running.", queueTags,
-				"seconds", controller, (c) -> c.queue().gauges().longestRunningProcessorNanos() / 1e9);
+				"How many seconds has the longest running processor for workqueue been running.", queueTags, "seconds",
+				controller, (c) -> c.queue().gauges().longestRunningProcessorNanos() / 1e9);
 		this.retries = counter(registry, "workqueue.retries", "Total number of retries handled by workqueue",
 				queueTags);
 		gauge(registry, "workqueue.waiting",
 				"Current number of keys in workqueue waiting out a delay before they become ready", queueTags, null,
 				controller, (c) -> c.queue().waiting());
 		for (DelaySource source : DelaySource.values()) {
-			this.delays.put(source, timer(registry, "ratelimiter.delay",
-					"How long a rate limiter made a key wait, by the limiter the delay is attributed to",
-					controllerTags.and("source", source.label()), DELAY_BUCKETS));
+			this.delays.put(source,
+					timer(registry, "ratelimiter.delay",
+							"How long a rate limiter made a key wait, by the limiter the delay is attributed to",
+							controllerTags.and("source", source.label()), DELAY_BUCKETS));
 		}
 		registerBucket(registry, name, controller.get());
 		this.registry = registry;
@@ -153,7 +157,8 @@ final class ControllerMeters {
 		List<TokenBucketRateLimiter<?>> buckets = (controller != null) ? RateLimiters.buckets(controller.rateLimiter())
 				: List.of();
 		TokenBucketRateLimiter<?> bucket = buckets.isEmpty() ? null : buckets.get(0);
-		// the manager's bucket owns limiter="manager"; a controller of that name must not shadow it
+		// the manager's bucket owns limiter="manager"; a controller of that name must not
+		// shadow it
 		if (bucket != null && !TokenGauges.MANAGER_LIMITER.equals(name)) {
 			TokenGauges.tokens(registry, name, () -> bucket);
 		}
@@ -186,8 +191,7 @@ final class ControllerMeters {
 		return Counter.builder(name).description(description).tags(tags).register(registry);
 	}
 
-	private static Timer timer(MeterRegistry registry, String name, String description, Tags tags,
-			Duration[] buckets) {
+	private static Timer timer(MeterRegistry registry, String name, String description, Tags tags, Duration[] buckets) {
 		return Timer.builder(name)
 			.description(description)
 			.tags(tags)

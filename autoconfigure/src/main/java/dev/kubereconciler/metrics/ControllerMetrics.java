@@ -25,13 +25,15 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Publishes controller-runtime's controller and work queue metrics through Micrometer, under
- * names that Micrometer's Prometheus registry renders exactly as controller-runtime does, plus
- * {@code workqueue_waiting}, {@code ratelimiter_delay_seconds} and {@code ratelimiter_tokens}.
+ * Publishes controller-runtime's controller and work queue metrics through Micrometer,
+ * under names that Micrometer's Prometheus registry renders exactly as controller-runtime
+ * does, plus {@code workqueue_waiting}, {@code ratelimiter_delay_seconds} and
+ * {@code ratelimiter_tokens}.
  *
- * <p>A controller's meters are registered, zero-initialised, when it first changes state, as
- * controller-runtime initialises its metrics when a controller starts. Gauges read the live
- * controller, looked up by name, so they follow its queue across restarts.
+ * <p>
+ * A controller's meters are registered, zero-initialised, when it first changes state, as
+ * controller-runtime initialises its metrics when a controller starts. Gauges read the
+ * live controller, looked up by name, so they follow its queue across restarts.
  */
 public class ControllerMetrics implements MeterBinder, ControllerListener {
 
@@ -51,7 +53,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	 * @param controllers looks up a controller by name, for the gauges; may return
 	 * {@code null}, which the gauges report as NaN
 	 * @param managerBucket the manager-level bucket, for
-	 * {@code ratelimiter_tokens{limiter="manager"}}; may supply {@code null} when there is none
+	 * {@code ratelimiter_tokens{limiter="manager"}}; may supply {@code null} when there
+	 * is none
 	 */
 	public ControllerMetrics(Function<String, @Nullable Controller> controllers,
 			Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket) {
@@ -93,8 +96,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
-			Duration delay) {
+	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.delay(source).record(delay);
@@ -156,7 +158,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		}
 		MeterRegistry registry = this.registry;
 		if (registry == null) {
-			// nothing to record into yet; the controller's meters start at zero once bound
+			// nothing to record into yet; the controller's meters start at zero once
+			// bound
 			return null;
 		}
 		return this.meters.computeIfAbsent(controller,

@@ -16,8 +16,8 @@ import dev.kubereconciler.queue.RateLimitingQueue;
  * {@code workqueue_depth} with controller-runtime's {@code priority} label
  * ({@code pkg/internal/metrics/workqueue.go}): one series per priority seen, at most
  * {@value #MAX_PRIORITIES} of them, and the depth at any further priority under
- * {@value #EXCEEDED}, so that a reconciler that sets many priorities cannot blow up the number
- * of series.
+ * {@value #EXCEEDED}, so that a reconciler that sets many priorities cannot blow up the
+ * number of series.
  */
 final class DepthByPriority {
 

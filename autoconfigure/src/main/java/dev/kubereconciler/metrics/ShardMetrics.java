@@ -12,8 +12,8 @@ import dev.kubereconciler.sharding.ShardCoordinator;
 
 /**
  * Publishes this replica's share of the keys when sharding is on:
- * {@code kube_reconciler_shard_partitions_held}, {@code kube_reconciler_shard_members} and
- * {@code kube_reconciler_shard_handovers_total}.
+ * {@code kube_reconciler_shard_partitions_held}, {@code kube_reconciler_shard_members}
+ * and {@code kube_reconciler_shard_handovers_total}.
  */
 public class ShardMetrics implements MeterBinder {
 
@@ -29,7 +29,8 @@ public class ShardMetrics implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		// the manager may not exist yet when the binder is bound, so every reading looks it up
+		// the manager may not exist yet when the binder is bound, so every reading looks
+		// it up
 		Gauge.builder("kube_reconciler_shard_partitions_held", this, (m) -> m.read((c) -> c.table().held().size()))
 			.description("Partitions whose Lease this replica holds, being handed over or not")
 			.register(registry);

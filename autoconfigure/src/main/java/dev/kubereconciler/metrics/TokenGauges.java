@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
- * The {@code ratelimiter_tokens} gauges: the manager bucket's and each controller bucket's
- * tokens, negative while callers have run into debt.
+ * The {@code ratelimiter_tokens} gauges: the manager bucket's and each controller
+ * bucket's tokens, negative while callers have run into debt.
  */
 final class TokenGauges {
 

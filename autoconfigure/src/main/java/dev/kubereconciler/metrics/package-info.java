@@ -1,6 +1,6 @@
 /**
- * Micrometer meters with controller-runtime's names, so that its dashboards and alerts work
- * unchanged.
+ * Micrometer meters with controller-runtime's names, so that its dashboards and alerts
+ * work unchanged.
  */
 @NullMarked
 package dev.kubereconciler.metrics;

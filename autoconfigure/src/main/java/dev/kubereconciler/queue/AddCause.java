@@ -1,8 +1,8 @@
 package dev.kubereconciler.queue;
 
 /**
- * Why a key was added to a {@link RateLimitingQueue}; the latest cause of each key is kept so
- * that the manager gate can apply its policy per cause.
+ * Why a key was added to a {@link RateLimitingQueue}; the latest cause of each key is
+ * kept so that the manager gate can apply its policy per cause.
  */
 public enum AddCause {
 

@@ -11,11 +11,12 @@ import dev.kubereconciler.ratelimit.DelayScheduler.Cancellable;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
- * The keys of a {@link RateLimitingQueue} that wait out a delay: one heap ordered by ready time,
- * and one wake-up from the {@link DelayScheduler} at the earliest of them, which adds the due
- * keys to the queue. Nothing is dropped, however many keys wait. A key that is scheduled again
- * keeps the earlier ready time and the higher priority, as controller-runtime's priority queue
- * keeps "the max of the passed priorities and the min of possible durations".
+ * The keys of a {@link RateLimitingQueue} that wait out a delay: one heap ordered by
+ * ready time, and one wake-up from the {@link DelayScheduler} at the earliest of them,
+ * which adds the due keys to the queue. Nothing is dropped, however many keys wait. A key
+ * that is scheduled again keeps the earlier ready time and the higher priority, as
+ * controller-runtime's priority queue keeps "the max of the passed priorities and the min
+ * of possible durations".
  *
  * @param <T> the type of item
  */
@@ -31,7 +32,8 @@ final class DelayedAdds<T> {
 
 	private final Map<T, Delay> waiting = new HashMap<>();
 
-	// May hold stale entries for keys that moved earlier or left; the waiting map is the truth.
+	// May hold stale entries for keys that moved earlier or left; the waiting map is the
+	// truth.
 	private final PriorityQueue<Waiting<T>> heap = new PriorityQueue<>();
 
 	private long armedFor = Long.MAX_VALUE;
@@ -122,7 +124,8 @@ final class DelayedAdds<T> {
 	}
 
 	private void compact() {
-		// Keys that left the heap early (an immediate add, an earlier ready time) leave stale
+		// Keys that left the heap early (an immediate add, an earlier ready time) leave
+		// stale
 		// entries behind; rebuild once they outnumber the live ones, so memory tracks the
 		// waiting keys alone.
 		if (this.heap.size() > 2 * this.waiting.size() + 64) {

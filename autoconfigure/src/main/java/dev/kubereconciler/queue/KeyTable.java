@@ -10,21 +10,24 @@ import dev.kubereconciler.ratelimit.Ticker;
 
 /**
  * The pending and held keys of a {@link RateLimitingQueue}, with client-go's dirty and
- * processing sets folded into one state per key: a key is deduplicated while pending, never
- * held twice, and handed out again after {@code done} when it was added while held.
+ * processing sets folded into one state per key: a key is deduplicated while pending,
+ * never held twice, and handed out again after {@code done} when it was added while held.
  *
- * <p>Each key's state changes under that key's own entry, and a semaphore counts ready keys for
- * the workers that wait. Ready keys travel through a lock-free FIFO queue, or, in priority
- * mode, through {@link PriorityReadyKeys}. A key's priority only rises while it is pending:
- * adds take the highest of the priorities they carry.
+ * <p>
+ * Each key's state changes under that key's own entry, and a semaphore counts ready keys
+ * for the workers that wait. Ready keys travel through a lock-free FIFO queue, or, in
+ * priority mode, through {@link PriorityReadyKeys}. A key's priority only rises while it
+ * is pending: adds take the highest of the priorities they carry.
  *
- * <p>Lock order: a key's entry, then the ready keys.
+ * <p>
+ * Lock order: a key's entry, then the ready keys.
  *
  * @param <T> the type of item
  */
 final class KeyTable<T> {
 
-	// enough permits that every worker waiting now or later passes at once after a shutdown
+	// enough permits that every worker waiting now or later passes at once after a
+	// shutdown
 	private static final int SHUTDOWN_PERMITS = Integer.MAX_VALUE / 2;
 
 	private final Ticker ticker;
@@ -75,7 +78,8 @@ final class KeyTable<T> {
 			KeyEntry entry = this.entries.get(item);
 			if (entry == null) {
 				KeyEntry fresh = new KeyEntry(cause, priority, now);
-				// locked until it is ready, so that a concurrent add raises it where it stands
+				// locked until it is ready, so that a concurrent add raises it where it
+				// stands
 				synchronized (fresh) {
 					if (this.entries.putIfAbsent(item, fresh) == null) {
 						this.observer.added(item, cause, priority);
@@ -123,7 +127,8 @@ final class KeyTable<T> {
 	}
 
 	/**
-	 * Raise the priority of a pending key, for a delayed add of a key that is pending anyway.
+	 * Raise the priority of a pending key, for a delayed add of a key that is pending
+	 * anyway.
 	 * @param item the key
 	 * @param priority the priority of the delayed add
 	 * @return whether the key is pending
@@ -223,9 +228,9 @@ final class KeyTable<T> {
 	}
 
 	/**
-	 * Wait until no key is held, or until the ticker reaches the deadline. The deadline is
-	 * read from the injected ticker only; {@code wakeUp} is scheduled on the same clock, so a
-	 * manual clock moving past the deadline ends the wait as real time does.
+	 * Wait until no key is held, or until the ticker reaches the deadline. The deadline
+	 * is read from the injected ticker only; {@code wakeUp} is scheduled on the same
+	 * clock, so a manual clock moving past the deadline ends the wait as real time does.
 	 * @param deadline the deadline, as a reading of the ticker
 	 * @return whether no key is held
 	 */
@@ -263,7 +268,8 @@ final class KeyTable<T> {
 	}
 
 	int inFlight() {
-		// counted on demand: a shared counter would be written twice a key by every worker
+		// counted on demand: a shared counter would be written twice a key by every
+		// worker
 		int held = 0;
 		for (KeyEntry entry : this.entries.values()) {
 			held += entry.isHeldNow() ? 1 : 0;

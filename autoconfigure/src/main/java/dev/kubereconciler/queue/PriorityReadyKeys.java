@@ -6,12 +6,14 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Ready keys in controller-runtime's priority order ({@code pkg/controller/priorityqueue},
- * {@code lessReady}): the highest priority first, and first in, first out within a priority. A
- * key raised to a higher priority goes to the end of that priority's line, as controller-runtime
- * gives it a new add counter, so that raising keeps FIFO order within each level.
+ * Ready keys in controller-runtime's priority order
+ * ({@code pkg/controller/priorityqueue}, {@code lessReady}): the highest priority first,
+ * and first in, first out within a priority. A key raised to a higher priority goes to
+ * the end of that priority's line, as controller-runtime gives it a new add counter, so
+ * that raising keeps FIFO order within each level.
  *
- * <p>One lock guards the structure; a worker holds it only to take one key.
+ * <p>
+ * One lock guards the structure; a worker holds it only to take one key.
  *
  * @param <T> the type of item
  */

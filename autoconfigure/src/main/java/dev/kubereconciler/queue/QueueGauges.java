@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a {@link RateLimitingQueue} holds right now, read on demand by gauges and the Actuator
- * endpoint; the counterpart of the events a {@link QueueObserver} receives.
+ * What a {@link RateLimitingQueue} holds right now, read on demand by gauges and the
+ * Actuator endpoint; the counterpart of the events a {@link QueueObserver} receives.
  *
  * @param <T> the type of item
  */
@@ -40,8 +40,8 @@ public interface QueueGauges<T> {
 	Optional<Duration> remainingDelay(T item);
 
 	/**
-	 * Return the number of ready keys at each priority; a plain queue reports all of them at
-	 * {@link RateLimitingQueue#NORMAL_PRIORITY}.
+	 * Return the number of ready keys at each priority; a plain queue reports all of them
+	 * at {@link RateLimitingQueue#NORMAL_PRIORITY}.
 	 * @return the depth by priority, without zero counts
 	 */
 	Map<Integer, Integer> depthByPriority();

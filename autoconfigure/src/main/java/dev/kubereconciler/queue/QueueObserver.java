@@ -1,19 +1,20 @@
 package dev.kubereconciler.queue;
 
 /**
- * Receives what a {@link RateLimitingQueue} does, for metrics; the hooks match client-go's
- * {@code workqueue} metrics provider. Every method has an empty default.
+ * Receives what a {@link RateLimitingQueue} does, for metrics; the hooks match
+ * client-go's {@code workqueue} metrics provider. Every method has an empty default.
  *
- * <p>Callbacks run on the queue's callers' threads, some of them while a key's state is locked,
- * so they must be fast, must not block and must not call back into the queue.
+ * <p>
+ * Callbacks run on the queue's callers' threads, some of them while a key's state is
+ * locked, so they must be fast, must not block and must not call back into the queue.
  *
  * @param <T> the type of item
  */
 public interface QueueObserver<T> {
 
 	/**
-	 * Return the observer that ignores everything; a queue built with it skips the clock reads
-	 * that only an observer needs.
+	 * Return the observer that ignores everything; a queue built with it skips the clock
+	 * reads that only an observer needs.
 	 * @param <T> the type of item
 	 * @return the observer
 	 */
@@ -23,8 +24,8 @@ public interface QueueObserver<T> {
 	}
 
 	/**
-	 * An item became pending; adds of an item that was already pending are not reported, as
-	 * client-go's {@code workqueue_adds_total} does not count them.
+	 * An item became pending; adds of an item that was already pending are not reported,
+	 * as client-go's {@code workqueue_adds_total} does not count them.
 	 * @param item the item
 	 * @param cause why it was added
 	 */
@@ -32,8 +33,8 @@ public interface QueueObserver<T> {
 	}
 
 	/**
-	 * An item became pending, with the priority of that add; by default this is reported to
-	 * {@link #added(Object, AddCause)}. The queue calls only this method.
+	 * An item became pending, with the priority of that add; by default this is reported
+	 * to {@link #added(Object, AddCause)}. The queue calls only this method.
 	 * @param item the item
 	 * @param cause why it was added
 	 * @param priority the priority it was added with
@@ -43,8 +44,8 @@ public interface QueueObserver<T> {
 	}
 
 	/**
-	 * A delayed add was requested, as for a rate-limited retry or a requeue-after; this is
-	 * client-go's {@code workqueue_retries_total}.
+	 * A delayed add was requested, as for a rate-limited retry or a requeue-after; this
+	 * is client-go's {@code workqueue_retries_total}.
 	 * @param item the item
 	 */
 	default void retried(T item) {

@@ -14,18 +14,21 @@ import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
- * A work queue with client-go's surface and invariants: pending keys are deduplicated, a key is
- * never handed to two workers at once, and a key added while a worker holds it is handed out
- * again once that worker is {@link #done}, never lost.
+ * A work queue with client-go's surface and invariants: pending keys are deduplicated, a
+ * key is never handed to two workers at once, and a key added while a worker holds it is
+ * handed out again once that worker is {@link #done}, never lost.
  *
- * <p>Delayed adds wait in one heap ordered by ready time; when a key is added again with a
+ * <p>
+ * Delayed adds wait in one heap ordered by ready time; when a key is added again with a
  * delay, the earlier ready time wins, and an immediate add takes a waiting key out of the
  * heap at once. Nothing is dropped however many keys wait. The queue keeps the
  * {@link AddCause cause} of each key's latest add.
  *
- * <p>Once {@link #shutDown() shut down}, adds are ignored and {@link #get()} hands out no more
- * keys, so no new work starts. Controller workers take keys through the {@link WorkerQueue}
- * side of the queue; {@link #gauges()} reads what the queue holds, for metrics.
+ * <p>
+ * Once {@link #shutDown() shut down}, adds are ignored and {@link #get()} hands out no
+ * more keys, so no new work starts. Controller workers take keys through the
+ * {@link WorkerQueue} side of the queue; {@link #gauges()} reads what the queue holds,
+ * for metrics.
  *
  * @param <T> the type of item, with value semantics ({@code equals} and {@code hashCode})
  */
@@ -35,8 +38,8 @@ public final class RateLimitingQueue<T> {
 	public static final int NORMAL_PRIORITY = 0;
 
 	/**
-	 * The priority of an add that changed nothing: the initial list of an informer, a resync,
-	 * controller-runtime's {@code handler.LowPriority}.
+	 * The priority of an add that changed nothing: the initial list of an informer, a
+	 * resync, controller-runtime's {@code handler.LowPriority}.
 	 */
 	public static final int LOW_PRIORITY = -100;
 
@@ -94,8 +97,8 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Add a key now. A key that is already pending stays pending once; a key that a worker
-	 * holds is handed out again after {@link #done}.
+	 * Add a key now. A key that is already pending stays pending once; a key that a
+	 * worker holds is handed out again after {@link #done}.
 	 * @param item the key
 	 * @param cause why it is added
 	 */
@@ -105,8 +108,8 @@ public final class RateLimitingQueue<T> {
 
 	/**
 	 * Add a key now with a priority. In priority mode, ready keys are handed out highest
-	 * priority first, and a pending key added again keeps the higher of its priorities; the
-	 * plain queue ignores priorities.
+	 * priority first, and a pending key added again keeps the higher of its priorities;
+	 * the plain queue ignores priorities.
 	 * @param item the key
 	 * @param cause why it is added
 	 * @param priority its priority, {@link #NORMAL_PRIORITY} for an ordinary add
@@ -130,9 +133,9 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Add a key once the delay has passed, or now if the delay is not positive. A key that is
-	 * already pending is left as it is: it will be handed out anyway, and its reconcile decides
-	 * about the next one.
+	 * Add a key once the delay has passed, or now if the delay is not positive. A key
+	 * that is already pending is left as it is: it will be handed out anyway, and its
+	 * reconcile decides about the next one.
 	 * @param item the key
 	 * @param delay the delay
 	 * @param cause why it is added
@@ -166,7 +169,8 @@ public final class RateLimitingQueue<T> {
 		if (this.table.raiseIfPending(item, priority)) {
 			return;
 		}
-		// a ticker may read anything, negative or near the top, and wrap as System.nanoTime()
+		// a ticker may read anything, negative or near the top, and wrap as
+		// System.nanoTime()
 		// does: the sum may overflow, and every comparison of ready times is a difference
 		this.delayed.schedule(item, cause, priority, now + nanos);
 	}
@@ -181,7 +185,8 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Add a key with a priority after the delay its rate limiter gives for one more failure.
+	 * Add a key with a priority after the delay its rate limiter gives for one more
+	 * failure.
 	 * @param item the key
 	 * @param priority its priority, typically the one it was taken with
 	 * @return the delay and the kind of limiter that decided it
@@ -210,8 +215,8 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Take the next key, waiting until one is ready. The caller must call {@link #done} with
-	 * it.
+	 * Take the next key, waiting until one is ready. The caller must call {@link #done}
+	 * with it.
 	 * @return the key, or empty once the queue is shut down
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
@@ -229,8 +234,8 @@ public final class RateLimitingQueue<T> {
 	}
 
 	/**
-	 * Stop handing out keys and ignore further adds; waiting keys are dropped. Workers blocked
-	 * in {@link #get()} return empty.
+	 * Stop handing out keys and ignore further adds; waiting keys are dropped. Workers
+	 * blocked in {@link #get()} return empty.
 	 */
 	public void shutDown() {
 		if (!this.table.isShuttingDown()) {
@@ -251,7 +256,8 @@ public final class RateLimitingQueue<T> {
 		long deadline = this.ticker.read() + saturatedNanos(timeout);
 		Cancellable wakeUp = null;
 		try {
-			// a clock that moves on its own wakes the wait in time; a manual one wakes it here
+			// a clock that moves on its own wakes the wait in time; a manual one wakes it
+			// here
 			wakeUp = this.scheduler.schedule(deadline, this.table::wakeDrainers);
 		}
 		catch (IllegalStateException | RejectedExecutionException ex) {

@@ -66,8 +66,8 @@ public final class RateLimitingQueueBuilder<T> {
 	}
 
 	/**
-	 * Hand out ready keys by priority, as controller-runtime's priority queue does, instead of
-	 * first in, first out; off by default.
+	 * Hand out ready keys by priority, as controller-runtime's priority queue does,
+	 * instead of first in, first out; off by default.
 	 * @param priority whether to order by priority
 	 * @return this builder
 	 */

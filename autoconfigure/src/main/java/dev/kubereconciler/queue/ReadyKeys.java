@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The keys of a {@link KeyTable} that are ready and held by no worker, in the order workers
- * take them: first in, first out, or by priority. The table counts them with a semaphore, so
- * {@link #poll()} is only called when a key is there.
+ * The keys of a {@link KeyTable} that are ready and held by no worker, in the order
+ * workers take them: first in, first out, or by priority. The table counts them with a
+ * semaphore, so {@link #poll()} is only called when a key is there.
  *
  * @param <T> the type of item
  */
@@ -82,7 +82,8 @@ interface ReadyKeys<T> {
 
 		@Override
 		public Map<Integer, Integer> depthByPriority(int depth) {
-			// the plain queue does not order by priority, so it reports its depth as one level
+			// the plain queue does not order by priority, so it reports its depth as one
+			// level
 			return (depth > 0) ? Map.of(0, depth) : Map.of();
 		}
 

@@ -3,9 +3,9 @@ package dev.kubereconciler.queue;
 import java.util.Objects;
 
 /**
- * The side of a {@link RateLimitingQueue} that only a controller's workers use: take the next
- * key while marking the previous one done, with one clock reading for both, and restart a held
- * key's work clock after a wait that was not work on it.
+ * The side of a {@link RateLimitingQueue} that only a controller's workers use: take the
+ * next key while marking the previous one done, with one clock reading for both, and
+ * restart a held key's work clock after a wait that was not work on it.
  *
  * @param <T> the type of item
  */
@@ -39,25 +39,25 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
-	 * Mark a key {@link RateLimitingQueue#done done}, if any, and take the next one, for a
-	 * worker that reads the clock itself: the time it read when it finished one key stands for
-	 * the end of that key's work and, unless the worker has to wait, for the start of the next
-	 * key's.
+	 * Mark a key {@link RateLimitingQueue#done done}, if any, and take the next one, for
+	 * a worker that reads the clock itself: the time it read when it finished one key
+	 * stands for the end of that key's work and, unless the worker has to wait, for the
+	 * start of the next key's.
 	 * @param done the key the caller finished, or {@code null}
 	 * @param now a reading of the queue's ticker, taken when the caller finished
-	 * @return the next key with the cause of its add and when it was taken, or {@code null}
-	 * once the queue is shut down
-	 * @throws InterruptedException if the waiting thread is interrupted; the finished key is
-	 * done all the same
+	 * @return the next key with the cause of its add and when it was taken, or
+	 * {@code null} once the queue is shut down
+	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
+	 * is done all the same
 	 */
 	public Taken<T> next(T done, long now) throws InterruptedException {
 		return this.table.next(done, now);
 	}
 
 	/**
-	 * Restart the work clock of a key a worker holds, once the worker has waited for something
-	 * that is not work on the key, such as the manager gate: work duration, unfinished work and
-	 * the longest running processor then leave that wait out.
+	 * Restart the work clock of a key a worker holds, once the worker has waited for
+	 * something that is not work on the key, such as the manager gate: work duration,
+	 * unfinished work and the longest running processor then leave that wait out.
 	 * @param item the key, as returned by {@link #next}
 	 */
 	public void startWork(T item) {
@@ -103,14 +103,14 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
-	 * A key that a worker took: the key, the cause and priority of the add it was taken for,
-	 * and when.
+	 * A key that a worker took: the key, the cause and priority of the add it was taken
+	 * for, and when.
 	 *
 	 * @param <T> the type of item
 	 * @param item the key
 	 * @param cause the cause of its latest add
-	 * @param priority the priority it was taken at; a requeue keeps it unless the reconcile
-	 * sets another
+	 * @param priority the priority it was taken at; a requeue keeps it unless the
+	 * reconcile sets another
 	 * @param takenAt when the worker took it, as a reading of the queue's ticker
 	 */
 	public record Taken<T>(T item, AddCause cause, int priority, long takenAt) {

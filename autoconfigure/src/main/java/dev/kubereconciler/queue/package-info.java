@@ -1,6 +1,6 @@
 /**
- * The work queue of a controller: dedup of keys, delayed adds and rate-limited retries, with
- * client-go's invariants.
+ * The work queue of a controller: dedup of keys, delayed adds and rate-limited retries,
+ * with client-go's invariants.
  */
 @NullMarked
 package dev.kubereconciler.queue;

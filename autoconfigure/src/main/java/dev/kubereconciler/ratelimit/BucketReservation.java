@@ -24,8 +24,8 @@ public final class BucketReservation {
 	// guarded by the limiter's lock
 	boolean returned;
 
-	BucketReservation(TokenBucketRateLimiter<?> limiter, boolean granted, long delayNanos, long timeToAct,
-			double qps, int reservedTokens) {
+	BucketReservation(TokenBucketRateLimiter<?> limiter, boolean granted, long delayNanos, long timeToAct, double qps,
+			int reservedTokens) {
 		this.limiter = limiter;
 		this.granted = granted;
 		this.delayNanos = delayNanos;

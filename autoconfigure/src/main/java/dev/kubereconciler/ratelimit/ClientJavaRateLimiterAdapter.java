@@ -30,8 +30,9 @@ final class ClientJavaRateLimiterAdapter<T> implements RateLimiter<T> {
 	}
 
 	/**
-	 * A client-java bucket keeps no per-item state and is shared as it is; any other client-java
-	 * limiter may keep per-item failures behind fields this adapter cannot copy.
+	 * A client-java bucket keeps no per-item state and is shared as it is; any other
+	 * client-java limiter may keep per-item failures behind fields this adapter cannot
+	 * copy.
 	 * @throws IllegalStateException unless the delegate is a client-java bucket
 	 */
 	@Override

@@ -5,10 +5,10 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The top layer of the time abstraction: a {@link Sleeper} that also runs an action once its
- * reading reaches a deadline. A queue asks it for one wake-up at the earliest ready time of its
- * waiting items, so tests drive delays with a manual clock instead of sleeping, as client-go's
- * fake clock does.
+ * The top layer of the time abstraction: a {@link Sleeper} that also runs an action once
+ * its reading reaches a deadline. A queue asks it for one wake-up at the earliest ready
+ * time of its waiting items, so tests drive delays with a manual clock instead of
+ * sleeping, as client-go's fake clock does.
  */
 public interface DelayScheduler extends Sleeper {
 
@@ -21,8 +21,9 @@ public interface DelayScheduler extends Sleeper {
 	Cancellable schedule(long deadline, Runnable action);
 
 	/**
-	 * Return a scheduler on {@link System#nanoTime()} that runs actions on the given executor
-	 * and sleeps by parking the calling thread. The caller owns the executor and shuts it down.
+	 * Return a scheduler on {@link System#nanoTime()} that runs actions on the given
+	 * executor and sleeps by parking the calling thread. The caller owns the executor and
+	 * shuts it down.
 	 * @param executor the executor, typically with a single thread shared by all queues
 	 * @return the scheduler
 	 */

@@ -24,8 +24,8 @@ final class Durations {
 	}
 
 	/**
-	 * Return the duration for a number of nanoseconds, sharing {@link Duration#ZERO} so that
-	 * the common zero-delay answer allocates nothing.
+	 * Return the duration for a number of nanoseconds, sharing {@link Duration#ZERO} so
+	 * that the common zero-delay answer allocates nothing.
 	 * @param nanos the nanoseconds, not negative
 	 * @return the duration
 	 */

@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Per-item exponential backoff, client-go's {@code ItemExponentialFailureRateLimiter}: the
- * delay is {@code baseDelay · 2^failures} (failures recorded before this one), capped at
- * {@code maxDelay}; the controller default is 5 ms / 1000 s.
+ * Per-item exponential backoff, client-go's {@code ItemExponentialFailureRateLimiter}:
+ * the delay is {@code baseDelay · 2^failures} (failures recorded before this one), capped
+ * at {@code maxDelay}; the controller default is 5 ms / 1000 s.
  *
- * <p>Unlike client-java, the delay never overflows or turns negative, whatever the failure
+ * <p>
+ * Unlike client-java, the delay never overflows or turns negative, whatever the failure
  * count and however small the base; the count itself saturates at
  * {@link Integer#MAX_VALUE}. An item's state is dropped by {@link #forget}.
  *

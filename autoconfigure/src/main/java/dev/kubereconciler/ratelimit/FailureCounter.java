@@ -12,11 +12,13 @@ import java.util.function.BiFunction;
 final class FailureCounter<T> {
 
 	// Counts are longs so that the int-sized answers can saturate exactly at
-	// Integer.MAX_VALUE: an int counter could not tell its last step from being stuck there.
-	// The function captures nothing, so one instance serves every call, and counts up to 127
+	// Integer.MAX_VALUE: an int counter could not tell its last step from being stuck
+	// there.
+	// The function captures nothing, so one instance serves every call, and counts up to
+	// 127
 	// come from the Long cache: no allocation on the hot path for realistic counts.
-	private static final BiFunction<Object, Long, Long> INCREMENT = (item,
-			count) -> (count == null) ? 1L : (count == Long.MAX_VALUE) ? count : count + 1;
+	private static final BiFunction<Object, Long, Long> INCREMENT = (item, count) -> (count == null) ? 1L
+			: (count == Long.MAX_VALUE) ? count : count + 1;
 
 	private final ConcurrentHashMap<T, Long> counts = new ConcurrentHashMap<>();
 
@@ -53,7 +55,8 @@ final class FailureCounter<T> {
 	}
 
 	/**
-	 * Overwrite the count of an item, so that tests can reach counts no test could loop to.
+	 * Overwrite the count of an item, so that tests can reach counts no test could loop
+	 * to.
 	 * @param item the item
 	 * @param count the count, at least 1
 	 */

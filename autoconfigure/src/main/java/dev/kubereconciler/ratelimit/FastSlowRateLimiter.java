@@ -8,7 +8,8 @@ import java.util.List;
  * {@code maxFastAttempts} failures of an item wait {@code fastDelay}, later ones wait
  * {@code slowDelay}.
  *
- * <p>The failure is counted before the comparison, so with {@code maxFastAttempts = 3} the
+ * <p>
+ * The failure is counted before the comparison, so with {@code maxFastAttempts = 3} the
  * third failure is still fast and the fourth is slow. An item's state is dropped by
  * {@link #forget}.
  *
@@ -58,8 +59,10 @@ final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
-		// Counting this failure first, it is fast while the count stays within maxFastAttempts,
-		// that is while the earlier count is below it (which also holds for a saturated count).
+		// Counting this failure first, it is fast while the count stays within
+		// maxFastAttempts,
+		// that is while the earlier count is below it (which also holds for a saturated
+		// count).
 		int earlier = this.failures.increment(item);
 		return (earlier < this.maxFastAttempts) ? this.fastNanos : this.slowNanos;
 	}

@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The longest delay of several limiters, client-go's {@code MaxOfRateLimiter}; the controller
- * default combines exponential backoff with a token bucket this way.
+ * The longest delay of several limiters, client-go's {@code MaxOfRateLimiter}; the
+ * controller default combines exponential backoff with a token bucket this way.
  *
- * <p>Every child is asked on every {@link #when}, so a bucket child spends its token even
- * when the backoff child decides the delay. {@link #numRequeues} is the largest count among
- * the children and {@link #forget} reaches all of them.
+ * <p>
+ * Every child is asked on every {@link #when}, so a bucket child spends its token even
+ * when the backoff child decides the delay. {@link #numRequeues} is the largest count
+ * among the children and {@link #forget} reaches all of them.
  *
  * @param <T> the type of item
  */

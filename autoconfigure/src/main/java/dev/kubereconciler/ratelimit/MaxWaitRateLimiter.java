@@ -7,13 +7,15 @@ import java.util.List;
  * Caps the delay of another limiter at {@code maxWait}, like client-go's
  * {@code WithMaxWait}, and, unlike it, leaves no debt behind for the capped part.
  *
- * <p>client-go keeps the child's full reservation even though nobody waits for it, so a token
- * bucket's debt grows without bound during a storm and every later item pays for it. Here a
- * {@link ReservingRateLimiter} child is told the horizon: a token bucket (alone or inside a
- * composite) takes its token only when the wait for it is within {@code maxWait}, which is
- * Go's {@code Reservation.Cancel} of the unused reservation done atomically, so concurrent
- * callers cannot strand debt either. The debt of a bucket of {@code qps} therefore stays
- * within {@code qps · maxWait} tokens. Other children are capped as in client-go.
+ * <p>
+ * client-go keeps the child's full reservation even though nobody waits for it, so a
+ * token bucket's debt grows without bound during a storm and every later item pays for
+ * it. Here a {@link ReservingRateLimiter} child is told the horizon: a token bucket
+ * (alone or inside a composite) takes its token only when the wait for it is within
+ * {@code maxWait}, which is Go's {@code Reservation.Cancel} of the unused reservation
+ * done atomically, so concurrent callers cannot strand debt either. The debt of a bucket
+ * of {@code qps} therefore stays within {@code qps · maxWait} tokens. Other children are
+ * capped as in client-go.
  *
  * @param <T> the type of item
  */

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A limiter that never delays and keeps no state, for controllers whose retries should not
- * be rate-limited at all (type {@code none}).
+ * A limiter that never delays and keeps no state, for controllers whose retries should
+ * not be rate-limited at all (type {@code none}).
  *
  * @param <T> the type of item
  */

@@ -10,8 +10,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Gives each scope, typically each controller, its own per-item history wherever one limiter
- * instance sits in the limiters of several scopes, at any depth: a bean used as a
+ * Gives each scope, typically each controller, its own per-item history wherever one
+ * limiter instance sits in the limiters of several scopes, at any depth: a bean used as a
  * {@code max-of} child by two controllers, or wrapped by a customizer for each of them.
  * Token buckets stay shared, which is what sharing a limiter is for.
  */
@@ -21,15 +21,15 @@ public final class RateLimiterScopes {
 	}
 
 	/**
-	 * Return the limiters to use, one per scope and in the same order: a limiter whose tree
-	 * shares no instance with another scope's is returned as it is, any other is replaced by
-	 * its {@link RateLimiter#forScope(String) forScope} copy.
+	 * Return the limiters to use, one per scope and in the same order: a limiter whose
+	 * tree shares no instance with another scope's is returned as it is, any other is
+	 * replaced by its {@link RateLimiter#forScope(String) forScope} copy.
 	 * @param <T> the type of item
 	 * @param scopes the scope names, such as controller names
 	 * @param limiters the limiter of each scope
 	 * @return the limiters, scoped where they share an instance
-	 * @throws IllegalStateException if a shared instance keeps per-item state and cannot be
-	 * scoped, naming the scopes that share it
+	 * @throws IllegalStateException if a shared instance keeps per-item state and cannot
+	 * be scoped, naming the scopes that share it
 	 */
 	public static <T> List<RateLimiter<T>> scopeShared(List<String> scopes, List<RateLimiter<T>> limiters) {
 		if (scopes.size() != limiters.size()) {
@@ -44,7 +44,8 @@ public final class RateLimiterScopes {
 		return result;
 	}
 
-	private static <T> RateLimiter<T> scope(String scope, RateLimiter<T> limiter, Map<RateLimiter<?>, Set<String>> users) {
+	private static <T> RateLimiter<T> scope(String scope, RateLimiter<T> limiter,
+			Map<RateLimiter<?>, Set<String>> users) {
 		try {
 			return limiter.forScope(scope);
 		}
@@ -86,8 +87,7 @@ public final class RateLimiterScopes {
 		walk(limiter, visitor, Collections.newSetFromMap(new IdentityHashMap<>()));
 	}
 
-	private static void walk(RateLimiter<?> limiter, Consumer<RateLimiter<?>> visitor,
-			Set<RateLimiter<?>> seen) {
+	private static void walk(RateLimiter<?> limiter, Consumer<RateLimiter<?>> visitor, Set<RateLimiter<?>> seen) {
 		if (seen.add(limiter)) {
 			visitor.accept(limiter);
 			limiter.children().forEach((child) -> walk(child, visitor, seen));

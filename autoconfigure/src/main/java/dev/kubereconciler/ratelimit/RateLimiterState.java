@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An immutable description of a {@link RateLimiter}: its type, configuration, live state and,
- * for composites, its children. Serializes cleanly to JSON.
+ * An immutable description of a {@link RateLimiter}: its type, configuration, live state
+ * and, for composites, its children. Serializes cleanly to JSON.
  *
  * @param type the limiter type, for example {@code exponential} or {@code bucket}
  * @param config the configuration, such as delays (as ISO-8601 strings), qps and burst

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Builds fresh limiters from {@link RateLimiterState} descriptions, for example to preview a
- * configured limiter in the {@link StormSimulator} on a virtual clock without touching the live
- * limiter's state.
+ * Builds fresh limiters from {@link RateLimiterState} descriptions, for example to
+ * preview a configured limiter in the {@link StormSimulator} on a virtual clock without
+ * touching the live limiter's state.
  */
 public final class RateLimiterStates {
 
@@ -19,8 +19,8 @@ public final class RateLimiterStates {
 	 * @param state the description of a built-in limiter
 	 * @param ticker the ticker for token buckets
 	 * @return a new limiter with no history
-	 * @throws IllegalArgumentException if the state describes a limiter that cannot be rebuilt,
-	 * such as a user-written or client-java limiter
+	 * @throws IllegalArgumentException if the state describes a limiter that cannot be
+	 * rebuilt, such as a user-written or client-java limiter
 	 */
 	@SuppressWarnings("unchecked")
 	public static <T> RateLimiter<T> rebuild(RateLimiterState state, Ticker ticker) {
@@ -31,12 +31,14 @@ public final class RateLimiterStates {
 			case "bucket" -> RateLimiters.bucket(qps(state.config().get("qps")),
 					((Number) state.config().get("burst")).intValue(), ticker);
 			case "max-of" -> {
-				List<RateLimiter<T>> children = state.children().stream()
+				List<RateLimiter<T>> children = state.children()
+					.stream()
 					.map((child) -> RateLimiterStates.<T>rebuild(child, ticker))
 					.toList();
 				yield RateLimiters.maxOf(children.toArray(RateLimiter[]::new));
 			}
-			case "max-wait" -> RateLimiters.maxWait(rebuild(state.children().get(0), ticker), duration(state, "maxWait"));
+			case "max-wait" ->
+				RateLimiters.maxWait(rebuild(state.children().get(0), ticker), duration(state, "maxWait"));
 			case "none" -> RateLimiters.none();
 			default -> throw new IllegalArgumentException("A limiter of type '" + state.type()
 					+ "' cannot be rebuilt from its description; only built-in limiters can");

@@ -9,8 +9,9 @@ import java.util.List;
  * controller uses unless configured otherwise. The built-in limiters are
  * {@link ReservingRateLimiter}s, whose {@code whenNanos} answers without allocating.
  *
- * <p>All delays are {@link Duration}s and all rates are tokens per second. Limiters that keep
- * time read it from a {@link Ticker}, {@link Ticker#system()} unless one is given.
+ * <p>
+ * All delays are {@link Duration}s and all rates are tokens per second. Limiters that
+ * keep time read it from a {@link Ticker}, {@link Ticker#system()} unless one is given.
  */
 public final class RateLimiters {
 
@@ -94,8 +95,8 @@ public final class RateLimiters {
 	}
 
 	/**
-	 * Caps the delay of a limiter and keeps a token bucket inside it from running into debt
-	 * that nobody waits for.
+	 * Caps the delay of a limiter and keeps a token bucket inside it from running into
+	 * debt that nobody waits for.
 	 * @param <T> the type of item
 	 * @param limiter the limiter to cap
 	 * @param maxWait the longest delay, not negative
@@ -136,8 +137,9 @@ public final class RateLimiters {
 	}
 
 	/**
-	 * Return the token buckets inside a limiter, itself included, each once, in the order a
-	 * depth-first walk of {@link RateLimiter#children()} meets them; for gauges and retuning.
+	 * Return the token buckets inside a limiter, itself included, each once, in the order
+	 * a depth-first walk of {@link RateLimiter#children()} meets them; for gauges and
+	 * retuning.
 	 * @param limiter the limiter
 	 * @return the buckets, empty when there are none
 	 */

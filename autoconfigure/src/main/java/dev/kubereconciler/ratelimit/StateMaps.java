@@ -4,8 +4,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Builds the maps of a {@link RateLimiterState} in a stable order, so that JSON renderings
- * list configuration the way it was declared.
+ * Builds the maps of a {@link RateLimiterState} in a stable order, so that JSON
+ * renderings list configuration the way it was declared.
  */
 final class StateMaps {
 

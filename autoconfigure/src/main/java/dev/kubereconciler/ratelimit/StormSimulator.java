@@ -8,14 +8,15 @@ import java.util.PriorityQueue;
 import java.util.function.Function;
 
 /**
- * Replays a failure storm against a rate limiter on a virtual clock, so that the retry load a
- * limiter lets through can be compared deterministically, without waiting.
+ * Replays a failure storm against a rate limiter on a virtual clock, so that the retry
+ * load a limiter lets through can be compared deterministically, without waiting.
  *
- * <p>Every item is attempted at time 0 and fails on every attempt; after each failure it is
- * requeued at {@code now + when(item)}. Attempts at the same instant run in the order they
- * were scheduled. Processing itself takes no time, so a limiter that never delays would retry
- * forever at one instant: the run stops with an {@link IllegalStateException} after
- * {@code attemptLimit} attempts (10 million by default).
+ * <p>
+ * Every item is attempted at time 0 and fails on every attempt; after each failure it is
+ * requeued at {@code now + when(item)}. Attempts at the same instant run in the order
+ * they were scheduled. Processing itself takes no time, so a limiter that never delays
+ * would retry forever at one instant: the run stops with an {@link IllegalStateException}
+ * after {@code attemptLimit} attempts (10 million by default).
  */
 public final class StormSimulator {
 
@@ -32,7 +33,8 @@ public final class StormSimulator {
 	/**
 	 * Create a simulator.
 	 * @param items how many items fail, not negative
-	 * @param horizon how long to simulate, positive; attempts at or after it do not happen
+	 * @param horizon how long to simulate, positive; attempts at or after it do not
+	 * happen
 	 * @param bucketWidth the width of a reporting bucket, positive
 	 */
 	public StormSimulator(int items, Duration horizon, Duration bucketWidth) {
@@ -42,9 +44,11 @@ public final class StormSimulator {
 	/**
 	 * Create a simulator.
 	 * @param items how many items fail, not negative
-	 * @param horizon how long to simulate, positive; attempts at or after it do not happen
+	 * @param horizon how long to simulate, positive; attempts at or after it do not
+	 * happen
 	 * @param bucketWidth the width of a reporting bucket, positive
-	 * @param attemptLimit how many attempts may happen before the run is abandoned, positive
+	 * @param attemptLimit how many attempts may happen before the run is abandoned,
+	 * positive
 	 */
 	public StormSimulator(int items, Duration horizon, Duration bucketWidth, long attemptLimit) {
 		if (items < 0) {
@@ -67,8 +71,8 @@ public final class StormSimulator {
 
 	/**
 	 * Run the storm against a fresh limiter.
-	 * @param limiterFactory creates the limiter from the simulator's virtual ticker, which
-	 * starts at 0
+	 * @param limiterFactory creates the limiter from the simulator's virtual ticker,
+	 * which starts at 0
 	 * @return the attempts per bucket
 	 */
 	public Storm run(Function<Ticker, ? extends RateLimiter<Integer>> limiterFactory) {
@@ -89,8 +93,8 @@ public final class StormSimulator {
 			clock.now = attempt.at();
 			attempts[(int) (attempt.at() / widthNanos)]++;
 			if (++total > this.attemptLimit) {
-				throw new IllegalStateException("Abandoned the storm after " + this.attemptLimit
-						+ " attempts at " + Duration.ofNanos(attempt.at()) + "; does the limiter ever delay?");
+				throw new IllegalStateException("Abandoned the storm after " + this.attemptLimit + " attempts at "
+						+ Duration.ofNanos(attempt.at()) + "; does the limiter ever delay?");
 			}
 			long delay = Durations.toNanos(limiter.when(attempt.item()));
 			if (delay < horizonNanos - attempt.at()) {
@@ -108,8 +112,8 @@ public final class StormSimulator {
 	 * The outcome of a storm.
 	 *
 	 * @param bucketWidth the width of each bucket
-	 * @param attempts the attempts (first tries and retries) that started in each bucket, in
-	 * time order
+	 * @param attempts the attempts (first tries and retries) that started in each bucket,
+	 * in time order
 	 */
 	public record Storm(Duration bucketWidth, List<Long> attempts) {
 

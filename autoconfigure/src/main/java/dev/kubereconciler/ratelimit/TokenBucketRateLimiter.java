@@ -6,29 +6,32 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A token bucket shared by all items, with the semantics of Go's {@code rate.Limiter} and
- * {@code Reserve()}: client-go's {@code BucketRateLimiter}, 10 qps and a burst of 100 in the
- * controller default.
+ * {@code Reserve()}: client-go's {@code BucketRateLimiter}, 10 qps and a burst of 100 in
+ * the controller default.
  *
- * <p>The bucket starts full ({@code burst} tokens) and refills continuously at {@code qps}
- * tokens per second, up to {@code burst}. Every {@link #when} takes one token at once, even
- * into debt (negative tokens), and returns the time until that token will have been refilled:
- * {@code max(0, -tokens / qps)}. So at 10 qps with a burst of 100, the first 100 calls at one
- * instant wait 0, the 101st waits exactly 100 ms and the 102nd 200 ms. The debt is unbounded
- * unless the limiter is wrapped in {@link RateLimiters#maxWait}. A qps of
- * {@link Double#POSITIVE_INFINITY} (Go's {@code rate.Inf}) never delays and always reports a
- * full bucket.
+ * <p>
+ * The bucket starts full ({@code burst} tokens) and refills continuously at {@code qps}
+ * tokens per second, up to {@code burst}. Every {@link #when} takes one token at once,
+ * even into debt (negative tokens), and returns the time until that token will have been
+ * refilled: {@code max(0, -tokens / qps)}. So at 10 qps with a burst of 100, the first
+ * 100 calls at one instant wait 0, the 101st waits exactly 100 ms and the 102nd 200 ms.
+ * The debt is unbounded unless the limiter is wrapped in {@link RateLimiters#maxWait}. A
+ * qps of {@link Double#POSITIVE_INFINITY} (Go's {@code rate.Inf}) never delays and always
+ * reports a full bucket.
  *
- * <p>{@link #forget} does nothing and {@link #numRequeues} is always 0. Time comes from the
+ * <p>
+ * {@link #forget} does nothing and {@link #numRequeues} is always 0. Time comes from the
  * injected {@link Ticker}; all methods are thread-safe.
  *
- * <p>The state is one instant, kept in an {@link AtomicLong} (GCRA): the ticker reading at which
- * the bucket holds zero tokens, so that the tokens at {@code now} are
- * {@code min(burst, (now - zeroAt) / period)}. Taking a token moves that instant one period
- * later with a compare-and-set, so concurrent callers never block one another. The period of one
- * token, {@code 1 s / qps}, is rounded to a whole nanosecond (at least one, so rates above 10^9
- * per second act as 10^9). Changes of rate or burst and {@link BucketReservation#cancel()} are
- * rare: they take a lock among themselves and hold the state for the few instructions of
- * their update.
+ * <p>
+ * The state is one instant, kept in an {@link AtomicLong} (GCRA): the ticker reading at
+ * which the bucket holds zero tokens, so that the tokens at {@code now} are
+ * {@code min(burst, (now - zeroAt) / period)}. Taking a token moves that instant one
+ * period later with a compare-and-set, so concurrent callers never block one another. The
+ * period of one token, {@code 1 s / qps}, is rounded to a whole nanosecond (at least one,
+ * so rates above 10^9 per second act as 10^9). Changes of rate or burst and
+ * {@link BucketReservation#cancel()} are rare: they take a lock among themselves and hold
+ * the state for the few instructions of their update.
  *
  * @param <T> the type of item
  */
@@ -100,8 +103,8 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	/**
-	 * Take one token now and return a reservation that says how long to wait for it and can
-	 * give it back.
+	 * Take one token now and return a reservation that says how long to wait for it and
+	 * can give it back.
 	 * @return the reservation, always granted
 	 */
 	public BucketReservation reserve() {
@@ -109,8 +112,9 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	/**
-	 * Take one token now if the wait for it would be at most {@code maxWait}; otherwise take
-	 * nothing and return a reservation that is not {@link BucketReservation#isGranted() granted}.
+	 * Take one token now if the wait for it would be at most {@code maxWait}; otherwise
+	 * take nothing and return a reservation that is not
+	 * {@link BucketReservation#isGranted() granted}.
 	 * @param maxWait the longest acceptable wait, not negative
 	 * @return the reservation
 	 */
@@ -155,11 +159,14 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 						|| reservation.timeToAct - now < 0) {
 					return;
 				}
-				// The latest time-to-act of any reservation still standing: the zero instant
+				// The latest time-to-act of any reservation still standing: the zero
+				// instant
 				// while in debt, otherwise no later than now.
 				long lastEvent = (zeroAt - now > 0) ? zeroAt : now;
-				// Tokens reserved after this one were priced as if this one stayed taken; they
-				// cannot be handed out again, so only the remainder comes back. Go can give back
+				// Tokens reserved after this one were priced as if this one stayed taken;
+				// they
+				// cannot be handed out again, so only the remainder comes back. Go can
+				// give back
 				// more than was taken when the rate changed in between; we never do.
 				double restore = reservation.reservedTokens
 						- Math.max(0, tokensFor(lastEvent - reservation.timeToAct, reservation.qps));
@@ -223,8 +230,8 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	/**
-	 * Change the capacity from now on, as Go's {@code SetBurst} does; tokens above the new
-	 * capacity are dropped.
+	 * Change the capacity from now on, as Go's {@code SetBurst} does; tokens above the
+	 * new capacity are dropped.
 	 * @param burst the capacity in tokens, at least 1
 	 */
 	public void setBurst(int burst) {
@@ -260,15 +267,17 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	/**
-	 * Return whether this bucket never delays: its rate is {@link Double#POSITIVE_INFINITY}.
-	 * Reads no lock, so that callers on a hot path can skip the bucket altogether.
+	 * Return whether this bucket never delays: its rate is
+	 * {@link Double#POSITIVE_INFINITY}. Reads no lock, so that callers on a hot path can
+	 * skip the bucket altogether.
 	 * @return whether the bucket is unlimited
 	 */
 	public boolean isUnlimited() {
 		return this.rate.unlimited;
 	}
 
-	// takes the state for an update; called with the lock held, so only reservations compete
+	// takes the state for an update; called with the lock held, so only reservations
+	// compete
 	private long hold() {
 		while (true) {
 			long zeroAt = this.zeroAt.get();
@@ -327,7 +336,8 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			this.fullSpan = (burst > MAX_SPAN / this.period) ? MAX_SPAN : burst * this.period;
 		}
 
-		// the zero instant after taking one token at now: a full bucket has been full since
+		// the zero instant after taking one token at now: a full bucket has been full
+		// since
 		// now - fullSpan, and a token is one period
 		long take(long zeroAt, long now) {
 			long full = now - this.fullSpan;

@@ -1,8 +1,9 @@
 /**
- * Rate limiters with client-go semantics, the layered time abstraction they and the engine run
- * on ({@link dev.kubereconciler.ratelimit.Ticker}, {@link dev.kubereconciler.ratelimit.Sleeper},
- * {@link dev.kubereconciler.ratelimit.DelayScheduler}) and a storm simulator. Plain Java, no
- * Spring.
+ * Rate limiters with client-go semantics, the layered time abstraction they and the
+ * engine run on ({@link dev.kubereconciler.ratelimit.Ticker},
+ * {@link dev.kubereconciler.ratelimit.Sleeper},
+ * {@link dev.kubereconciler.ratelimit.DelayScheduler}) and a storm simulator. Plain Java,
+ * no Spring.
  */
 @NullMarked
 package dev.kubereconciler.ratelimit;

@@ -39,7 +39,8 @@ public final class ControllerRbac {
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
 		ContextReconciler<?> context = ContextReconciler.of(definition.reconciler());
 		if (context != null) {
-			// what the reconcile context offers: status writes on the primary, writes and applies
+			// what the reconcile context offers: status writes on the primary, writes and
+			// applies
 			// on owned objects, and Kubernetes Events
 			rules.status(primary, definition.namespaces());
 			if (context.finalizer() != null) {

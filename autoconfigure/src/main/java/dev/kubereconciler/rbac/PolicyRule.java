@@ -4,14 +4,14 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One RBAC rule, as in {@code rbac.authorization.k8s.io/v1} {@code PolicyRule}: the verbs it
- * allows on the resources of the API groups, optionally limited to named objects.
+ * One RBAC rule, as in {@code rbac.authorization.k8s.io/v1} {@code PolicyRule}: the verbs
+ * it allows on the resources of the API groups, optionally limited to named objects.
  *
  * @param apiGroups the API groups, {@code ""} for the core group, {@code *} for all
  * @param resources the plural resource names, {@code configmaps}, or with a subresource,
  * {@code widgets/status}; {@code *} for all
- * @param verbs the verbs: get, list, watch, create, update, patch, delete, deletecollection; or
- * {@code *}
+ * @param verbs the verbs: get, list, watch, create, update, patch, delete,
+ * deletecollection; or {@code *}
  * @param resourceNames the object names the rule is limited to; empty for every object
  */
 public record PolicyRule(List<String> apiGroups, List<String> resources, List<String> verbs,

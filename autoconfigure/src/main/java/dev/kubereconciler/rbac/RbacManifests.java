@@ -29,12 +29,15 @@ public final class RbacManifests {
 	 * Return the roles and their bindings.
 	 * @param policy the policy
 	 * @param name the application name, which prefixes every role's name
-	 * @param serviceAccountNamespace the namespace of the ServiceAccount named {@code name}
+	 * @param serviceAccountNamespace the namespace of the ServiceAccount named
+	 * {@code name}
 	 * @return the objects, roles first, each followed by its binding
 	 */
 	public static List<KubernetesObject> objects(RbacPolicy policy, String name, String serviceAccountNamespace) {
 		List<KubernetesObject> objects = new ArrayList<>();
-		RbacV1Subject subject = new RbacV1Subject().kind("ServiceAccount").name(name).namespace(serviceAccountNamespace);
+		RbacV1Subject subject = new RbacV1Subject().kind("ServiceAccount")
+			.name(name)
+			.namespace(serviceAccountNamespace);
 		for (RbacPolicy.Role role : policy.roles()) {
 			String roleName = name + "-" + role.purpose();
 			List<V1PolicyRule> rules = role.rules().stream().map(RbacManifests::rule).toList();

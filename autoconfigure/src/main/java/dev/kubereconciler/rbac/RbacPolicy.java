@@ -5,8 +5,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The roles an application needs: a ClusterRole, or one Role per namespace, plus a Role for
- * its leases.
+ * The roles an application needs: a ClusterRole, or one Role per namespace, plus a Role
+ * for its leases.
  *
  * @param roles the roles
  */
@@ -33,7 +33,8 @@ public record RbacPolicy(List<Role> roles) {
 	/**
 	 * One role.
 	 *
-	 * @param purpose {@link #CONTROLLERS} or {@link #LEADER_ELECTION}, which names the role
+	 * @param purpose {@link #CONTROLLERS} or {@link #LEADER_ELECTION}, which names the
+	 * role
 	 * @param namespace the namespace of a Role, {@code null} for a ClusterRole
 	 * @param rules the rules
 	 */

@@ -13,14 +13,15 @@ import java.util.TreeSet;
 import dev.kubereconciler.controller.ResourceType;
 
 /**
- * Calculates the RBAC rules an application needs from one input per feature: what it watches,
- * which types get finalizers, status writes or server-side apply, whether it records events,
- * where its leases live, and the rules its own code needs.
+ * Calculates the RBAC rules an application needs from one input per feature: what it
+ * watches, which types get finalizers, status writes or server-side apply, whether it
+ * records events, where its leases live, and the rules its own code needs.
  *
- * <p>When every input is scoped to namespaces the result is one Role per namespace; a single
- * cluster-wide input makes it one ClusterRole. Leases always go into a Role of their own in
- * the lease namespace, as kubebuilder's leader-election Role does, so that a ClusterRole never
- * grants writes on every Lease of the cluster.
+ * <p>
+ * When every input is scoped to namespaces the result is one Role per namespace; a single
+ * cluster-wide input makes it one ClusterRole. Leases always go into a Role of their own
+ * in the lease namespace, as kubebuilder's leader-election Role does, so that a
+ * ClusterRole never grants writes on every Lease of the cluster.
  */
 public final class RbacRules {
 
@@ -50,9 +51,10 @@ public final class RbacRules {
 	}
 
 	/**
-	 * The writes that adding and removing a finalizer take: patch and update on the type, and
-	 * update on its {@code /finalizers} subresource, which the OwnerReferencesPermissionEnforcement
-	 * admission plugin checks when an owner reference blocks its owner's deletion.
+	 * The writes that adding and removing a finalizer take: patch and update on the type,
+	 * and update on its {@code /finalizers} subresource, which the
+	 * OwnerReferencesPermissionEnforcement admission plugin checks when an owner
+	 * reference blocks its owner's deletion.
 	 * @param type the type that gets a finalizer
 	 * @param namespaces its namespaces; empty for all
 	 * @return this
@@ -63,8 +65,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Get, update and patch on the {@code /status} subresource; without it a status write is
-	 * forbidden even with update on the type itself.
+	 * Get, update and patch on the {@code /status} subresource; without it a status write
+	 * is forbidden even with update on the type itself.
 	 * @param type the type whose status is written
 	 * @param namespaces its namespaces; empty for all
 	 * @return this
@@ -74,8 +76,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Server-side apply: patch, and create, since the API server also authorizes create when
-	 * an apply patch creates the object.
+	 * Server-side apply: patch, and create, since the API server also authorizes create
+	 * when an apply patch creates the object.
 	 * @param type the applied type
 	 * @param namespaces its namespaces; empty for all
 	 * @return this
@@ -85,8 +87,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * The writes a reconcile context makes on the objects a controller owns: create, update,
-	 * patch and delete.
+	 * The writes a reconcile context makes on the objects a controller owns: create,
+	 * update, patch and delete.
 	 * @param type the owned type
 	 * @param namespaces its namespaces; empty for all
 	 * @return this
@@ -96,7 +98,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Create and patch on {@code events.k8s.io} events, in the namespaces of the other inputs.
+	 * Create and patch on {@code events.k8s.io} events, in the namespaces of the other
+	 * inputs.
 	 * @return this
 	 */
 	public RbacRules events() {
@@ -105,8 +108,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Get, create and update on {@code coordination.k8s.io} leases, for leader election or
-	 * sharding.
+	 * Get, create and update on {@code coordination.k8s.io} leases, for leader election
+	 * or sharding.
 	 * @param namespace the namespace of the leases
 	 * @return this
 	 */
@@ -116,7 +119,8 @@ public final class RbacRules {
 	}
 
 	/**
-	 * A rule the application's own code needs, granted in the same scope as the controllers'.
+	 * A rule the application's own code needs, granted in the same scope as the
+	 * controllers'.
 	 * @param rule the rule
 	 * @return this
 	 */
@@ -156,7 +160,8 @@ public final class RbacRules {
 	}
 
 	private List<PolicyRule> merge(List<Grant> grants) {
-		// group -> resource -> verbs, so that one rule per group lists resources with equal verbs
+		// group -> resource -> verbs, so that one rule per group lists resources with
+		// equal verbs
 		Map<String, Map<String, Set<String>>> verbs = new TreeMap<>();
 		for (Grant grant : grants) {
 			verbs.computeIfAbsent(grant.group(), (group) -> new TreeMap<>())
@@ -186,8 +191,8 @@ public final class RbacRules {
 
 	private static List<String> ordered(Set<String> verbs) {
 		List<String> ordered = new ArrayList<>(verbs);
-		ordered.sort((a, b) -> Integer.compare(rank(a), rank(b)) != 0 ? Integer.compare(rank(a), rank(b))
-				: a.compareTo(b));
+		ordered.sort(
+				(a, b) -> Integer.compare(rank(a), rank(b)) != 0 ? Integer.compare(rank(a), rank(b)) : a.compareTo(b));
 		return List.copyOf(ordered);
 	}
 

@@ -2,8 +2,8 @@ package dev.kubereconciler.reconcile;
 
 /**
  * Thrown when an object is to get a controller owner reference while another controller
- * already owns it, as controller-runtime's {@code AlreadyOwnedError}. Like any error, it is
- * retried through the rate limiter, in case the other controller lets go.
+ * already owns it, as controller-runtime's {@code AlreadyOwnedError}. Like any error, it
+ * is retried through the rate limiter, in case the other controller lets go.
  */
 public class AlreadyOwnedException extends RuntimeException {
 

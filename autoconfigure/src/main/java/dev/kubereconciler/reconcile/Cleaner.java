@@ -3,12 +3,14 @@ package dev.kubereconciler.reconcile;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Cleans up after an object whose deletion was requested, while the controller's finalizer
- * still holds it.
+ * Cleans up after an object whose deletion was requested, while the controller's
+ * finalizer still holds it.
  *
- * <p>{@link Result#done()} removes the finalizer, so the object goes away. An exception keeps the
- * finalizer and retries the cleanup through the controller's rate limiter; {@link Result#requeue()}
- * and {@link Result#requeueAfter} keep it too and run the cleanup again later.
+ * <p>
+ * {@link Result#done()} removes the finalizer, so the object goes away. An exception
+ * keeps the finalizer and retries the cleanup through the controller's rate limiter;
+ * {@link Result#requeue()} and {@link Result#requeueAfter} keep it too and run the
+ * cleanup again later.
  *
  * @param <T> the watched type
  */

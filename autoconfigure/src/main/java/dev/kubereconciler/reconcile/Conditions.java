@@ -10,9 +10,9 @@ import java.util.Optional;
 import io.kubernetes.client.openapi.models.V1Condition;
 
 /**
- * Sets status conditions with apimachinery's {@code meta.SetStatusCondition} rules: a condition
- * keeps its {@code lastTransitionTime} unless its status changes, and the other fields always
- * take the new values.
+ * Sets status conditions with apimachinery's {@code meta.SetStatusCondition} rules: a
+ * condition keeps its {@code lastTransitionTime} unless its status changes, and the other
+ * fields always take the new values.
  */
 public final class Conditions {
 
@@ -20,14 +20,15 @@ public final class Conditions {
 	}
 
 	/**
-	 * Set a condition in a list, adding it or updating the one of the same type, and record
-	 * the generation it was computed from.
-	 * @param conditions the conditions to change, for example {@code status.getConditions()}
+	 * Set a condition in a list, adding it or updating the one of the same type, and
+	 * record the generation it was computed from.
+	 * @param conditions the conditions to change, for example
+	 * {@code status.getConditions()}
 	 * @param condition the condition's type, status, reason and message; a
 	 * {@code lastTransitionTime} on it is used when the status changes, the clock's time
 	 * otherwise
-	 * @param observedGeneration the {@code metadata.generation} the condition reflects, or
-	 * {@code null} to leave it out
+	 * @param observedGeneration the {@code metadata.generation} the condition reflects,
+	 * or {@code null} to leave it out
 	 * @param clock the clock for {@code lastTransitionTime}
 	 * @return {@code true} if the list changed
 	 */
@@ -35,7 +36,8 @@ public final class Conditions {
 			Clock clock) {
 		Objects.requireNonNull(condition.getType(), "condition type must not be null");
 		OffsetDateTime now = OffsetDateTime.now(clock).truncatedTo(ChronoUnit.SECONDS);
-		OffsetDateTime transition = (condition.getLastTransitionTime() != null) ? condition.getLastTransitionTime() : now;
+		OffsetDateTime transition = (condition.getLastTransitionTime() != null) ? condition.getLastTransitionTime()
+				: now;
 		V1Condition existing = find(conditions, condition.getType()).orElse(null);
 		if (existing == null) {
 			conditions.add(new V1Condition().type(condition.getType())

@@ -8,18 +8,18 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
- * The built-in event filters, controller-runtime's predicates of {@code pkg/predicate}. Each
- * lets an update of a primary object through only when something it looks at changed; creates
- * and deletes always pass.
+ * The built-in event filters, controller-runtime's predicates of {@code pkg/predicate}.
+ * Each lets an update of a primary object through only when something it looks at
+ * changed; creates and deletes always pass.
  */
 public enum EventFilter implements EventPredicate {
 
 	/**
 	 * Pass updates that changed {@code metadata.generation}. The API server raises the
-	 * generation for spec changes only, not for status-subresource or metadata writes, so a
-	 * controller that writes status does not reconcile its own write again
-	 * ({@code GenerationChangedPredicate}). Objects without a generation, such as ConfigMaps,
-	 * never pass an update.
+	 * generation for spec changes only, not for status-subresource or metadata writes, so
+	 * a controller that writes status does not reconcile its own write again
+	 * ({@code GenerationChangedPredicate}). Objects without a generation, such as
+	 * ConfigMaps, never pass an update.
 	 */
 	GENERATION_CHANGED {
 
@@ -31,8 +31,8 @@ public enum EventFilter implements EventPredicate {
 	},
 
 	/**
-	 * Pass updates that changed the labels ({@code LabelChangedPredicate}). An absent and an
-	 * empty map are the same.
+	 * Pass updates that changed the labels ({@code LabelChangedPredicate}). An absent and
+	 * an empty map are the same.
 	 */
 	LABELS_CHANGED {
 
@@ -51,28 +51,27 @@ public enum EventFilter implements EventPredicate {
 
 		@Override
 		public boolean test(KubernetesObject oldObject, KubernetesObject newObject) {
-			return !orEmpty(metadata(oldObject).getAnnotations())
-				.equals(orEmpty(metadata(newObject).getAnnotations()));
+			return !orEmpty(metadata(oldObject).getAnnotations()).equals(orEmpty(metadata(newObject).getAnnotations()));
 		}
 
 	},
 
 	/**
-	 * Pass updates that changed {@code metadata.resourceVersion}, dropping the resyncs that
-	 * changed nothing ({@code ResourceVersionChangedPredicate}).
+	 * Pass updates that changed {@code metadata.resourceVersion}, dropping the resyncs
+	 * that changed nothing ({@code ResourceVersionChangedPredicate}).
 	 */
 	RESOURCE_VERSION_CHANGED {
 
 		@Override
 		public boolean test(KubernetesObject oldObject, KubernetesObject newObject) {
-			return !Objects.equals(metadata(oldObject).getResourceVersion(),
-					metadata(newObject).getResourceVersion());
+			return !Objects.equals(metadata(oldObject).getResourceVersion(), metadata(newObject).getResourceVersion());
 		}
 
 	};
 
 	/**
-	 * Return the name used in properties and metric labels, such as {@code generation-changed}.
+	 * Return the name used in properties and metric labels, such as
+	 * {@code generation-changed}.
 	 * @return the name
 	 */
 	public String label() {

@@ -9,16 +9,17 @@ import java.lang.annotation.Target;
 /**
  * Declares the API coordinates of a custom resource's client-java model class, so that a
  * controller can watch or own it without a call to client-java's
- * {@code ModelMapper.addModelMap} before the application starts; kube-reconciler registers it
- * there on first use.
+ * {@code ModelMapper.addModelMap} before the application starts; kube-reconciler
+ * registers it there on first use.
  *
  * <pre class="code">
  * &#64;KubernetesResource(group = "sample.kubereconciler.dev", version = "v1alpha1", kind = "Widget", plural = "widgets")
  * public class Widget implements KubernetesObject { ... }
  * </pre>
  *
- * <p>The list class is found by name: {@code Widget} needs a {@code WidgetList} next to it that
- * implements {@code KubernetesListObject}.
+ * <p>
+ * The list class is found by name: {@code Widget} needs a {@code WidgetList} next to it
+ * that implements {@code KubernetesListObject}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -3,8 +3,9 @@ package dev.kubereconciler.reconcile;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Reconcile logic that receives the object itself: a private deep copy of the cached object,
- * and a {@link ReconcileContext}. It is not called once the object is gone from the cache.
+ * Reconcile logic that receives the object itself: a private deep copy of the cached
+ * object, and a {@link ReconcileContext}. It is not called once the object is gone from
+ * the cache.
  *
  * @param <T> the watched type
  */

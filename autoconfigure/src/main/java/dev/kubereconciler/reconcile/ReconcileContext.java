@@ -8,10 +8,11 @@ import io.kubernetes.client.common.KubernetesObject;
 import dev.kubereconciler.events.EventRecorder;
 
 /**
- * What a reconcile can read and write: details of the reconcile, the informer caches of the
- * watched and owned types, writes through client-java, and Kubernetes Events.
+ * What a reconcile can read and write: details of the reconcile, the informer caches of
+ * the watched and owned types, writes through client-java, and Kubernetes Events.
  *
- * <p>Reads return private copies. A write puts the server's answer into the cache view that
+ * <p>
+ * Reads return private copies. A write puts the server's answer into the cache view that
  * later reconciles read, unless the informer already holds a newer version, so the next
  * reconcile never reads an object older than its own last write.
  *
@@ -26,8 +27,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	Request request();
 
 	/**
-	 * Return how often this key failed (or asked for a rate-limited requeue) since it last
-	 * succeeded.
+	 * Return how often this key failed (or asked for a rate-limited requeue) since it
+	 * last succeeded.
 	 * @return the number of failures so far
 	 */
 	int failures();
@@ -49,8 +50,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	<R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name);
 
 	/**
-	 * List the cached objects of a watched or owned type in a namespace that match a label
-	 * selector.
+	 * List the cached objects of a watched or owned type in a namespace that match a
+	 * label selector.
 	 * @param <R> the model type
 	 * @param type the model class
 	 * @param namespace the namespace, or {@code null} for all namespaces
@@ -60,8 +61,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	<R extends KubernetesObject> List<R> list(Class<R> type, String namespace, String labelSelector);
 
 	/**
-	 * List the cached objects of a watched or owned type that name an owner in their owner
-	 * references, through an index of the informer rather than a scan.
+	 * List the cached objects of a watched or owned type that name an owner in their
+	 * owner references, through an index of the informer rather than a scan.
 	 * @param <R> the model type
 	 * @param type the model class
 	 * @param owner the owner
@@ -128,9 +129,9 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	<R extends KubernetesObject> R apply(R object, boolean force) throws Exception;
 
 	/**
-	 * Replace the status of an object through its {@code /status} subresource, also when the
-	 * object has no status yet. A status equal to the cached one is not written: no request,
-	 * and no update event that would reconcile the object again.
+	 * Replace the status of an object through its {@code /status} subresource, also when
+	 * the object has no status yet. A status equal to the cached one is not written: no
+	 * request, and no update event that would reconcile the object again.
 	 * @param <R> the model type
 	 * @param object the object with the new status and the resourceVersion it was read at
 	 * @return the object the server stored, or the object itself when nothing was written
@@ -139,8 +140,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	<R extends KubernetesObject> R updateStatus(R object) throws Exception;
 
 	/**
-	 * Server-side apply the status of an object through its {@code /status} subresource, with
-	 * the controller name as field manager.
+	 * Server-side apply the status of an object through its {@code /status} subresource,
+	 * with the controller name as field manager.
 	 * @param <R> the model type
 	 * @param object the object, of which name, namespace and status are applied
 	 * @param force whether to take over fields that other managers own
@@ -163,8 +164,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	/**
 	 * Make {@code owner} the controller owner of {@code owned}, with controller-runtime's
 	 * rules: an object has at most one controller owner, and it must live in the owner's
-	 * namespace unless the owner is cluster-scoped. Changes {@code owned} only; write it to
-	 * make it count.
+	 * namespace unless the owner is cluster-scoped. Changes {@code owned} only; write it
+	 * to make it count.
 	 * @param owner the owner
 	 * @param owned the owned object
 	 * @throws AlreadyOwnedException if another object is already its controller owner

@@ -1,10 +1,11 @@
 package dev.kubereconciler.reconcile;
 
 /**
- * The reconcile logic of a controller: bring the object named by the request to its desired
- * state.
+ * The reconcile logic of a controller: bring the object named by the request to its
+ * desired state.
  *
- * <p>Any exception is retried through the controller's rate limiter, except a
+ * <p>
+ * Any exception is retried through the controller's rate limiter, except a
  * {@link TerminalReconcileException}, which is counted and not retried.
  */
 @FunctionalInterface

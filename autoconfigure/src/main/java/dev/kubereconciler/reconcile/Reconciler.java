@@ -11,16 +11,17 @@ import io.kubernetes.client.common.KubernetesObject;
 /**
  * Marks a bean method as the reconcile function of a managed controller.
  *
- * <p>Supported signatures, where {@code T} is the watched type, each returning {@link Result} or
- * {@code void} (which means {@link Result#done()} unless it throws):
+ * <p>
+ * Supported signatures, where {@code T} is the watched type, each returning
+ * {@link Result} or {@code void} (which means {@link Result#done()} unless it throws):
  * <ul>
  * <li>{@code m(Request)}</li>
- * <li>{@code m(T)} and {@code m(T, ReconcileContext<T>)}: the object is a private copy of the
- * cached one, and the method is not called once the object is gone</li>
+ * <li>{@code m(T)} and {@code m(T, ReconcileContext<T>)}: the object is a private copy of
+ * the cached one, and the method is not called once the object is gone</li>
  * <li>{@code m(Request, ReconcileContext<T>)}: called also when the object is gone</li>
- * </ul> Properties under
- * {@code kube-reconciler.controllers.<name>} win over the attributes here, so operators can tune
- * a controller without recompiling.
+ * </ul>
+ * Properties under {@code kube-reconciler.controllers.<name>} win over the attributes
+ * here, so operators can tune a controller without recompiling.
  *
  * <pre class="code">
  * &#64;Component
@@ -38,8 +39,8 @@ import io.kubernetes.client.common.KubernetesObject;
 public @interface Reconciler {
 
 	/**
-	 * The controller name, unique in the application. Defaults to the watched kind in lower
-	 * case (for example {@code configmap}), as in controller-runtime.
+	 * The controller name, unique in the application. Defaults to the watched kind in
+	 * lower case (for example {@code configmap}), as in controller-runtime.
 	 * @return the controller name
 	 */
 	String name() default "";
@@ -51,7 +52,8 @@ public @interface Reconciler {
 	Class<? extends KubernetesObject> watches();
 
 	/**
-	 * Owned types: their events enqueue the key of their controlling owner of the primary type.
+	 * Owned types: their events enqueue the key of their controlling owner of the primary
+	 * type.
 	 * @return the owned client-java model classes
 	 */
 	Class<? extends KubernetesObject>[] owns() default {};
@@ -92,22 +94,24 @@ public @interface Reconciler {
 	String finalizer() default "";
 
 	/**
-	 * Built-in filters that updates of the primary type must all pass to reconcile; creates and
-	 * deletes always pass. {@code kube-reconciler.controllers.<name>.event-filters} replaces
-	 * these and {@link #eventFilterBeans()} together.
+	 * Built-in filters that updates of the primary type must all pass to reconcile;
+	 * creates and deletes always pass.
+	 * {@code kube-reconciler.controllers.<name>.event-filters} replaces these and
+	 * {@link #eventFilterBeans()} together.
 	 * @return the filters, none by default
 	 */
 	EventFilter[] eventFilters() default {};
 
 	/**
-	 * Names of {@link EventPredicate} beans that updates of the primary type must also pass.
+	 * Names of {@link EventPredicate} beans that updates of the primary type must also
+	 * pass.
 	 * @return the bean names
 	 */
 	String[] eventFilterBeans() default {};
 
 	/**
-	 * Mapped watches: other types whose changes reconcile the keys a {@link RequestMapper} bean
-	 * returns.
+	 * Mapped watches: other types whose changes reconcile the keys a
+	 * {@link RequestMapper} bean returns.
 	 * @return the mapped watches
 	 */
 	Watch[] maps() default {};

@@ -3,7 +3,8 @@ package dev.kubereconciler.reconcile;
 import java.util.Objects;
 
 /**
- * Identifies the object to reconcile: its namespace (empty for cluster-scoped objects) and name.
+ * Identifies the object to reconcile: its namespace (empty for cluster-scoped objects)
+ * and name.
  *
  * @param namespace the namespace, or an empty string for cluster-scoped objects
  * @param name the name
@@ -16,7 +17,8 @@ public record Request(String namespace, String name) {
 	}
 
 	/**
-	 * Parse a {@code namespace/name} or {@code name} key, as client-java's cache keys are written.
+	 * Parse a {@code namespace/name} or {@code name} key, as client-java's cache keys are
+	 * written.
 	 * @param key the key
 	 * @return the request
 	 */

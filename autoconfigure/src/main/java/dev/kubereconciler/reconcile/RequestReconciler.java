@@ -3,8 +3,8 @@ package dev.kubereconciler.reconcile;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Reconcile logic that receives the request and a {@link ReconcileContext}; it is called even
- * when the object is gone, so that it can clean up what the object left behind.
+ * Reconcile logic that receives the request and a {@link ReconcileContext}; it is called
+ * even when the object is gone, so that it can clean up what the object left behind.
  *
  * @param <T> the watched type
  */

@@ -9,13 +9,16 @@ import java.util.OptionalInt;
  *
  * <ul>
  * <li>{@link #done()}: the item's backoff is forgotten.</li>
- * <li>{@link #requeue()}: the item is requeued through the controller's rate limiter.</li>
- * <li>{@link #requeueAfter(Duration)}: the item's backoff is forgotten and it is requeued after
- * exactly the given delay, without the rate limiter.</li>
+ * <li>{@link #requeue()}: the item is requeued through the controller's rate
+ * limiter.</li>
+ * <li>{@link #requeueAfter(Duration)}: the item's backoff is forgotten and it is requeued
+ * after exactly the given delay, without the rate limiter.</li>
  * </ul>
  *
- * <p>A requeued item keeps the priority it was taken with, unless the result
- * {@link #withPriority(int) sets one}, as controller-runtime's {@code Result.Priority} does.
+ * <p>
+ * A requeued item keeps the priority it was taken with, unless the result
+ * {@link #withPriority(int) sets one}, as controller-runtime's {@code Result.Priority}
+ * does.
  */
 public final class Result {
 
@@ -48,7 +51,8 @@ public final class Result {
 	}
 
 	/**
-	 * Requeue through the controller's rate limiter, as after an error but without counting one.
+	 * Requeue through the controller's rate limiter, as after an error but without
+	 * counting one.
 	 * @return the result
 	 */
 	public static Result requeue() {
@@ -56,8 +60,8 @@ public final class Result {
 	}
 
 	/**
-	 * Forget the item's backoff and requeue it after exactly the given delay. A zero delay
-	 * means {@link #done()}, as in controller-runtime.
+	 * Forget the item's backoff and requeue it after exactly the given delay. A zero
+	 * delay means {@link #done()}, as in controller-runtime.
 	 * @param delay the delay, not negative
 	 * @return the result
 	 */
@@ -70,9 +74,9 @@ public final class Result {
 	}
 
 	/**
-	 * Return a copy of this result that requeues the item at the given priority instead of
-	 * the one it was taken with. Higher values go first; an ordinary watch event is 0, the
-	 * initial list and resyncs are -100. Only a priority queue orders by it.
+	 * Return a copy of this result that requeues the item at the given priority instead
+	 * of the one it was taken with. Higher values go first; an ordinary watch event is 0,
+	 * the initial list and resyncs are -100. Only a priority queue orders by it.
 	 * @param priority the priority
 	 * @return the result
 	 */

@@ -7,10 +7,10 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Thrown by a reconciler for an error that retrying cannot fix: the item is not requeued, and
- * the error is counted in {@code controller_runtime_terminal_reconcile_errors_total}. It is
- * recognised as the cause of another exception too, as controller-runtime's {@code errors.Is}
- * sees a wrapped terminal error.
+ * Thrown by a reconciler for an error that retrying cannot fix: the item is not requeued,
+ * and the error is counted in {@code controller_runtime_terminal_reconcile_errors_total}.
+ * It is recognised as the cause of another exception too, as controller-runtime's
+ * {@code errors.Is} sees a wrapped terminal error.
  */
 public class TerminalReconcileException extends RuntimeException {
 
@@ -25,8 +25,9 @@ public class TerminalReconcileException extends RuntimeException {
 	}
 
 	/**
-	 * Return whether an error is a {@code TerminalReconcileException} or has one among its
-	 * causes, so that wrapping it, as a reflective call or a future does, keeps it terminal.
+	 * Return whether an error is a {@code TerminalReconcileException} or has one among
+	 * its causes, so that wrapping it, as a reflective call or a future does, keeps it
+	 * terminal.
 	 * @param error the error, or {@code null}
 	 * @return whether the error is terminal
 	 */

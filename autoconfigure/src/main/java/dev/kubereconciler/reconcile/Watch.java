@@ -8,8 +8,8 @@ import java.lang.annotation.Target;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * A mapped watch on {@link Reconciler#maps()}: changes of {@link #type()} reconcile the keys that
- * the named {@link RequestMapper} bean returns.
+ * A mapped watch on {@link Reconciler#maps()}: changes of {@link #type()} reconcile the
+ * keys that the named {@link RequestMapper} bean returns.
  */
 @Target({})
 @Retention(RetentionPolicy.RUNTIME)
@@ -23,7 +23,8 @@ public @interface Watch {
 	Class<? extends KubernetesObject> type();
 
 	/**
-	 * The name of a {@link RequestMapper} bean that maps an object of {@link #type()} to keys.
+	 * The name of a {@link RequestMapper} bean that maps an object of {@link #type()} to
+	 * keys.
 	 * @return the bean name
 	 */
 	String mapper();

@@ -1,5 +1,6 @@
 /**
- * Public reconcile types: {@code @Reconciler}, {@link dev.kubereconciler.reconcile.Request} and
+ * Public reconcile types: {@code @Reconciler},
+ * {@link dev.kubereconciler.reconcile.Request} and
  * {@link dev.kubereconciler.reconcile.Result}.
  */
 @NullMarked

@@ -13,15 +13,18 @@ import java.util.TreeSet;
 
 /**
  * Which live member owns each partition: rendezvous (highest random weight) hashing with
- * bounded loads, so that every member owns {@code floor(P/N)} or {@code ceil(P/N)} partitions.
+ * bounded loads, so that every member owns {@code floor(P/N)} or {@code ceil(P/N)}
+ * partitions.
  *
- * <p>Plain rendezvous hashing gives each partition to the member with the highest weight for
- * it, which is stable but can be uneven by several partitions. Here every (partition, member)
- * pair is visited once, highest weight first, and the partition goes to the member if it is
- * still free and the member has room: {@code floor(P/N)} partitions each, plus one more for the
- * first {@code P mod N} members to reach it. The result is a pure function of the member set
- * and {@code P}: every replica that sees the same members computes the same assignment, so it
- * changes only when the membership does, and never flaps.
+ * <p>
+ * Plain rendezvous hashing gives each partition to the member with the highest weight for
+ * it, which is stable but can be uneven by several partitions. Here every (partition,
+ * member) pair is visited once, highest weight first, and the partition goes to the
+ * member if it is still free and the member has room: {@code floor(P/N)} partitions each,
+ * plus one more for the first {@code P mod N} members to reach it. The result is a pure
+ * function of the member set and {@code P}: every replica that sees the same members
+ * computes the same assignment, so it changes only when the membership does, and never
+ * flaps.
  */
 public final class Assignment {
 
@@ -62,7 +65,8 @@ public final class Assignment {
 				order[i] = i;
 			}
 		}
-		// highest weight first; ties (practically never) by member, then partition, so the order is total
+		// highest weight first; ties (practically never) by member, then partition, so
+		// the order is total
 		Arrays.sort(order, (a, b) -> {
 			int byWeight = Long.compareUnsigned(weights[b], weights[a]);
 			return (byWeight != 0) ? byWeight : Long.compare(pairs[a], pairs[b]);
@@ -91,9 +95,9 @@ public final class Assignment {
 	}
 
 	/**
-	 * The weight of a (member, partition) pair: FNV-1a 64 of the member's identity, a zero byte
-	 * and the partition number, then a 64-bit finaliser so that members whose names differ only
-	 * in their last characters still get independent weights.
+	 * The weight of a (member, partition) pair: FNV-1a 64 of the member's identity, a
+	 * zero byte and the partition number, then a 64-bit finaliser so that members whose
+	 * names differ only in their last characters still get independent weights.
 	 */
 	static long weight(byte[] member, int partition) {
 		byte[] input = Arrays.copyOf(member, member.length + 5);

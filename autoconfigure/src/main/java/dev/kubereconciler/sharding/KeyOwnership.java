@@ -5,8 +5,8 @@ import java.time.Duration;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Decides, just before a worker reconciles a key, whether this replica may reconcile it now;
- * a worker drops a key it may not reconcile without calling the reconciler.
+ * Decides, just before a worker reconciles a key, whether this replica may reconcile it
+ * now; a worker drops a key it may not reconcile without calling the reconciler.
  */
 @FunctionalInterface
 public interface KeyOwnership {
@@ -19,14 +19,15 @@ public interface KeyOwnership {
 	/**
 	 * Ask to reconcile a key on the calling thread.
 	 * @param request the key
-	 * @return a permit to close when the reconcile returns, or {@code null} if this replica
-	 * must not reconcile the key
+	 * @return a permit to close when the reconcile returns, or {@code null} if this
+	 * replica must not reconcile the key
 	 */
 	Permit tryDispatch(Request request);
 
 	/**
-	 * Return whether a key may be reconciled here, without claiming it; checked before the key
-	 * takes a token from the manager bucket, so that another replica's keys do not spend it.
+	 * Return whether a key may be reconciled here, without claiming it; checked before
+	 * the key takes a token from the manager bucket, so that another replica's keys do
+	 * not spend it.
 	 * @param request the key
 	 * @return {@code false} if this replica must not reconcile the key
 	 */
@@ -35,8 +36,8 @@ public interface KeyOwnership {
 	}
 
 	/**
-	 * Return how long to put off a key this replica may not reconcile now but still owns (its
-	 * Lease is held, only not renewed recently), instead of dropping it.
+	 * Return how long to put off a key this replica may not reconcile now but still owns
+	 * (its Lease is held, only not renewed recently), instead of dropping it.
 	 * @param request the key
 	 * @return the delay, or {@code null} to drop the key because another replica owns it
 	 */
@@ -45,8 +46,8 @@ public interface KeyOwnership {
 	}
 
 	/**
-	 * Held for the length of one reconcile; the owner may interrupt the reconciling thread
-	 * while the permit is open, when it loses the key's partition.
+	 * Held for the length of one reconcile; the owner may interrupt the reconciling
+	 * thread while the permit is open, when it loses the key's partition.
 	 */
 	interface Permit extends AutoCloseable {
 

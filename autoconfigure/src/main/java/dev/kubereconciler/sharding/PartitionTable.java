@@ -13,15 +13,16 @@ import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * This replica's view of the partitions it holds, and the rule that decides whether a key may
- * be reconciled here now.
+ * This replica's view of the partitions it holds, and the rule that decides whether a key
+ * may be reconciled here now.
  *
- * <p>A key is dispatched only while this replica holds the key's partition and its Lease was
- * renewed within the renew deadline, by this replica's own ticker. Renewal times are recorded
- * as the ticker's reading <em>before</em> the renewing request was sent, so the rule errs on the
- * side of stopping early. A handover stops dispatching first, then waits for the partition's
- * in-flight reconciles up to the shutdown timeout, then interrupts them, and only then lets the
- * Lease go.
+ * <p>
+ * A key is dispatched only while this replica holds the key's partition and its Lease was
+ * renewed within the renew deadline, by this replica's own ticker. Renewal times are
+ * recorded as the ticker's reading <em>before</em> the renewing request was sent, so the
+ * rule errs on the side of stopping early. A handover stops dispatching first, then waits
+ * for the partition's in-flight reconciles up to the shutdown timeout, then interrupts
+ * them, and only then lets the Lease go.
  */
 public final class PartitionTable implements KeyOwnership {
 
@@ -45,9 +46,12 @@ public final class PartitionTable implements KeyOwnership {
 	 * Create a table in which no partition is held.
 	 * @param partitioner maps keys to partitions
 	 * @param ticker this replica's monotonic clock
-	 * @param renewDeadline how long after its last renewal a partition's keys may still be dispatched
-	 * @param shutdownTimeout how long a handover waits for in-flight reconciles before it interrupts them
-	 * @param abandonGrace how long a handover waits after the interrupt before it releases the Lease anyway
+	 * @param renewDeadline how long after its last renewal a partition's keys may still
+	 * be dispatched
+	 * @param shutdownTimeout how long a handover waits for in-flight reconciles before it
+	 * interrupts them
+	 * @param abandonGrace how long a handover waits after the interrupt before it
+	 * releases the Lease anyway
 	 */
 	public PartitionTable(Partitioner partitioner, Ticker ticker, Duration renewDeadline, Duration shutdownTimeout,
 			Duration abandonGrace) {
@@ -76,9 +80,9 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	/**
-	 * Put off, rather than drop, a key whose partition is held but not renewed within the renew
-	 * deadline: the next renewal makes it dispatchable again, and if the partition is lost
-	 * instead, the key is dropped at its next attempt.
+	 * Put off, rather than drop, a key whose partition is held but not renewed within the
+	 * renew deadline: the next renewal makes it dispatchable again, and if the partition
+	 * is lost instead, the key is dropped at its next attempt.
 	 */
 	@Override
 	public Duration deferral(Request request) {
@@ -116,8 +120,8 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	/**
-	 * Record a successful renewal of a held partition's Lease; ignored unless the partition is
-	 * held or being handed over.
+	 * Record a successful renewal of a held partition's Lease; ignored unless the
+	 * partition is held or being handed over.
 	 * @param partition the partition
 	 * @param renewedAt the ticker's reading before the renewing request was sent
 	 */
@@ -131,8 +135,9 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	/**
-	 * Record that a partition's Lease is lost (renewal failed past the deadline, or another
-	 * replica holds it): stop dispatching its keys at once and interrupt its in-flight reconciles.
+	 * Record that a partition's Lease is lost (renewal failed past the deadline, or
+	 * another replica holds it): stop dispatching its keys at once and interrupt its
+	 * in-flight reconciles.
 	 * @param partition the partition
 	 * @return how many in-flight reconciles were interrupted
 	 */
@@ -161,9 +166,10 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	/**
-	 * Move a partition's handover on: when no reconcile of it runs any more, it is no longer
-	 * held and its Lease may be released; after the shutdown timeout the in-flight reconciles
-	 * are interrupted; after the abandon grace that follows, the Lease is released anyway.
+	 * Move a partition's handover on: when no reconcile of it runs any more, it is no
+	 * longer held and its Lease may be released; after the shutdown timeout the in-flight
+	 * reconciles are interrupted; after the abandon grace that follows, the Lease is
+	 * released anyway.
 	 * @param partition a partition being handed over
 	 * @return the step reached
 	 */
@@ -299,7 +305,8 @@ public final class PartitionTable implements KeyOwnership {
 			synchronized (this.slot) {
 				this.slot.inFlight.remove(this);
 				if (this.interrupted && this.thread == Thread.currentThread()) {
-					// the interrupt was meant for this reconcile, not for the worker's next wait
+					// the interrupt was meant for this reconcile, not for the worker's
+					// next wait
 					Thread.interrupted();
 				}
 			}

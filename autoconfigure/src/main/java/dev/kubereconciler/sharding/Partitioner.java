@@ -5,11 +5,12 @@ import java.nio.charset.StandardCharsets;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Maps a reconcile key to one of a fixed number of partitions with FNV-1a 64 over the UTF-8
- * bytes of its {@code namespace/name} key.
+ * Maps a reconcile key to one of a fixed number of partitions with FNV-1a 64 over the
+ * UTF-8 bytes of its {@code namespace/name} key.
  *
- * <p>The function is part of the wire contract between replicas of different versions during a
- * rolling update, so it must never change; a golden table in the tests pins it.
+ * <p>
+ * The function is part of the wire contract between replicas of different versions during
+ * a rolling update, so it must never change; a golden table in the tests pins it.
  */
 public final class Partitioner {
 
@@ -44,7 +45,8 @@ public final class Partitioner {
 	}
 
 	/**
-	 * Return the partition of a {@code namespace/name} (or cluster-scoped {@code name}) key.
+	 * Return the partition of a {@code namespace/name} (or cluster-scoped {@code name})
+	 * key.
 	 * @param key the key
 	 * @return the partition, from 0 to {@code partitions - 1}
 	 */

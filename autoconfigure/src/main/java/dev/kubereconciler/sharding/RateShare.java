@@ -5,15 +5,16 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * One replica's share of a cluster-wide token bucket: {@code qps/N} and {@code burst/N} over
- * the {@code N} live members, rounded so that the shares never add up to more than the
- * configured rate.
+ * One replica's share of a cluster-wide token bucket: {@code qps/N} and {@code burst/N}
+ * over the {@code N} live members, rounded so that the shares never add up to more than
+ * the configured rate.
  *
- * <p>The rate is rounded down to a micro-query per second. The burst is split into whole
+ * <p>
+ * The rate is rounded down to a micro-query per second. The burst is split into whole
  * tokens; the {@code burst mod N} tokens left over go one each to the first members in
- * identity order, so the bursts add up to exactly the configured burst. A bucket needs a burst
- * of at least one, so when there are more members than burst tokens every member still gets
- * one, and only then do the bursts add up to more (to {@code N}).
+ * identity order, so the bursts add up to exactly the configured burst. A bucket needs a
+ * burst of at least one, so when there are more members than burst tokens every member
+ * still gets one, and only then do the bursts add up to more (to {@code N}).
  *
  * @param qps this replica's rate
  * @param burst this replica's burst

@@ -17,14 +17,16 @@ import org.slf4j.LoggerFactory;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
- * Coordinates this replica with the others through Leases, one round every retry period: it
- * renews its member Lease, observes every Lease of the group, computes the {@link Assignment}
- * over the live members, acquires the partitions assigned to it whose Lease is free or expired,
- * renews those it holds, and hands over those now assigned to another live member.
+ * Coordinates this replica with the others through Leases, one round every retry period:
+ * it renews its member Lease, observes every Lease of the group, computes the
+ * {@link Assignment} over the live members, acquires the partitions assigned to it whose
+ * Lease is free or expired, renews those it holds, and hands over those now assigned to
+ * another live member.
  *
- * <p>As in client-go's leader election, another replica's Lease counts as expired only when this
- * replica has seen it unchanged for the lease duration by its own ticker; the times written in
- * the Lease are never compared across machines.
+ * <p>
+ * As in client-go's leader election, another replica's Lease counts as expired only when
+ * this replica has seen it unchanged for the lease duration by its own ticker; the times
+ * written in the Lease are never compared across machines.
  */
 public final class ShardCoordinator {
 
@@ -93,7 +95,8 @@ public final class ShardCoordinator {
 	}
 
 	/**
-	 * Return how many partitions this replica handed over (released to another member) so far.
+	 * Return how many partitions this replica handed over (released to another member) so
+	 * far.
 	 * @return the handover count
 	 */
 	public long handovers() {
@@ -101,8 +104,8 @@ public final class ShardCoordinator {
 	}
 
 	/**
-	 * Run one round. A failed API call ends the round early; dispatch stops by itself when
-	 * renewals keep failing past the renew deadline.
+	 * Run one round. A failed API call ends the round early; dispatch stops by itself
+	 * when renewals keep failing past the renew deadline.
 	 * @throws ApiException if the API server could not be reached
 	 */
 	public synchronized void round() throws ApiException {
@@ -156,7 +159,8 @@ public final class ShardCoordinator {
 				}
 				return;
 			}
-			// read per call: a round of many partitions takes a while on a loaded API server
+			// read per call: a round of many partitions takes a while on a loaded API
+			// server
 			renew(p, this.ticker.read());
 			return;
 		}
@@ -216,7 +220,8 @@ public final class ShardCoordinator {
 			String name = this.settings.memberLeaseName(this.settings.identity());
 			this.member = this.leases.create(name, ShardLeases.MEMBER);
 			if (this.member == null) {
-				// left over from an earlier life of this identity, or renewed by a process that reuses it
+				// left over from an earlier life of this identity, or renewed by a
+				// process that reuses it
 				V1Lease existing = this.leases.list()
 					.stream()
 					.filter((lease) -> name.equals(lease.getMetadata().getName()))
@@ -247,8 +252,9 @@ public final class ShardCoordinator {
 	}
 
 	/**
-	 * Hand every held partition over and release its Lease, waiting for in-flight reconciles as
-	 * a handover does, then delete the member Lease so that the others rebalance at once.
+	 * Hand every held partition over and release its Lease, waiting for in-flight
+	 * reconciles as a handover does, then delete the member Lease so that the others
+	 * rebalance at once.
 	 * @param sleeper waits between polls of the handovers
 	 */
 	public synchronized void leave(Waiter sleeper) {

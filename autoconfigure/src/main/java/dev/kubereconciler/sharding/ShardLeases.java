@@ -14,9 +14,9 @@ import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 /**
- * The {@code coordination.k8s.io/v1} Lease calls of sharding. Every update of an existing Lease
- * carries the resourceVersion it was read at, so of two replicas racing for one Lease exactly
- * one succeeds and the other gets a conflict.
+ * The {@code coordination.k8s.io/v1} Lease calls of sharding. Every update of an existing
+ * Lease carries the resourceVersion it was read at, so of two replicas racing for one
+ * Lease exactly one succeeds and the other gets a conflict.
  */
 final class ShardLeases {
 
@@ -134,8 +134,7 @@ final class ShardLeases {
 
 	private V1Lease replace(V1Lease lease) throws ApiException {
 		try {
-			return this.api
-				.replaceNamespacedLease(lease.getMetadata().getName(), this.settings.leaseNamespace(), lease)
+			return this.api.replaceNamespacedLease(lease.getMetadata().getName(), this.settings.leaseNamespace(), lease)
 				.execute();
 		}
 		catch (ApiException ex) {

@@ -3,8 +3,8 @@ package dev.kubereconciler.sharding;
 import java.util.List;
 
 /**
- * Told what the {@link ShardCoordinator} does, so that the controllers can enqueue the keys of
- * an acquired partition, retune a cluster-wide bucket, and publish metrics.
+ * Told what the {@link ShardCoordinator} does, so that the controllers can enqueue the
+ * keys of an acquired partition, retune a cluster-wide bucket, and publish metrics.
  */
 public interface ShardListener {
 

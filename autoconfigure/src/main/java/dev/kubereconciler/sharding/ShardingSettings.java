@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * @param identity this replica's identity, unique among live replicas
  * @param partitions the number of partitions, fixed for the life of the cluster
  * @param leaseDuration how long a Lease is valid without renewal
- * @param renewDeadline how long after its last renewal a partition's keys are still dispatched
+ * @param renewDeadline how long after its last renewal a partition's keys are still
+ * dispatched
  * @param retryPeriod how often a replica renews, observes and acquires
  */
 public record ShardingSettings(String leasePrefix, String leaseNamespace, String identity, int partitions,
@@ -58,9 +59,10 @@ public record ShardingSettings(String leasePrefix, String leaseNamespace, String
 	}
 
 	/**
-	 * Return the name of a member's Lease, {@code <prefix>-member-<identity>}, with the identity
-	 * made a valid name: lower-cased, other characters than letters, digits, '-' and '.'
-	 * replaced by '-', and a hash of the original appended when that changed it or it was too long.
+	 * Return the name of a member's Lease, {@code <prefix>-member-<identity>}, with the
+	 * identity made a valid name: lower-cased, other characters than letters, digits, '-'
+	 * and '.' replaced by '-', and a hash of the original appended when that changed it
+	 * or it was too long.
 	 * @param identity the member's identity
 	 * @return the Lease name
 	 */
@@ -68,8 +70,10 @@ public record ShardingSettings(String leasePrefix, String leaseNamespace, String
 		String base = this.leasePrefix + "-member-";
 		String cleaned = identity.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
 		String name = base + cleaned;
-		if (!cleaned.equals(identity) || name.length() > 253 || !Character.isLetterOrDigit(name.charAt(name.length() - 1))) {
-			String hash = Long.toHexString(Partitioner.fnv1a64(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+		if (!cleaned.equals(identity) || name.length() > 253
+				|| !Character.isLetterOrDigit(name.charAt(name.length() - 1))) {
+			String hash = Long
+				.toHexString(Partitioner.fnv1a64(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 			name = base + cleaned.substring(0, Math.min(cleaned.length(), 200)) + "-" + hash;
 		}
 		return name;

@@ -1,6 +1,6 @@
 /**
- * Sharding of reconcile keys across replicas: the partition function, the balanced assignment
- * of partitions to live members, the dispatch rule and the handover, and the
+ * Sharding of reconcile keys across replicas: the partition function, the balanced
+ * assignment of partitions to live members, the dispatch rule and the handover, and the
  * {@code coordination.k8s.io} Leases that coordinate them. Plain Java, no Spring.
  */
 package dev.kubereconciler.sharding;

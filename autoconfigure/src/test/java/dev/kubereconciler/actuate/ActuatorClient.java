@@ -12,8 +12,8 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 
 /**
- * A plain HTTP client for the Actuator of an application under test, so that web tests see
- * exactly the status and JSON that a caller sees.
+ * A plain HTTP client for the Actuator of an application under test, so that web tests
+ * see exactly the status and JSON that a caller sees.
  */
 final class ActuatorClient {
 
@@ -66,7 +66,8 @@ final class ActuatorClient {
 			return json().read(path);
 		}
 
-		// the JSON parser answers BigDecimal for numbers with many digits, Double for others
+		// the JSON parser answers BigDecimal for numbers with many digits, Double for
+		// others
 		double number(String path) {
 			return json().<Number>read(path).doubleValue();
 		}

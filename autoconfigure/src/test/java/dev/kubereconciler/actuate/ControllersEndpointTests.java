@@ -169,8 +169,8 @@ class ControllersEndpointTests {
 		assertThat(details.summary().retries()).isZero();
 		assertThat(details.summary().limiterDelay().bySource()).containsEntry("manager",
 				new SourceStatistics(1, 0.1, 0.1));
-		assertThat(details.events()).containsExactly(
-				new DecisionDescriptor("ns/b", "event", "manager", "PT0.1S", "2026-01-02T03:04:05Z"));
+		assertThat(details.events())
+			.containsExactly(new DecisionDescriptor("ns/b", "event", "manager", "PT0.1S", "2026-01-02T03:04:05Z"));
 		assertThat(endpoint.controllers().manager().maxWait()).isEqualTo("PT1M");
 		assertThat(endpoint.controllers().manager().rateLimiter().live()).containsEntry("tokens", -1.0);
 	}
@@ -179,8 +179,8 @@ class ControllersEndpointTests {
 	void theDecisionLogKeepsOnlyTheLatestDecisions() {
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("failing", (request) -> Result.requeue()));
 		for (String name : List.of("a", "b", "c", "d", "e")) {
-			this.activity.limiterDelayed("failing", new Request("ns", name), AddCause.RETRY,
-					DelaySource.BACKOFF, Duration.ZERO);
+			this.activity.limiterDelayed("failing", new Request("ns", name), AddCause.RETRY, DelaySource.BACKOFF,
+					Duration.ZERO);
 		}
 		assertThat(endpoint.controller("failing").events()).extracting(DecisionDescriptor::key)
 			.containsExactly("ns/e", "ns/d", "ns/c");
@@ -197,15 +197,15 @@ class ControllersEndpointTests {
 		assertThat(hidden.controller("flaky").events()).extracting(DecisionDescriptor::key).containsExactly("******");
 		ControllersEndpoint whenAuthorized = new ControllersEndpoint(() -> this.manager, this.activity,
 				Show.WHEN_AUTHORIZED);
-		// outside the web there is no security context, and the caller counts as authorized
+		// outside the web there is no security context, and the caller counts as
+		// authorized
 		assertThat(whenAuthorized.controller("flaky").items()).extracting(ItemDescriptor::key)
 			.containsExactly("ns/secret-name");
-		ControllersEndpointWebExtension web = new ControllersEndpointWebExtension(whenAuthorized,
-				Show.WHEN_AUTHORIZED, Set.of("OPERATOR"));
+		ControllersEndpointWebExtension web = new ControllersEndpointWebExtension(whenAuthorized, Show.WHEN_AUTHORIZED,
+				Set.of("OPERATOR"));
 		assertThat(details(web, SecurityContext.NONE).items()).extracting(ItemDescriptor::key)
 			.containsExactly("******");
-		assertThat(details(web, user("OTHER")).items()).extracting(ItemDescriptor::key)
-			.containsExactly("******");
+		assertThat(details(web, user("OTHER")).items()).extracting(ItemDescriptor::key).containsExactly("******");
 		assertThat(details(web, user("OPERATOR")).events()).extracting(DecisionDescriptor::key)
 			.containsExactly("ns/secret-name");
 	}
@@ -219,9 +219,8 @@ class ControllersEndpointTests {
 
 	@Test
 	void simulateReplaysAFreshCopyOfTheConfiguredBucket() {
-		ControllersEndpoint endpoint = endpoint(Show.ALWAYS,
-				definition("bucket", (request) -> Result.done()).rateLimiter(RateLimiters.bucket(2, 1,
-						this.scheduler)));
+		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("bucket", (request) -> Result.done())
+			.rateLimiter(RateLimiters.bucket(2, 1, this.scheduler)));
 		// one key: its first retry takes the token left at time 0, then one every 0.5 s
 		SimulationDescriptor simulation = endpoint.simulate("bucket", "simulate", 1, 3);
 		assertThat(simulation.requeuesPerSecond()).containsExactly(2L, 2L, 2L);
@@ -356,8 +355,7 @@ class ControllersEndpointTests {
 	}
 
 	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder... definitions) {
-		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null),
-				definitions);
+		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null), definitions);
 		return new ControllersEndpoint(() -> this.manager, this.activity, show);
 	}
 
@@ -403,7 +401,10 @@ class ControllersEndpointTests {
 	}
 
 	private static org.awaitility.core.ConditionFactory await() {
-		return with().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).await().atMost(Duration.ofSeconds(10));
+		return with().pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(1))
+			.await()
+			.atMost(Duration.ofSeconds(10));
 	}
 
 	private static ControllerDetails details(ControllersEndpointWebExtension web, SecurityContext context) {

@@ -29,11 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The {@code controllers} endpoint, health and Prometheus metrics over HTTP, in an application
- * running against the test API server, with the endpoint's default, read-only access and
- * default show-items. A reconciler that always fails makes the counts move as the limiters
- * say: its first failure backs off 50 ms, its retry waits about 2 s at the manager gate
- * (0.5 qps), and its second failure waits about 1000 s for the controller bucket's only token.
+ * The {@code controllers} endpoint, health and Prometheus metrics over HTTP, in an
+ * application running against the test API server, with the endpoint's default, read-only
+ * access and default show-items. A reconciler that always fails makes the counts move as
+ * the limiters say: its first failure backs off 50 ms, its retry waits about 2 s at the
+ * manager gate (0.5 qps), and its second failure waits about 1000 s for the controller
+ * bucket's only token.
  */
 @KubernetesTest
 @SpringBootTest(classes = FlakyControllerApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -62,9 +63,9 @@ class ControllersEndpointWebTests {
 		this.actuator = new ActuatorClient(this.port);
 		CoreV1Api core = new CoreV1Api(this.client);
 		if (core.listNamespacedConfigMap(this.namespace.name()).execute().getItems().isEmpty()) {
-			core.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta()
-				.name("broken")
-				.labels(Map.of(FlakyControllerApplication.LABEL, "endpoint-web")))).execute();
+			core.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap().metadata(
+					new V1ObjectMeta().name("broken").labels(Map.of(FlakyControllerApplication.LABEL, "endpoint-web"))))
+				.execute();
 		}
 		await().atMost(Duration.ofSeconds(30)).until(() -> {
 			Response controllers = this.actuator.get("/controllers");
@@ -78,7 +79,8 @@ class ControllersEndpointWebTests {
 		Response response = this.actuator.get("/controllers/rbac");
 		assertThat(response.status()).isEqualTo(200);
 		List<Object> objects = Yaml.loadAll(response.body());
-		// the flaky controller watches ConfigMaps in every namespace: a ClusterRole and its binding
+		// the flaky controller watches ConfigMaps in every namespace: a ClusterRole and
+		// its binding
 		assertThat(objects).hasSize(2);
 		V1ClusterRole role = (V1ClusterRole) objects.get(0);
 		assertThat(role.getRules()).singleElement().satisfies((rule) -> {
@@ -111,8 +113,8 @@ class ControllersEndpointWebTests {
 			.containsEntry("activeWorkers", 0)
 			.containsEntry("queue", Map.of("depth", 0, "waiting", 1, "inFlight", 0, "depthByPriority", Map.of()))
 			.containsEntry("retries", 2)
-			.containsEntry("reconciles", Map.of("success", 0, "error", 2, "requeue", 0, "requeueAfter", 0,
-					"terminal", 0));
+			.containsEntry("reconciles",
+					Map.of("success", 0, "error", 2, "requeue", 0, "requeueAfter", 0, "terminal", 0));
 		assertThat(response.<String>read("$.controllers.flaky.rateLimiter.type")).isEqualTo("max-of");
 		assertThat(response.<Map<String, Object>>read("$.controllers.flaky.rateLimiter.children[0]"))
 			.isEqualTo(Map.of("type", "fast-slow", "config",
@@ -120,15 +122,15 @@ class ControllersEndpointWebTests {
 					Map.of("trackedItems", 1), "children", List.of()));
 		assertThat(response.<Map<String, Object>>read("$.controllers.flaky.rateLimiter.children[1].config"))
 			.isEqualTo(Map.of("qps", 0.001, "burst", 1));
-		// the second failure took the token that refills over 1000 s: the bucket is in debt
+		// the second failure took the token that refills over 1000 s: the bucket is in
+		// debt
 		assertThat(response.number("$.controllers.flaky.rateLimiter.children[1].live.tokens")).isNegative()
 			.isGreaterThan(-1.0);
 		assertThat(response.<Integer>read("$.controllers.flaky.limiterDelay.count")).isEqualTo(3);
 		assertThat(response.<Map<String, Object>>read("$.controllers.flaky.limiterDelay.bySource.backoff"))
 			.isEqualTo(Map.of("count", 1, "totalSeconds", 0.05, "maxSeconds", 0.05));
 		assertThat(response.<Integer>read("$.controllers.flaky.limiterDelay.bySource.manager.count")).isEqualTo(1);
-		assertThat(response.number("$.controllers.flaky.limiterDelay.bySource.manager.totalSeconds"))
-			.isGreaterThan(0.0)
+		assertThat(response.number("$.controllers.flaky.limiterDelay.bySource.manager.totalSeconds")).isGreaterThan(0.0)
 			.isLessThanOrEqualTo(2.0);
 		assertThat(response.<Integer>read("$.controllers.flaky.limiterDelay.bySource.bucket.count")).isEqualTo(1);
 		double bucket = response.number("$.controllers.flaky.limiterDelay.bySource.bucket.totalSeconds");
@@ -206,7 +208,8 @@ class ControllersEndpointWebTests {
 	void simulateReplaysAFreshCopyOfTheLimiter() {
 		Response response = this.actuator.get("/controllers/flaky/simulate?items=3&seconds=4");
 		assertThat(response.status()).isEqualTo(200);
-		// only the first key retries within 4 s, after 50 ms; the others wait for the bucket
+		// only the first key retries within 4 s, after 50 ms; the others wait for the
+		// bucket
 		assertThat(response.<List<Integer>>read("$.requeuesPerSecond")).containsExactly(1, 0, 0, 0);
 		assertThat(response.<Integer>read("$.totalRequeues")).isEqualTo(1);
 		assertThat(response.<String>read("$.rateLimiter.type")).isEqualTo("max-of");

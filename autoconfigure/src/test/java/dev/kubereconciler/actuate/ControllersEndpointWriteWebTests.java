@@ -26,8 +26,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The write operations of the {@code controllers} endpoint over HTTP, once
- * {@code management.endpoint.controllers.access=unrestricted} allows them, in an application
- * running against the test API server; keys are always shown.
+ * {@code management.endpoint.controllers.access=unrestricted} allows them, in an
+ * application running against the test API server; keys are always shown.
  */
 @KubernetesTest
 @SpringBootTest(classes = FlakyControllerApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -95,7 +95,8 @@ class ControllersEndpointWriteWebTests {
 		assertThat(manager.status()).isEqualTo(200);
 		assertThat(manager.<Map<String, Object>>read("$.rateLimiter.config")).isEqualTo(Map.of("qps", 2.5, "burst", 3));
 		Response burstOnly = this.actuator.post("/controllers", "{\"burst\":4}");
-		assertThat(burstOnly.<Map<String, Object>>read("$.rateLimiter.config")).isEqualTo(Map.of("qps", 2.5, "burst", 4));
+		assertThat(burstOnly.<Map<String, Object>>read("$.rateLimiter.config"))
+			.isEqualTo(Map.of("qps", 2.5, "burst", 4));
 	}
 
 	@Test
@@ -117,14 +118,16 @@ class ControllersEndpointWriteWebTests {
 				"'a/b/c' is not a key; write namespace/name, or name for a cluster-scoped object");
 		assertBadRequest(this.actuator.post("/controllers/flaky/restart", "{}"),
 				"Unknown action 'restart'; use pause, resume, forget or retune");
-		assertBadRequest(this.actuator.post("/controllers/nope/pause", "{}"), "No controller named 'nope'; there are [flaky]");
+		assertBadRequest(this.actuator.post("/controllers/nope/pause", "{}"),
+				"No controller named 'nope'; there are [flaky]");
 		assertThat(state()).isEqualTo(before);
 	}
 
 	private String state() {
 		Response response = this.actuator.get("/controllers");
-		return response.read("$.controllers.flaky.state") + " " + response.read("$.controllers.flaky.rateLimiter.children[1].config")
-				+ " " + response.read("$.manager.rateLimiter.config");
+		return response.read("$.controllers.flaky.state") + " "
+				+ response.read("$.controllers.flaky.rateLimiter.children[1].config") + " "
+				+ response.read("$.manager.rateLimiter.config");
 	}
 
 	private static void assertBadRequest(Response response, String message) {
@@ -148,7 +151,8 @@ class ControllersEndpointWriteWebTests {
 	}
 
 	private int retries(String key) {
-		List<Integer> retries = this.actuator.get("/controllers/flaky").read("$.items[?(@.key == '" + key + "')].retries");
+		List<Integer> retries = this.actuator.get("/controllers/flaky")
+			.read("$.items[?(@.key == '" + key + "')].retries");
 		return retries.isEmpty() ? 0 : retries.get(0);
 	}
 

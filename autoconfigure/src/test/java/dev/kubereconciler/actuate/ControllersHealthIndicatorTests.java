@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link ControllersHealthIndicator} with managers that really start, against the
- * test API server, or that fail to because their informers cannot sync.
+ * Tests for {@link ControllersHealthIndicator} with managers that really start, against
+ * the test API server, or that fail to because their informers cannot sync.
  */
 @KubernetesTest
 class ControllersHealthIndicatorTests {
@@ -47,8 +47,8 @@ class ControllersHealthIndicatorTests {
 		assertThat(health.getDetails()).containsEntry("running", true)
 			.containsEntry("leader", true)
 			.containsEntry("cachesSynced", true)
-			.containsEntry("controllers", Map.of("mirror",
-					Map.of("status", "UP", "state", "running", "watches", "v1/ConfigMap")));
+			.containsEntry("controllers",
+					Map.of("mirror", Map.of("status", "UP", "state", "running", "watches", "v1/ConfigMap")));
 	}
 
 	@Test
@@ -66,8 +66,8 @@ class ControllersHealthIndicatorTests {
 		this.manager.controller("mirror").stop(Duration.ZERO);
 		Health health = new ControllersHealthIndicator(() -> this.manager).health(true);
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
-		assertThat(health.getDetails()).containsEntry("controllers", Map.of("mirror",
-				Map.of("status", "DOWN", "state", "stopped", "watches", "v1/ConfigMap")));
+		assertThat(health.getDetails()).containsEntry("controllers",
+				Map.of("mirror", Map.of("status", "DOWN", "state", "stopped", "watches", "v1/ConfigMap")));
 	}
 
 	@Test
@@ -79,8 +79,8 @@ class ControllersHealthIndicatorTests {
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("running", false)
 			.containsEntry("cachesSynced", false)
-			.containsEntry("controllers", Map.of("mirror",
-					Map.of("status", "DOWN", "state", "failed", "watches", "v1/ConfigMap")));
+			.containsEntry("controllers",
+					Map.of("mirror", Map.of("status", "DOWN", "state", "failed", "watches", "v1/ConfigMap")));
 	}
 
 	private static ControllerManager manager(ApiClient client, TestNamespace namespace, Duration cacheSyncTimeout) {

@@ -12,8 +12,8 @@ import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 /**
  * An application, for web tests against the test API server, with one controller named
- * {@code flaky} whose reconciler always fails; each test class selects its own ConfigMaps with
- * {@code kube-reconciler.controllers.flaky.label-selector}.
+ * {@code flaky} whose reconciler always fails; each test class selects its own ConfigMaps
+ * with {@code kube-reconciler.controllers.flaky.label-selector}.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration

@@ -33,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Kubernetes probes over HTTP: readiness waits for the caches, ignores leadership, and
- * liveness never asks the API server.
+ * The Kubernetes probes over HTTP: readiness waits for the caches, ignores leadership,
+ * and liveness never asks the API server.
  */
 @KubernetesTest
 class ProbesTests {
@@ -59,8 +59,9 @@ class ProbesTests {
 			assertThat(status(context, "readiness")).isEqualTo(503);
 			CompletableFuture<Void> starting = CompletableFuture
 				.runAsync(() -> context.getBean(ManagedControllers.class).start());
-			await().during(Duration.ofSeconds(2)).atMost(TIMEOUT).until(() -> status(context, "readiness") == 503
-					&& status(context, "liveness") == 200);
+			await().during(Duration.ofSeconds(2))
+				.atMost(TIMEOUT)
+				.until(() -> status(context, "readiness") == 503 && status(context, "liveness") == 200);
 			// the start gives up after the cache sync timeout; the pod is still alive
 			await().atMost(TIMEOUT).until(starting::isDone);
 			assertThat(starting).isCompletedExceptionally();
@@ -88,8 +89,7 @@ class ProbesTests {
 	private ConfigurableApplicationContext start(String apiServer, boolean autoStartup, String... properties) {
 		return new SpringApplicationBuilder(Application.class)
 			.properties("server.port=0", "management.endpoint.health.probes.enabled=true",
-					"management.endpoints.web.exposure.include=health",
-					"kube-reconciler.auto-startup=" + autoStartup,
+					"management.endpoints.web.exposure.include=health", "kube-reconciler.auto-startup=" + autoStartup,
 					"kube-reconciler.controllers.probed.namespaces=" + this.namespace.name(),
 					"kube-reconciler.leader-election.enabled=true",
 					"kube-reconciler.leader-election.lease-name=probes-leader",

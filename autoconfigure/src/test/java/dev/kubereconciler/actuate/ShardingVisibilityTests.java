@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for what the endpoint, the health indicator and the metrics show of sharding, with two
- * replicas and one partition, so that one of them holds nothing.
+ * Tests for what the endpoint, the health indicator and the metrics show of sharding,
+ * with two replicas and one partition, so that one of them holds nothing.
  */
 @KubernetesTest
 class ShardingVisibilityTests {
@@ -58,11 +58,13 @@ class ShardingVisibilityTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> first.shardCoordinator().table().held().size() == 1);
 		ControllerManager second = start("second");
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> second.shardCoordinator().members().size() == 2 && first.shardCoordinator().members().size() == 2);
+			.until(() -> second.shardCoordinator().members().size() == 2
+					&& first.shardCoordinator().members().size() == 2);
 		ControllerManager holder = first.shardCoordinator().table().held().isEmpty() ? second : first;
 		ControllerManager idle = (holder == first) ? second : first;
-		await().atMost(Duration.ofSeconds(30)).until(() -> holder.shardCoordinator().table().held().size() == 1
-				&& idle.shardCoordinator().table().held().isEmpty());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> holder.shardCoordinator().table().held().size() == 1
+					&& idle.shardCoordinator().table().held().isEmpty());
 
 		ManagerDescriptor described = endpoint(holder).controllers().manager();
 		assertThat(described.sharding().identity()).isEqualTo(holder.shardCoordinator().settings().identity());

@@ -17,8 +17,9 @@ import dev.kubereconciler.ratelimit.RateLimiters;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The defaults that the IDE shows come from the generated configuration metadata; these tests
- * hold them to the public constants the code uses, so that the two cannot drift apart.
+ * The defaults that the IDE shows come from the generated configuration metadata; these
+ * tests hold them to the public constants the code uses, so that the two cannot drift
+ * apart.
  */
 class ConfigurationMetadataDefaultsTests {
 
@@ -83,7 +84,8 @@ class ConfigurationMetadataDefaultsTests {
 
 	private static DocumentContext read() {
 		try {
-			return JsonPath.parse(Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
+			return JsonPath
+				.parse(Path.of("target", "classes", "META-INF", "spring-configuration-metadata.json").toFile());
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Build the module first: the metadata is generated at compile time", ex);

@@ -27,9 +27,10 @@ class ControllersEndpointAutoConfigurationTests {
 				ControllersEndpointAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
-		.withBean(ControllerDefinition.class, () -> ControllerDefinition.builder("mirror", V1ConfigMap.class)
-			.reconciler((request) -> Result.done())
-			.build());
+		.withBean(ControllerDefinition.class,
+				() -> ControllerDefinition.builder("mirror", V1ConfigMap.class)
+					.reconciler((request) -> Result.done())
+					.build());
 
 	@Test
 	void endpointThatIsNotExposedHasNoBeansAndRecordsNothing() {
@@ -74,7 +75,8 @@ class ControllersEndpointAutoConfigurationTests {
 	@Test
 	void endpointNeedsTheControllers() {
 		this.contextRunner
-			.withPropertyValues("management.endpoints.web.exposure.include=controllers", "kube-reconciler.enabled=false")
+			.withPropertyValues("management.endpoints.web.exposure.include=controllers",
+					"kube-reconciler.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(ControllersEndpoint.class));
 	}
 

@@ -54,8 +54,7 @@ class ControllersHealthContributorAutoConfigurationTests {
 
 	@Test
 	void userIndicatorReplacesOurs() {
-		this.contextRunner
-			.withBean("controllersHealthIndicator", HealthIndicator.class, () -> () -> null)
+		this.contextRunner.withBean("controllersHealthIndicator", HealthIndicator.class, () -> () -> null)
 			.run((context) -> assertThat(context).doesNotHaveBean(ControllersHealthIndicator.class));
 	}
 

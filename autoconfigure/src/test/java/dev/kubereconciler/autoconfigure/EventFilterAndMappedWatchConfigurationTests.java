@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for event filters and mapped watches declared on {@code @Reconciler}, on a
- * {@link ControllerDefinition} bean and in {@code kube-reconciler.controllers.<name>.event-filters}.
+ * {@link ControllerDefinition} bean and in
+ * {@code kube-reconciler.controllers.<name>.event-filters}.
  */
 class EventFilterAndMappedWatchConfigurationTests {
 
@@ -80,12 +81,11 @@ class EventFilterAndMappedWatchConfigurationTests {
 			.withPropertyValues("kube-reconciler.controllers.annotated.event-filters=generation-change")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				assertThat(context.getStartupFailure()).isInstanceOfSatisfying(InvalidPropertyException.class,
-						(ex) -> {
-							assertThat(ex.getProperty()).isEqualTo("kube-reconciler.controllers.annotated.event-filters");
-							assertThat(ex.getAction()).contains("generation-changed, labels-changed, "
-									+ "annotations-changed, resource-version-changed");
-						});
+				assertThat(context.getStartupFailure()).isInstanceOfSatisfying(InvalidPropertyException.class, (ex) -> {
+					assertThat(ex.getProperty()).isEqualTo("kube-reconciler.controllers.annotated.event-filters");
+					assertThat(ex.getAction()).contains(
+							"generation-changed, labels-changed, " + "annotations-changed, resource-version-changed");
+				});
 			});
 	}
 

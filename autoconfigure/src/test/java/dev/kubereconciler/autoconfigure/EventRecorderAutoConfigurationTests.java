@@ -59,9 +59,11 @@ class EventRecorderAutoConfigurationTests {
 			EventMetrics metrics = context.getBean(EventMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			metrics.bindTo(registry);
-			// an object without a name cannot have events: dropped as invalid, before any write
-			context.getBean(EventRecorders.class).forController("widget").warning(new V1ConfigMap(), "Failed",
-					"Sync", "no name");
+			// an object without a name cannot have events: dropped as invalid, before any
+			// write
+			context.getBean(EventRecorders.class)
+				.forController("widget")
+				.warning(new V1ConfigMap(), "Failed", "Sync", "no name");
 			assertThat(registry.get("kube.reconciler.events.dropped")
 				.tag("controller", "widget")
 				.tag("reason", "invalid")

@@ -303,7 +303,8 @@ class KubeReconcilerAutoConfigurationTests {
 	@Test
 	void baseDelayAboveMaxDelayFailsStartup() {
 		assertInvalid("kube-reconciler.defaults.rate-limiter.base-delay=2s",
-				"kube-reconciler.defaults.rate-limiter.base-delay", "kube-reconciler.defaults.rate-limiter.max-delay=1s");
+				"kube-reconciler.defaults.rate-limiter.base-delay",
+				"kube-reconciler.defaults.rate-limiter.max-delay=1s");
 	}
 
 	@Test
@@ -325,7 +326,8 @@ class KubeReconcilerAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				BindException bind = findCause(context.getStartupFailure(), BindException.class);
-				assertThat(bind.getProperty().getName().toString()).isEqualTo("kube-reconciler.defaults.rate-limiter.type");
+				assertThat(bind.getProperty().getName().toString())
+					.isEqualTo("kube-reconciler.defaults.rate-limiter.type");
 				FailureAnalysis analysis = new PropertyBindFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis.getAction()).isEqualTo("Set kube-reconciler.defaults.rate-limiter.type to one of "
 						+ "default, exponential, bucket, fast-slow, max-of, max-wait, none, bean.");
@@ -356,10 +358,9 @@ class KubeReconcilerAutoConfigurationTests {
 					"kube-reconciler.defaults.rate-limiter.fast-delay=1s",
 					"kube-reconciler.defaults.rate-limiter.slow-delay=1m",
 					"kube-reconciler.defaults.rate-limiter.max-fast-attempts=2")
-			.run((context) -> assertThat(context.getBean(KubeReconcilerProperties.class)
-				.getDefaults()
-				.getRateLimiter()
-				.getType()).isEqualTo(RateLimiterProperties.Type.FAST_SLOW));
+			.run((context) -> assertThat(
+					context.getBean(KubeReconcilerProperties.class).getDefaults().getRateLimiter().getType())
+				.isEqualTo(RateLimiterProperties.Type.FAST_SLOW));
 	}
 
 	@Test
@@ -376,7 +377,8 @@ class KubeReconcilerAutoConfigurationTests {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure())).hasMessageContaining("ten seconds");
 				BindException bind = findCause(context.getStartupFailure(), BindException.class);
-				assertThat(bind.getProperty().getName().toString()).isEqualTo("kube-reconciler.defaults.reconcile-timeout");
+				assertThat(bind.getProperty().getName().toString())
+					.isEqualTo("kube-reconciler.defaults.reconcile-timeout");
 			});
 	}
 
@@ -429,8 +431,8 @@ class KubeReconcilerAutoConfigurationTests {
 
 	@Test
 	void oneLimiterBeanForTwoControllersKeepsBackoffPerController() {
-		this.contextRunner.withUserConfiguration(MirrorConfiguration.class, UnnamedConfiguration.class,
-				LimiterConfiguration.class)
+		this.contextRunner
+			.withUserConfiguration(MirrorConfiguration.class, UnnamedConfiguration.class, LimiterConfiguration.class)
 			.withPropertyValues("kube-reconciler.defaults.rate-limiter.bean=slowLimiter")
 			.run((context) -> {
 				RateLimiter<Request> mirror = manager(context).controller("configmap-mirror").rateLimiter();
@@ -446,7 +448,8 @@ class KubeReconcilerAutoConfigurationTests {
 	@Test
 	void leaderElectionAndShutdownTimeoutFollowProperties() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
-			.withPropertyValues("spring.application.name=mirror-service", "kube-reconciler.leader-election.enabled=true",
+			.withPropertyValues("spring.application.name=mirror-service",
+					"kube-reconciler.leader-election.enabled=true",
 					"kube-reconciler.leader-election.lease-namespace=ops",
 					"kube-reconciler.leader-election.lease-duration=20s", "kube-reconciler.shutdown-timeout=12s")
 			.run((context) -> {

@@ -61,8 +61,7 @@ class KubeReconcilerMetricsAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(ControllerMetrics.class);
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				assertThat(registry.get("ratelimiter.tokens").tag("limiter", "manager").gauge().value())
-					.isEqualTo(3.0);
+				assertThat(registry.get("ratelimiter.tokens").tag("limiter", "manager").gauge().value()).isEqualTo(3.0);
 			});
 	}
 

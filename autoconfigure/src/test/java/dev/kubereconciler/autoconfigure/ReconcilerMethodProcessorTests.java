@@ -62,9 +62,9 @@ class ReconcilerMethodProcessorTests {
 	void cleanupMethodBecomesTheFinalizersCleaner() {
 		this.processor.postProcessAfterInitialization(new WithCleanup(), "withCleanup");
 		ReconcilerMethod method = this.processor.getMethods().get(0);
-		ControllerDefinition definition = Finalizers.apply(ControllerDefinition.builder("held", V1ConfigMap.class)
-			.reconciler(method.function())
-			.build(), method, this.processor.getCleanups().get("held"), new ControllerProperties());
+		ControllerDefinition definition = Finalizers.apply(
+				ControllerDefinition.builder("held", V1ConfigMap.class).reconciler(method.function()).build(), method,
+				this.processor.getCleanups().get("held"), new ControllerProperties());
 		assertThat(definition.reconciler()).isInstanceOfSatisfying(ContextReconciler.class,
 				(reconciler) -> assertThat(reconciler.finalizer()).isEqualTo("example.com/held"));
 	}

@@ -16,8 +16,8 @@ import dev.kubereconciler.sharding.ShardingSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for the {@code kube-reconciler.sharding.*} properties. The manager is built but not
- * started, so no API server is needed.
+ * Tests for the {@code kube-reconciler.sharding.*} properties. The manager is built but
+ * not started, so no API server is needed.
  */
 class ShardingAutoConfigurationTests {
 
@@ -35,8 +35,8 @@ class ShardingAutoConfigurationTests {
 	@Test
 	void enabledShardingUsesTheDefaults() {
 		this.contextRunner
-			.withPropertyValues("kube-reconciler.sharding.enabled=true", "kube-reconciler.defaults.reconcile-timeout=15s",
-					"kube-reconciler.sharding.lease-namespace=team-a")
+			.withPropertyValues("kube-reconciler.sharding.enabled=true",
+					"kube-reconciler.defaults.reconcile-timeout=15s", "kube-reconciler.sharding.lease-namespace=team-a")
 			.run((context) -> {
 				ShardingSettings settings = manager(context).shardCoordinator().settings();
 				assertThat(settings.partitions()).isEqualTo(32);
@@ -52,8 +52,9 @@ class ShardingAutoConfigurationTests {
 	@Test
 	void leasePrefixDefaultsToACleanedApplicationName() {
 		this.contextRunner
-			.withPropertyValues("kube-reconciler.sharding.enabled=true", "kube-reconciler.defaults.reconcile-timeout=15s",
-					"spring.application.name=Billing_Operator", "kube-reconciler.sharding.partitions=8")
+			.withPropertyValues("kube-reconciler.sharding.enabled=true",
+					"kube-reconciler.defaults.reconcile-timeout=15s", "spring.application.name=Billing_Operator",
+					"kube-reconciler.sharding.partitions=8")
 			.run((context) -> {
 				ShardingSettings settings = manager(context).shardCoordinator().settings();
 				assertThat(settings.leasePrefix()).isEqualTo("billing-operator-shard");

@@ -24,9 +24,9 @@ import dev.kubereconciler.reconcile.Request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One limiter bean below the top level of two controllers' limiters (a max-of or max-wait child,
- * or wrapped by a customizer) still gives each controller its own backoff per key, and a
- * client-java bean that cannot be scoped fails startup instead of sharing it.
+ * One limiter bean below the top level of two controllers' limiters (a max-of or max-wait
+ * child, or wrapped by a customizer) still gives each controller its own backoff per key,
+ * and a client-java bean that cannot be scoped fails startup instead of sharing it.
  */
 class SharedRateLimiterScopingTests {
 

@@ -12,8 +12,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests that kube-reconciler coexists with client-java-spring-integration's auto-configuration
- * and reuses its beans.
+ * Tests that kube-reconciler coexists with client-java-spring-integration's
+ * auto-configuration and reuses its beans.
  */
 class SpringIntegrationCoexistenceTests {
 

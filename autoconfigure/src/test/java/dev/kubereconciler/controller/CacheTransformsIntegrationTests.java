@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link CacheTransforms} against the real test API server: what the cache and the
- * reconciler see of an object whose {@code managedFields} the server filled in.
+ * Tests for {@link CacheTransforms} against the real test API server: what the cache and
+ * the reconciler see of an object whose {@code managedFields} the server filled in.
  */
 @KubernetesTest
 class CacheTransformsIntegrationTests {
@@ -60,7 +60,9 @@ class CacheTransformsIntegrationTests {
 					.buildCall(null),
 				V1Patch.PATCH_FORMAT_APPLY_YAML, this.client);
 		// the premise: the server records who set which field
-		assertThat(core.readNamespacedConfigMap(this.name, this.namespace.name()).execute().getMetadata()
+		assertThat(core.readNamespacedConfigMap(this.name, this.namespace.name())
+			.execute()
+			.getMetadata()
 			.getManagedFields()).isNotEmpty();
 	}
 
@@ -75,7 +77,10 @@ class CacheTransformsIntegrationTests {
 		V1ConfigMap configMap = this.cached.get(this.name);
 		assertThat(configMap.getMetadata().getManagedFields()).isNull();
 		assertThat(configMap.getData()).containsEntry("color", "red");
-		assertThat(manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get(this.name).getMetadata()
+		assertThat(manager.lister(V1ConfigMap.class)
+			.namespace(this.namespace.name())
+			.get(this.name)
+			.getMetadata()
 			.getManagedFields()).isNull();
 	}
 
@@ -83,7 +88,10 @@ class CacheTransformsIntegrationTests {
 	void managedFieldsAreKeptWhenStrippingIsOff() {
 		ControllerManager manager = start(CacheTransforms.defaults().stripManagedFields(false));
 		assertThat(this.cached.get(this.name).getMetadata().getManagedFields()).isNotEmpty();
-		assertThat(manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get(this.name).getMetadata()
+		assertThat(manager.lister(V1ConfigMap.class)
+			.namespace(this.namespace.name())
+			.get(this.name)
+			.getMetadata()
 			.getManagedFields()).isNotEmpty();
 	}
 
@@ -100,12 +108,13 @@ class CacheTransformsIntegrationTests {
 	@Test
 	void typeTransformRunsAfterTheBuiltInOnes() {
 		start(CacheTransforms.defaults().transform(V1ConfigMap.class, (configMap) -> {
-			configMap.getMetadata().putAnnotationsItem("managed-fields-seen",
-					String.valueOf(configMap.getMetadata().getManagedFields() != null));
+			configMap.getMetadata()
+				.putAnnotationsItem("managed-fields-seen",
+						String.valueOf(configMap.getMetadata().getManagedFields() != null));
 			return configMap;
 		}));
-		assertThat(this.cached.get(this.name).getMetadata().getAnnotations())
-			.containsEntry("managed-fields-seen", "false");
+		assertThat(this.cached.get(this.name).getMetadata().getAnnotations()).containsEntry("managed-fields-seen",
+				"false");
 	}
 
 	@Test

@@ -31,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A write conflict (HTTP 409) against the real test API server: retried through the limiter
- * like any error, logged at DEBUG, and counted apart.
+ * A write conflict (HTTP 409) against the real test API server: retried through the
+ * limiter like any error, logged at DEBUG, and counted apart.
  */
 @KubernetesTest
 class ConflictIntegrationTests {

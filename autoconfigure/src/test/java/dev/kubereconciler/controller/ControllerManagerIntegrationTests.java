@@ -63,7 +63,8 @@ class ControllerManagerIntegrationTests {
 
 	KubernetesTestServer server;
 
-	// the managers' own client, whose every request must be allowed by the derived RBAC rules
+	// the managers' own client, whose every request must be allowed by the derived RBAC
+	// rules
 	private ApiRequestRecorder.Recorded managerClient;
 
 	@BeforeEach
@@ -117,7 +118,8 @@ class ControllerManagerIntegrationTests {
 		core.createNamespacedConfigMap(this.namespace.name(), labelled).execute();
 		await().atMost(TIMEOUT).until(() -> count("labelled") == 1);
 		assertThat(count("plain")).isZero();
-		// one controller, one selector: the API server filters, and the cache holds only what matches
+		// one controller, one selector: the API server filters, and the cache holds only
+		// what matches
 		assertThat(this.managers.get(0).lister(V1ConfigMap.class).list())
 			.extracting((configMap) -> configMap.getMetadata().getName())
 			.contains("labelled")
@@ -176,9 +178,9 @@ class ControllerManagerIntegrationTests {
 			.uid(owner.getMetadata().getUid())
 			.controller(true);
 		V1Secret secret = core
-			.createNamespacedSecret(this.namespace.name(), new V1Secret()
-				.metadata(new V1ObjectMeta().name("child").ownerReferences(List.of(reference)))
-				.stringData(Map.of("password", "one")))
+			.createNamespacedSecret(this.namespace.name(),
+					new V1Secret().metadata(new V1ObjectMeta().name("child").ownerReferences(List.of(reference)))
+						.stringData(Map.of("password", "one")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> count("owner") == 2);
 		core.replaceNamespacedSecret("child", this.namespace.name(), secret.stringData(Map.of("password", "two")))
@@ -194,11 +196,12 @@ class ControllerManagerIntegrationTests {
 			.reconciler(counting())
 			.build());
 		Map<String, String> labels = Map.of("app", "web");
-		new AppsV1Api(this.client).createNamespacedDeployment(this.namespace.name(), new V1Deployment()
-			.metadata(new V1ObjectMeta().name("web"))
-			.spec(new V1DeploymentSpec().selector(new V1LabelSelector().matchLabels(labels))
-				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
-					.spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx")))))))
+		new AppsV1Api(this.client)
+			.createNamespacedDeployment(this.namespace.name(), new V1Deployment()
+				.metadata(new V1ObjectMeta().name("web"))
+				.spec(new V1DeploymentSpec().selector(new V1LabelSelector().matchLabels(labels))
+					.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
+						.spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx")))))))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> count("web") == 1);
 	}

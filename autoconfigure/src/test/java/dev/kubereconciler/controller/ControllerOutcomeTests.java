@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link Controller}'s outcome handling: one test per row of controller-runtime's
- * reconcileHandler table, with real worker threads.
+ * Tests for {@link Controller}'s outcome handling: one test per row of
+ * controller-runtime's reconcileHandler table, with real worker threads.
  */
 class ControllerOutcomeTests {
 
@@ -134,10 +134,8 @@ class ControllerOutcomeTests {
 		await().until(() -> controller.queue().waiting() == 1);
 		controller.pause();
 		scheduler.advance(Duration.ofMillis(20));
-		await().until(() -> controller.queue()
-			.gauges()
-			.depthByPriority()
-			.equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+		await().until(
+				() -> controller.queue().gauges().depthByPriority().equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
 	}
 
 	@Test
@@ -162,10 +160,8 @@ class ControllerOutcomeTests {
 		}, this.system, Duration.ZERO);
 		started.set(controller);
 		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
-		await().until(() -> controller.queue()
-			.gauges()
-			.depthByPriority()
-			.equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+		await().until(
+				() -> controller.queue().gauges().depthByPriority().equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
 		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR);
 	}
 

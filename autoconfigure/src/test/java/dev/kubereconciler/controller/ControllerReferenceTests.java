@@ -19,12 +19,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@code ReconcileContext.setControllerReference}, with controller-runtime's rules.
+ * Tests for {@code ReconcileContext.setControllerReference}, with controller-runtime's
+ * rules.
  */
 class ControllerReferenceTests {
 
 	private final ReconcileContextImpl<V1Secret> context = new ReconcileContextImpl<>(new Request("ns", "owner"),
-			Trigger.EVENT, 0, new ReconcileToolkit(new ApiClient(), null), new KubernetesWriter(new ApiClient(), "test"));
+			Trigger.EVENT, 0, new ReconcileToolkit(new ApiClient(), null),
+			new KubernetesWriter(new ApiClient(), "test"));
 
 	@Test
 	void setsOneControllerReferenceAndIsIdempotent() {

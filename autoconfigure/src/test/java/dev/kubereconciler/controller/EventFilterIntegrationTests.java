@@ -39,7 +39,8 @@ class EventFilterIntegrationTests {
 
 	TestNamespace namespace;
 
-	// every test's objects stay in the class's namespace: count each test's own object only
+	// every test's objects stay in the class's namespace: count each test's own object
+	// only
 	private final Map<String, AtomicInteger> reconciled = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> drops = new ConcurrentHashMap<>();
@@ -70,7 +71,8 @@ class EventFilterIntegrationTests {
 			.build());
 		this.gizmos.create("calm", Map.of("size", 1));
 		await().atMost(TIMEOUT).until(() -> count("calm").get() == 1);
-		// the status write comes back as an update with the same generation, and is dropped
+		// the status write comes back as an update with the same generation, and is
+		// dropped
 		await().atMost(TIMEOUT).until(() -> drops("generation-changed") == 1);
 		await().during(QUIET).atMost(TIMEOUT).until(() -> count("calm").get() == 1);
 		for (int size = 2; size <= 4; size++) {
@@ -90,7 +92,8 @@ class EventFilterIntegrationTests {
 			.reconciler(writingStatus("loop"))
 			.build());
 		this.gizmos.create("loop", Map.of("size", 1));
-		// each reconcile's status write is an update event that reconciles once more, forever
+		// each reconcile's status write is an update event that reconciles once more,
+		// forever
 		await().atMost(TIMEOUT).until(() -> count("loop").get() > 20);
 		this.manager.stop();
 		assertThat(this.drops).isEmpty();
@@ -112,15 +115,15 @@ class EventFilterIntegrationTests {
 			.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name("labelled")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> count("labelled").get() == 1);
-		V1ConfigMap updated = core.replaceNamespacedConfigMap("labelled", ns, created.data(Map.of("a", "b")))
-			.execute();
+		V1ConfigMap updated = core.replaceNamespacedConfigMap("labelled", ns, created.data(Map.of("a", "b"))).execute();
 		await().atMost(TIMEOUT).until(() -> drops("labels-changed") == 1);
 		updated.getMetadata().labels(Map.of("tier", "web"));
 		core.replaceNamespacedConfigMap("labelled", ns, updated).execute();
 		await().atMost(TIMEOUT).until(() -> count("labelled").get() == 2);
 		core.deleteNamespacedConfigMap("labelled", ns).execute();
 		await().atMost(TIMEOUT).until(() -> count("labelled").get() == 3);
-		// ANDed in order: the data change stopped at the first filter, so the second dropped nothing
+		// ANDed in order: the data change stopped at the first filter, so the second
+		// dropped nothing
 		assertThat(drops("resource-version-changed")).isZero();
 	}
 

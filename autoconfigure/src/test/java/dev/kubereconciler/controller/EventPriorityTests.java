@@ -15,8 +15,8 @@ import dev.kubereconciler.queue.RateLimitingQueue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link EventPriority}: controller-runtime's {@code WithLowPriorityWhenUnchanged}
- * rules on client-java's events.
+ * Tests for {@link EventPriority}: controller-runtime's
+ * {@code WithLowPriorityWhenUnchanged} rules on client-java's events.
  */
 class EventPriorityTests {
 
@@ -36,18 +36,15 @@ class EventPriorityTests {
 		this.synced.set(true);
 		assertThat(this.priority.ofAdd(created("2026-11-23T09:59:59Z"))).isEqualTo(RateLimitingQueue.LOW_PRIORITY);
 		// whole seconds: the second of the wiring counts as after it
-		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:00Z")))
-			.isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
-		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:01Z")))
-			.isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
+		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:00Z"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
+		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:01Z"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 		assertThat(this.priority.ofAdd(configMap(null))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 	}
 
 	@Test
 	void anUpdateThatKeepsTheResourceVersionIsAResyncAndLow() {
 		assertThat(EventPriority.ofUpdate(configMap("7"), configMap("7"))).isEqualTo(RateLimitingQueue.LOW_PRIORITY);
-		assertThat(EventPriority.ofUpdate(configMap("7"), configMap("8")))
-			.isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
+		assertThat(EventPriority.ofUpdate(configMap("7"), configMap("8"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 		assertThat(EventPriority.ofUpdate(null, configMap("8"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 		assertThat(EventPriority.ofUpdate(configMap(null), configMap(null)))
 			.isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);

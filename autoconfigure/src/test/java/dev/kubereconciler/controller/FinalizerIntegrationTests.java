@@ -27,9 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The finalizer lifecycle of a {@link ContextReconciler} against the real test API server:
- * added before the first reconcile, cleanup once deletion is requested, removal when the cleanup
- * succeeds, and cleanup of an object deleted while no controller ran.
+ * The finalizer lifecycle of a {@link ContextReconciler} against the real test API
+ * server: added before the first reconcile, cleanup once deletion is requested, removal
+ * when the cleanup succeeds, and cleanup of an object deleted while no controller ran.
  */
 @KubernetesTest
 class FinalizerIntegrationTests {
@@ -92,7 +92,8 @@ class FinalizerIntegrationTests {
 		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
 		this.core.deleteNamespacedConfigMap("flaky", this.namespace.name()).execute();
 		await().atMost(TIMEOUT).until(() -> !exists("flaky"));
-		// two failures, each retried through the limiter, then the success removed the finalizer
+		// two failures, each retried through the limiter, then the success removed the
+		// finalizer
 		assertThat(this.cleanups).hasValue(3);
 		assertThat(this.heldAtCleanup).containsExactly(true, true, true);
 		assertThat(this.errors).containsExactly("cleanup failure 1", "cleanup failure 2");
@@ -117,9 +118,8 @@ class FinalizerIntegrationTests {
 	private ControllerManager start(String name, String label, Cleaner<V1ConfigMap> cleanup) {
 		Cleaner<V1ConfigMap> counting = (configMap, context) -> {
 			this.cleanups.incrementAndGet();
-			this.heldAtCleanup.add(read(configMap.getMetadata().getName()).getMetadata()
-				.getFinalizers()
-				.contains(FINALIZER));
+			this.heldAtCleanup
+				.add(read(configMap.getMetadata().getName()).getMetadata().getFinalizers().contains(FINALIZER));
 			return cleanup.cleanup(configMap, context);
 		};
 		ControllerManager manager = ControllerManager.builder(this.client)
@@ -135,8 +135,8 @@ class FinalizerIntegrationTests {
 				.build())
 			.listener(new ControllerListener() {
 				@Override
-				public void reconcileFinished(String controller, Request request,
-						ReconcileOutcome outcome, long nanos, Throwable error) {
+				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+						Throwable error) {
 					if (error != null) {
 						FinalizerIntegrationTests.this.errors.add(error.getMessage());
 					}
@@ -149,9 +149,11 @@ class FinalizerIntegrationTests {
 	}
 
 	private void create(String name) throws ApiException {
-		this.core.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap()
-			.metadata(new V1ObjectMeta().name(name).labels(Map.of("finalizer-test", name)))
-			.data(Map.of("key", "value"))).execute();
+		this.core
+			.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(name).labels(Map.of("finalizer-test", name)))
+						.data(Map.of("key", "value")))
+			.execute();
 	}
 
 	private V1ConfigMap read(String name) throws ApiException {

@@ -21,8 +21,8 @@ import dev.kubereconciler.reconcile.KubernetesResource;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A custom resource for tests, with a {@code /status} subresource: a spec with a color, and a
- * status with the color seen, a counter and conditions.
+ * A custom resource for tests, with a {@code /status} subresource: a spec with a color,
+ * and a status with the color seen, a counter and conditions.
  */
 @KubernetesResource(group = "test.kubereconciler.dev", version = "v1", kind = "Gadget", plural = "gadgets")
 public class Gadget implements KubernetesObject {

@@ -57,8 +57,7 @@ final class Gizmos {
 
 	Gizmo create(String name, Map<String, Object> spec) throws ApiException {
 		Gizmo gizmo = new Gizmo().metadata(new V1ObjectMeta().name(name).namespace(this.namespace)).spec(spec);
-		api().createNamespacedCustomObject(Gizmo.GROUP, Gizmo.VERSION, this.namespace, Gizmo.PLURAL, gizmo)
-			.execute();
+		api().createNamespacedCustomObject(Gizmo.GROUP, Gizmo.VERSION, this.namespace, Gizmo.PLURAL, gizmo).execute();
 		return gizmo;
 	}
 
@@ -74,8 +73,8 @@ final class Gizmos {
 	void patchStatus(String name, String statusJson) throws ApiException {
 		PatchUtils.patch(Object.class,
 				() -> api()
-					.patchNamespacedCustomObjectStatus(Gizmo.GROUP, Gizmo.VERSION, this.namespace, Gizmo.PLURAL,
-							name, new V1Patch("{\"status\":" + statusJson + "}"))
+					.patchNamespacedCustomObjectStatus(Gizmo.GROUP, Gizmo.VERSION, this.namespace, Gizmo.PLURAL, name,
+							new V1Patch("{\"status\":" + statusJson + "}"))
 					.buildCall(null),
 				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.client);
 	}

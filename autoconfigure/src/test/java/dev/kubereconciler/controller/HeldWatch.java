@@ -13,8 +13,9 @@ import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
 
 /**
- * A lister-watcher that can hold back watch events on their way to the informer, so that a test
- * sees what a reconcile reads while its own write has not come back through the watch yet.
+ * A lister-watcher that can hold back watch events on their way to the informer, so that
+ * a test sees what a reconcile reads while its own write has not come back through the
+ * watch yet.
  *
  * @param <T> the model type
  * @param <L> the list type

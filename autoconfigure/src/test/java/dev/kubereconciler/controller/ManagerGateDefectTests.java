@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Regression tests for the manager gate under concurrency, on a frozen manual clock: a refused
- * or interrupted wait leaves no debt, a stop during the wait starts no reconcile, and a max
- * wait of centuries does not kill the worker.
+ * Regression tests for the manager gate under concurrency, on a frozen manual clock: a
+ * refused or interrupted wait leaves no debt, a stop during the wait starts no reconcile,
+ * and a max wait of centuries does not kill the worker.
  */
 class ManagerGateDefectTests {
 
@@ -63,7 +63,8 @@ class ManagerGateDefectTests {
 		gate.admit(gate.reserve());
 		List<ManagerGate.Pass> waiting = List.of(gate.reserve(), gate.reserve(), gate.reserve());
 		assertThat(bucket.tokens()).isEqualTo(-3.0);
-		// a stop wakes the waiters in any order; oldest first is the order that used to strand
+		// a stop wakes the waiters in any order; oldest first is the order that used to
+		// strand
 		waiting.forEach(gate::giveBack);
 		assertThat(bucket.tokens()).isEqualTo(0.0);
 		this.clock.advance(Duration.ofSeconds(1));
@@ -79,7 +80,8 @@ class ManagerGateDefectTests {
 		for (int i = 0; i < keys; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
-		// time stands still: one key takes the only token, every other one is refused and waits
+		// time stands still: one key takes the only token, every other one is refused and
+		// waits
 		// in the queue for the second the bucket needs
 		await().until(() -> this.reconciled.size() == 1 && controller.queue().waiting() == keys - 1);
 		assertThat(this.reconciled).hasSize(1);

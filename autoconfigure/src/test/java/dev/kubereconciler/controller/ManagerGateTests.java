@@ -25,9 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
 
 /**
- * Tests for the {@link ManagerGate} as workers pass it, on a manual clock: admissions across
- * controllers follow the shared bucket exactly, first come first served, and the policy decides
- * which causes pass through it.
+ * Tests for the {@link ManagerGate} as workers pass it, on a manual clock: admissions
+ * across controllers follow the shared bucket exactly, first come first served, and the
+ * policy decides which causes pass through it.
  */
 class ManagerGateTests {
 
@@ -80,8 +80,10 @@ class ManagerGateTests {
 	}
 
 	private void assertFirstComeFirstServedAfterTheBurst(int burst, int keysEach) {
-		// whoever comes first takes the burst; after it, each worker that passed queues up again
-		// behind the others, so admissions rotate among the controllers that have keys left
+		// whoever comes first takes the burst; after it, each worker that passed queues
+		// up again
+		// behind the others, so admissions rotate among the controllers that have keys
+		// left
 		List<String> order = List.copyOf(this.order);
 		Map<String, Integer> left = new java.util.HashMap<>(Map.of("a", keysEach, "b", keysEach, "c", keysEach));
 		for (int i = 0; i < order.size(); i++) {
@@ -112,15 +114,16 @@ class ManagerGateTests {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(AddCause.REQUEUE_AFTER), null);
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start("a", gate,
-				(request) -> (calls.incrementAndGet() <= 2) ? Result.requeueAfter(Duration.ofMillis(100)) : Result.done());
+		Controller controller = start("a", gate, (request) -> (calls.incrementAndGet() <= 2)
+				? Result.requeueAfter(Duration.ofMillis(100)) : Result.done());
 		controller.enqueue(new Request("ns", "key"));
 		await().until(() -> admitted("a") == 1);
 		assertThat(gate.admitted()).isZero();
 		this.scheduler.advance(Duration.ofMillis(100));
 		await().until(() -> admitted("a") == 2);
 		assertThat(gate.admitted()).isEqualTo(1);
-		// the bucket took its only token at 100 ms: the second requeue-after, due at 200 ms,
+		// the bucket took its only token at 100 ms: the second requeue-after, due at 200
+		// ms,
 		// waits the 900 ms the bucket needs to refill it
 		this.scheduler.advance(Duration.ofMillis(100));
 		await().until(() -> this.sleeper.sleeping() == 1);

@@ -83,13 +83,14 @@ class MappedWatchIntegrationTests {
 		this.manager = ControllerManager.builder(this.client).controller(definition).build();
 		started.set(this.manager);
 		this.manager.start();
-		await().atMost(TIMEOUT).until(() -> this.reconciles.keySet().containsAll(List.of("uses-s1-a", "uses-s1-b",
-				"uses-s2")));
+		await().atMost(TIMEOUT)
+			.until(() -> this.reconciles.keySet().containsAll(List.of("uses-s1-a", "uses-s1-b", "uses-s2")));
 		Map<String, Integer> before = snapshotWhenQuiet();
 		V1Secret s1 = core.readNamespacedSecret("s1", ns).execute();
 		core.replaceNamespacedSecret("s1", ns, s1.stringData(Map.of("password", "changed"))).execute();
-		await().atMost(TIMEOUT).until(() -> count("uses-s1-a") == before.get("uses-s1-a") + 1
-				&& count("uses-s1-b") == before.get("uses-s1-b") + 1);
+		await().atMost(TIMEOUT)
+			.until(() -> count("uses-s1-a") == before.get("uses-s1-a") + 1
+					&& count("uses-s1-b") == before.get("uses-s1-b") + 1);
 		Map<String, Integer> after = snapshotWhenQuiet();
 		assertThat(after).containsEntry("uses-s1-a", before.get("uses-s1-a") + 1)
 			.containsEntry("uses-s1-b", before.get("uses-s1-b") + 1)

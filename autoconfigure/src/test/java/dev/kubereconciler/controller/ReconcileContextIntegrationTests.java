@@ -36,9 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a {@link ContextReconciler} gets against the real test API server: a private copy of
- * the object, no call once it is gone, server-side apply with the controller as field manager,
- * owned objects through the owner index, and its own writes even before the watch delivers them.
+ * What a {@link ContextReconciler} gets against the real test API server: a private copy
+ * of the object, no call once it is gone, server-side apply with the controller as field
+ * manager, owned objects through the owner index, and its own writes even before the
+ * watch delivers them.
  */
 @KubernetesTest
 class ReconcileContextIntegrationTests {
@@ -85,8 +86,8 @@ class ReconcileContextIntegrationTests {
 					.namespaces(this.namespace.name())
 					.labelSelector("context-test=copies")
 					.reconciler(ContextReconciler.ofRequest(V1ConfigMap.class, (request, context) -> {
-						requestSawObject.add(context.get(V1ConfigMap.class, request.namespace(), request.name())
-							.isPresent());
+						requestSawObject
+							.add(context.get(V1ConfigMap.class, request.namespace(), request.name()).isPresent());
 						return Result.done();
 					}))
 					.build());
@@ -96,7 +97,8 @@ class ReconcileContextIntegrationTests {
 		assertThat(cached.getData()).doesNotContainKey("scribbled");
 		assertThat(cached.getMetadata().getLabels()).containsEntry("context-test", "copies");
 		this.core.deleteNamespacedConfigMap("copied", this.namespace.name()).execute();
-		// the request form runs for the deletion and finds nothing; the object form is not called
+		// the request form runs for the deletion and finds nothing; the object form is
+		// not called
 		await().atMost(TIMEOUT).until(() -> requestSawObject.size() == 2);
 		assertThat(requestSawObject).containsExactly(true, false);
 		await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> objectCalls.get() == 1);
@@ -107,23 +109,25 @@ class ReconcileContextIntegrationTests {
 	void applyOwnsFieldsAsTheControllerAndAnUnchangedApplyWritesNothing() throws Exception {
 		List<String> versions = new CopyOnWriteArrayList<>();
 		List<Integer> ownedSeen = new CopyOnWriteArrayList<>();
-		start(null, ControllerDefinition.builder("applier", V1Secret.class)
-			.namespaces(this.namespace.name())
-			.owns(V1ConfigMap.class)
-			.reconciler(ContextReconciler.of(V1Secret.class, (secret, context) -> {
-				V1ConfigMap desired = new V1ConfigMap()
-					.metadata(new V1ObjectMeta().name(secret.getMetadata().getName() + "-settings")
-						.namespace(secret.getMetadata().getNamespace()))
-					.data(Map.of("owner", secret.getMetadata().getName()));
-				context.setControllerReference(secret, desired);
-				V1ConfigMap applied = context.apply(desired);
-				versions.add(applied.getMetadata().getResourceVersion());
-				ownedSeen.add(context.owned(V1ConfigMap.class, secret).size());
-				return (versions.size() < 2) ? Result.requeueAfter(Duration.ofMillis(50)) : Result.done();
-			}))
-			.build());
-		this.core.createNamespacedSecret(this.namespace.name(),
-				new V1Secret().metadata(new V1ObjectMeta().name("source")).stringData(Map.of("a", "b")))
+		start(null,
+				ControllerDefinition.builder("applier", V1Secret.class)
+					.namespaces(this.namespace.name())
+					.owns(V1ConfigMap.class)
+					.reconciler(ContextReconciler.of(V1Secret.class, (secret, context) -> {
+						V1ConfigMap desired = new V1ConfigMap()
+							.metadata(new V1ObjectMeta().name(secret.getMetadata().getName() + "-settings")
+								.namespace(secret.getMetadata().getNamespace()))
+							.data(Map.of("owner", secret.getMetadata().getName()));
+						context.setControllerReference(secret, desired);
+						V1ConfigMap applied = context.apply(desired);
+						versions.add(applied.getMetadata().getResourceVersion());
+						ownedSeen.add(context.owned(V1ConfigMap.class, secret).size());
+						return (versions.size() < 2) ? Result.requeueAfter(Duration.ofMillis(50)) : Result.done();
+					}))
+					.build());
+		this.core
+			.createNamespacedSecret(this.namespace.name(),
+					new V1Secret().metadata(new V1ObjectMeta().name("source")).stringData(Map.of("a", "b")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> versions.size() >= 2);
 		// the second apply changed nothing, so the server kept the resourceVersion
@@ -137,7 +141,8 @@ class ReconcileContextIntegrationTests {
 			JsonObject entry = element.getAsJsonObject();
 			assertThat(entry.get("manager").getAsString()).isEqualTo("applier");
 			assertThat(entry.get("operation").getAsString()).isEqualTo("Apply");
-			// only the fields the controller set, not the empty maps client-java models carry
+			// only the fields the controller set, not the empty maps client-java models
+			// carry
 			assertThat(entry.getAsJsonObject("fieldsV1").keySet()).containsExactlyInAnyOrder("f:data", "f:metadata");
 			assertThat(entry.getAsJsonObject("fieldsV1").getAsJsonObject("f:metadata").keySet())
 				.containsExactly("f:ownerReferences");
@@ -164,33 +169,36 @@ class ReconcileContextIntegrationTests {
 		List<String> stepsCached = new CopyOnWriteArrayList<>();
 		List<Trigger> triggers = new CopyOnWriteArrayList<>();
 		List<Integer> failures = new CopyOnWriteArrayList<>();
-		ControllerManager manager = start(factory, ControllerDefinition.builder("writer", V1ConfigMap.class)
-			.namespaces(this.namespace.name())
-			.labelSelector("context-test=write")
-			.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
-			.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
-				triggers.add(context.trigger());
-				failures.add(context.failures());
-				stepsSeen.add(configMap.getData().getOrDefault("step", "none"));
-				stepsCached.add(this.managers.get(0)
-					.lister(V1ConfigMap.class)
-					.namespace(this.namespace.name())
-					.get("written")
-					.getData()
-					.getOrDefault("step", "none"));
-				if (stepsSeen.size() == 1) {
-					watch.hold();
-					context.patch(configMap, "{\"data\":{\"step\":\"1\"}}");
-					// straight back, through the limiter: long before the held event
-					return Result.requeue();
-				}
-				return Result.done();
-			}))
-			.build());
+		ControllerManager manager = start(factory,
+				ControllerDefinition.builder("writer", V1ConfigMap.class)
+					.namespaces(this.namespace.name())
+					.labelSelector("context-test=write")
+					.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
+					.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+						triggers.add(context.trigger());
+						failures.add(context.failures());
+						stepsSeen.add(configMap.getData().getOrDefault("step", "none"));
+						stepsCached.add(this.managers.get(0)
+							.lister(V1ConfigMap.class)
+							.namespace(this.namespace.name())
+							.get("written")
+							.getData()
+							.getOrDefault("step", "none"));
+						if (stepsSeen.size() == 1) {
+							watch.hold();
+							context.patch(configMap, "{\"data\":{\"step\":\"1\"}}");
+							// straight back, through the limiter: long before the held
+							// event
+							return Result.requeue();
+						}
+						return Result.done();
+					}))
+					.build());
 		try {
 			this.core.createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
 			await().atMost(TIMEOUT).until(() -> stepsSeen.size() >= 2);
-			// the informer still holds the old version, yet the reconcile read its own write
+			// the informer still holds the old version, yet the reconcile read its own
+			// write
 			assertThat(stepsCached).startsWith("none", "none");
 			assertThat(stepsSeen).startsWith("none", "1");
 			assertThat(triggers).startsWith(Trigger.EVENT, Trigger.RETRY);
@@ -212,8 +220,8 @@ class ReconcileContextIntegrationTests {
 		ControllerManager.Builder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
 
 			@Override
-			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request, ReconcileOutcome outcome, long nanos,
-					Throwable error) {
+			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request,
+					ReconcileOutcome outcome, long nanos, Throwable error) {
 				if (error != null) {
 					ReconcileContextIntegrationTests.this.errors.add(controller + ": " + error);
 				}

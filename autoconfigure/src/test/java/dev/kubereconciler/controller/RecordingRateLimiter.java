@@ -10,8 +10,8 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * A rate limiter that returns a fixed delay and records every call, so tests can assert which
- * queue action an outcome took.
+ * A rate limiter that returns a fixed delay and records every call, so tests can assert
+ * which queue action an outcome took.
  */
 class RecordingRateLimiter implements RateLimiter<Request> {
 

@@ -17,8 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link ResourceType}: built-in models, annotated custom resources and the error
- * for an unknown one.
+ * Tests for {@link ResourceType}: built-in models, annotated custom resources and the
+ * error for an unknown one.
  */
 class ResourceTypeTests {
 

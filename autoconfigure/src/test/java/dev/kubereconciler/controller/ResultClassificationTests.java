@@ -11,8 +11,9 @@ import dev.kubereconciler.reconcile.TerminalReconcileException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for how {@link ResultHandler} classifies a reconcile's ending: a terminal error stays
- * terminal when it arrives wrapped, as controller-runtime's {@code errors.Is} unwraps.
+ * Tests for how {@link ResultHandler} classifies a reconcile's ending: a terminal error
+ * stays terminal when it arrives wrapped, as controller-runtime's {@code errors.Is}
+ * unwraps.
  */
 class ResultClassificationTests {
 

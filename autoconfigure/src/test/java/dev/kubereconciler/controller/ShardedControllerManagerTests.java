@@ -32,9 +32,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link ControllerManager} with sharding, two managers in one JVM against the real
- * test API server: keys split by partition, no key reconciled by both at once, and a graceful
- * leave hands everything to the survivor.
+ * Tests for {@link ControllerManager} with sharding, two managers in one JVM against the
+ * real test API server: keys split by partition, no key reconciled by both at once, and a
+ * graceful leave hands everything to the survivor.
  */
 @KubernetesTest
 class ShardedControllerManagerTests {
@@ -87,11 +87,12 @@ class ShardedControllerManagerTests {
 			core.replaceNamespacedConfigMap("object-" + i, this.namespace.name(), current.data(Map.of("v", "2")))
 				.execute();
 		}
-		await().atMost(TIMEOUT).until(() -> this.reconciles.subList(before, this.reconciles.size())
-			.stream()
-			.map(Reconcile::key)
-			.collect(Collectors.toSet())
-			.size() == OBJECTS);
+		await().atMost(TIMEOUT)
+			.until(() -> this.reconciles.subList(before, this.reconciles.size())
+				.stream()
+				.map(Reconcile::key)
+				.collect(Collectors.toSet())
+				.size() == OBJECTS);
 		for (Reconcile reconcile : this.reconciles.subList(before, this.reconciles.size())) {
 			assertThat(reconcile.replica()).as(reconcile.key())
 				.isEqualTo(split.ownerOf(this.partitioner.partitionOf(Request.fromKey(reconcile.key()))));
@@ -105,12 +106,13 @@ class ShardedControllerManagerTests {
 			core.replaceNamespacedConfigMap("object-" + i, this.namespace.name(), current.data(Map.of("v", "3")))
 				.execute();
 		}
-		await().atMost(TIMEOUT).until(() -> this.reconciles.subList(afterLeave, this.reconciles.size())
-			.stream()
-			.filter((reconcile) -> reconcile.replica().equals("a"))
-			.map(Reconcile::key)
-			.collect(Collectors.toSet())
-			.size() == OBJECTS);
+		await().atMost(TIMEOUT)
+			.until(() -> this.reconciles.subList(afterLeave, this.reconciles.size())
+				.stream()
+				.filter((reconcile) -> reconcile.replica().equals("a"))
+				.map(Reconcile::key)
+				.collect(Collectors.toSet())
+				.size() == OBJECTS);
 		assertNoOverlap();
 	}
 
@@ -120,7 +122,8 @@ class ShardedControllerManagerTests {
 		ControllerManager b = start("b");
 		Assignment split = Assignment.compute(List.of("a", "b"), PARTITIONS);
 		await().atMost(TIMEOUT)
-			.until(() -> a.shardCoordinator().table().held().size() + b.shardCoordinator().table().held().size() == PARTITIONS
+			.until(() -> a.shardCoordinator().table().held().size()
+					+ b.shardCoordinator().table().held().size() == PARTITIONS
 					&& b.shardCoordinator().members().size() == 2 && a.shardCoordinator().members().size() == 2);
 		CoreV1Api core = new CoreV1Api(this.client);
 		V1ConfigMap owner = core.createNamespacedConfigMap(this.namespace.name(), configMap("owner")).execute();

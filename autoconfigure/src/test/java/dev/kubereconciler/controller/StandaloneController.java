@@ -7,9 +7,9 @@ import io.kubernetes.client.openapi.ApiClient;
 import dev.kubereconciler.ratelimit.DelayScheduler;
 
 /**
- * Builds controllers the one way there is, through a {@link ControllerManager}, for tests that
- * need no API server: the manager is never started, and the test starts the controller and
- * feeds it keys itself.
+ * Builds controllers the one way there is, through a {@link ControllerManager}, for tests
+ * that need no API server: the manager is never started, and the test starts the
+ * controller and feeds it keys itself.
  */
 public final class StandaloneController {
 

@@ -23,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Status writes of a {@link ContextReconciler} on a custom resource against the real test API
- * server: on a fresh object with no status, through PUT and through apply, and without a hot
- * loop when the status did not change.
+ * Status writes of a {@link ContextReconciler} on a custom resource against the real test
+ * API server: on a fresh object with no status, through PUT and through apply, and
+ * without a hot loop when the status did not change.
  */
 @KubernetesTest
 class StatusIntegrationTests {
@@ -67,7 +67,8 @@ class StatusIntegrationTests {
 			.throwsApiException();
 		// a fresh object has no status: the PUT on /status works anyway
 		await().atMost(TIMEOUT).until(() -> "red".equals(statusColor("steady")));
-		// the write comes back as an update and reconciles once more, which writes nothing
+		// the write comes back as an update and reconciles once more, which writes
+		// nothing
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		Gadget current = this.gadgets.get(this.namespace.name(), "steady").throwsApiException().getObject();
@@ -84,7 +85,8 @@ class StatusIntegrationTests {
 		start("counter", ContextReconciler.of(Gadget.class, (gadget, context) -> {
 			int writes = reconciles.incrementAndGet();
 			if (writes <= 10) {
-				// a status that is never the same: every write is an update event, which reconciles again
+				// a status that is never the same: every write is an update event, which
+				// reconciles again
 				gadget.setStatus(new Gadget.Status().color(gadget.getSpec().getColor()).writes(writes));
 				context.updateStatus(gadget);
 			}
@@ -92,7 +94,8 @@ class StatusIntegrationTests {
 		}));
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "looping", "red"), "counter"))
 			.throwsApiException();
-		// no spec change after the create, yet it reconciled again for each of its own writes
+		// no spec change after the create, yet it reconciled again for each of its own
+		// writes
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 11);
 		assertThat(this.errors).isEmpty();
 	}
@@ -130,8 +133,8 @@ class StatusIntegrationTests {
 			.listener(new ControllerListener() {
 
 				@Override
-				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome,
-						long nanos, Throwable error) {
+				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+						Throwable error) {
 					if (error != null) {
 						StatusIntegrationTests.this.errors.add(controller + ": " + error);
 					}

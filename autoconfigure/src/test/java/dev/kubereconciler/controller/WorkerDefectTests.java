@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Regression tests for the worker: what a reconcile returns after its timeout decides what
- * becomes of its key, and an unexpected exception never ends a worker or wedges its key.
+ * Regression tests for the worker: what a reconcile returns after its timeout decides
+ * what becomes of its key, and an unexpected exception never ends a worker or wedges its
+ * key.
  */
 class WorkerDefectTests {
 

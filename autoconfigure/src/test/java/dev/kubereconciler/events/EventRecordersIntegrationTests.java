@@ -22,9 +22,9 @@ import dev.kubereconciler.test.TestNamespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link EventRecorders} against the real test API server. Writes run on the calling
- * thread (a direct executor) or on demand (a held executor), and time is a manual clock, so
- * every count is exact.
+ * Tests for {@link EventRecorders} against the real test API server. Writes run on the
+ * calling thread (a direct executor) or on demand (a held executor), and time is a manual
+ * clock, so every count is exact.
  */
 @KubernetesTest
 class EventRecordersIntegrationTests {
@@ -42,15 +42,17 @@ class EventRecordersIntegrationTests {
 	@Test
 	void hundredIdenticalWarningsMakeOneEventAndItsSeriesPlusTheDropsAccountForAll() throws ApiException {
 		V1ConfigMap regarding = configMap("burst");
-		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock,
-				"pod-1", EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock, "pod-1",
+				EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
 		EventRecorder recorder = recorders.forController("mirror");
 		for (int i = 0; i < 100; i++) {
 			recorder.warning(regarding, "SyncFailed", "Sync", "the target namespace is gone");
 		}
-		// client-go's spam filter: a burst of 25 per source and object, the other 75 dropped
+		// client-go's spam filter: a burst of 25 per source and object, the other 75
+		// dropped
 		assertThat(this.listener.dropped(EventDrop.SPAM_FILTER)).isEqualTo(75);
-		// of the 25: the first created the Event, the second started its series, 23 only counted
+		// of the 25: the first created the Event, the second started its series, 23 only
+		// counted
 		assertThat(this.listener.written).hasValue(2);
 		EventsV1Event event = onlyEvent(regarding.getMetadata().getName());
 		assertThat(event.getSeries().getCount()).isEqualTo(2);
@@ -76,8 +78,8 @@ class EventRecordersIntegrationTests {
 	@Test
 	void refreshWritesTheCurrentCountOfAnOpenSeries() throws ApiException {
 		V1ConfigMap regarding = configMap("refreshed");
-		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock,
-				"pod-1", EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock, "pod-1",
+				EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
 		for (int i = 0; i < 7; i++) {
 			recorders.forController("mirror").normal(regarding, "Synced", "Sync", "copied");
 		}
@@ -98,17 +100,19 @@ class EventRecordersIntegrationTests {
 		assertThat(this.listener.dropped(EventDrop.BUFFER_FULL)).isEqualTo(3);
 		assertThat(events(regarding.getMetadata().getName())).isEmpty();
 		executor.runAll();
-		assertThat(events(regarding.getMetadata().getName())).extracting(EventsV1Event::getReason).containsExactlyInAnyOrder("One", "Two");
+		assertThat(events(regarding.getMetadata().getName())).extracting(EventsV1Event::getReason)
+			.containsExactlyInAnyOrder("One", "Two");
 		assertThat(this.listener.written).hasValue(2);
 	}
 
 	@Test
 	void anEventTheServerRefusesIsCountedAsAWriteFailure() throws ApiException {
-		// an event lives in its object's namespace, and the API server refuses one in a namespace
+		// an event lives in its object's namespace, and the API server refuses one in a
+		// namespace
 		// that does not exist
 		V1ConfigMap regarding = new V1ConfigMap().metadata(new V1ObjectMeta().name("refused").namespace("no-such-ns"));
-		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock,
-				"pod-1", EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock, "pod-1",
+				EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
 		recorders.forController("mirror").warning(regarding, "SyncFailed", "Sync", "n");
 		recorders.forController("mirror").normal(new V1ConfigMap(), "Synced", "Sync", "no name");
 		assertThat(this.listener.dropped(EventDrop.INVALID)).isEqualTo(1);
@@ -135,7 +139,8 @@ class EventRecordersIntegrationTests {
 			.getItems()
 			.stream()
 			.filter((event) -> "mirror".equals(event.getReportingController()))
-			// each test regards its own ConfigMap; the other tests' events share the namespace
+			// each test regards its own ConfigMap; the other tests' events share the
+			// namespace
 			.filter((event) -> regarding.equals(event.getRegarding().getName()))
 			.toList();
 	}

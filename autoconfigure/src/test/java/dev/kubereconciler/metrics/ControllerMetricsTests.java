@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
 
 /**
- * Tests for {@link ControllerMetrics}, scraped through Micrometer's Prometheus registry so that
- * the rendered names, labels, types and buckets are asserted as Prometheus sees them, with real
- * controllers on a manual clock where the values must be exact.
+ * Tests for {@link ControllerMetrics}, scraped through Micrometer's Prometheus registry
+ * so that the rendered names, labels, types and buckets are asserted as Prometheus sees
+ * them, with real controllers on a manual clock where the values must be exact.
  */
 class ControllerMetricsTests {
 
@@ -61,8 +61,7 @@ class ControllerMetricsTests {
 	void everyControllerRuntimeSeriesIsRenderedZeroInitialisedOnceAControllerStarts() {
 		this.metrics.bindTo(this.registry);
 		start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3));
-		assertThat(scrape()).contains(
-				"# TYPE controller_runtime_reconcile_total counter",
+		assertThat(scrape()).contains("# TYPE controller_runtime_reconcile_total counter",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"success\"} 0.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"error\"} 0.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"requeue\"} 0.0",
@@ -80,11 +79,9 @@ class ControllerMetricsTests {
 				"# TYPE controller_runtime_max_concurrent_reconciles gauge",
 				"controller_runtime_max_concurrent_reconciles{controller=\"cm\"} 3.0",
 				"# TYPE controller_runtime_active_workers gauge",
-				"controller_runtime_active_workers{controller=\"cm\"} 0.0",
-				"# TYPE workqueue_depth gauge",
+				"controller_runtime_active_workers{controller=\"cm\"} 0.0", "# TYPE workqueue_depth gauge",
 				"workqueue_depth{controller=\"cm\",name=\"cm\",priority=\"0\"} 0.0",
-				"# TYPE workqueue_adds_total counter",
-				"workqueue_adds_total{controller=\"cm\",name=\"cm\"} 0.0",
+				"# TYPE workqueue_adds_total counter", "workqueue_adds_total{controller=\"cm\",name=\"cm\"} 0.0",
 				"# TYPE workqueue_queue_duration_seconds histogram",
 				"workqueue_queue_duration_seconds_count{controller=\"cm\",name=\"cm\"} 0",
 				"# TYPE workqueue_work_duration_seconds histogram",
@@ -93,16 +90,13 @@ class ControllerMetricsTests {
 				"workqueue_unfinished_work_seconds{controller=\"cm\",name=\"cm\"} 0.0",
 				"# TYPE workqueue_longest_running_processor_seconds gauge",
 				"workqueue_longest_running_processor_seconds{controller=\"cm\",name=\"cm\"} 0.0",
-				"# TYPE workqueue_retries_total counter",
-				"workqueue_retries_total{controller=\"cm\",name=\"cm\"} 0.0",
-				"# TYPE workqueue_waiting gauge",
-				"workqueue_waiting{controller=\"cm\",name=\"cm\"} 0.0",
+				"# TYPE workqueue_retries_total counter", "workqueue_retries_total{controller=\"cm\",name=\"cm\"} 0.0",
+				"# TYPE workqueue_waiting gauge", "workqueue_waiting{controller=\"cm\",name=\"cm\"} 0.0",
 				"# TYPE ratelimiter_delay_seconds histogram",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"backoff\"} 0",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"bucket\"} 0",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"manager\"} 0",
-				"# TYPE ratelimiter_tokens gauge",
-				"ratelimiter_tokens{limiter=\"cm\"} 100.0",
+				"# TYPE ratelimiter_tokens gauge", "ratelimiter_tokens{limiter=\"cm\"} 100.0",
 				"ratelimiter_tokens{limiter=\"manager\"} 1.0");
 	}
 
@@ -148,8 +142,7 @@ class ControllerMetricsTests {
 			controller.enqueue(new Request("ns", name));
 		}
 		awaitReconciles(controller, 9);
-		assertThat(scrape()).contains(
-				"controller_runtime_reconcile_total{controller=\"cm\",result=\"success\"} 4.0",
+		assertThat(scrape()).contains("controller_runtime_reconcile_total{controller=\"cm\",result=\"success\"} 4.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"requeue\"} 1.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"requeue_after\"} 1.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"error\"} 3.0",
@@ -157,11 +150,13 @@ class ControllerMetricsTests {
 				"controller_runtime_terminal_reconcile_errors_total{controller=\"cm\"} 1.0",
 				"controller_runtime_reconcile_panics_total{controller=\"cm\"} 1.0",
 				"controller_runtime_reconcile_timeouts_total{controller=\"cm\"} 0.0",
-				// no time passes on the manual clock, so every reconcile lands in the first bucket
+				// no time passes on the manual clock, so every reconcile lands in the
+				// first bucket
 				"controller_runtime_reconcile_time_seconds_bucket{controller=\"cm\",le=\"0.005\"} 9",
 				"controller_runtime_reconcile_time_seconds_count{controller=\"cm\"} 9",
 				"controller_runtime_reconcile_time_seconds_sum{controller=\"cm\"} 0.0",
-				// 6 first adds and 3 rate-limited retries without delay; the requeue-after waits
+				// 6 first adds and 3 rate-limited retries without delay; the
+				// requeue-after waits
 				"workqueue_adds_total{controller=\"cm\",name=\"cm\"} 9.0",
 				// as in client-go, every delayed add is a retry, requeue-after included
 				"workqueue_retries_total{controller=\"cm\",name=\"cm\"} 4.0",
@@ -188,10 +183,11 @@ class ControllerMetricsTests {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
 		awaitReconciles(controller, 102);
-		// the bucket (10 qps, burst 100) lets 100 failures through at once: 5 ms of backoff each;
-		// the 101st and 102nd wait for tokens, 100 ms and 200 ms, and leave the bucket 2 in debt
-		assertThat(scrape()).contains(
-				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"backoff\"} 100",
+		// the bucket (10 qps, burst 100) lets 100 failures through at once: 5 ms of
+		// backoff each;
+		// the 101st and 102nd wait for tokens, 100 ms and 200 ms, and leave the bucket 2
+		// in debt
+		assertThat(scrape()).contains("ratelimiter_delay_seconds_count{controller=\"cm\",source=\"backoff\"} 100",
 				"ratelimiter_delay_seconds_sum{controller=\"cm\",source=\"backoff\"} 0.5",
 				"ratelimiter_delay_seconds_bucket{controller=\"cm\",source=\"backoff\",le=\"0.005\"} 100",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"bucket\"} 2",
@@ -199,8 +195,7 @@ class ControllerMetricsTests {
 				"ratelimiter_delay_seconds_bucket{controller=\"cm\",source=\"bucket\",le=\"0.1\"} 1",
 				"ratelimiter_delay_seconds_bucket{controller=\"cm\",source=\"bucket\",le=\"0.25\"} 2",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"manager\"} 0",
-				"ratelimiter_tokens{limiter=\"cm\"} -2.0",
-				"workqueue_waiting{controller=\"cm\",name=\"cm\"} 102.0",
+				"ratelimiter_tokens{limiter=\"cm\"} -2.0", "workqueue_waiting{controller=\"cm\",name=\"cm\"} 102.0",
 				"workqueue_retries_total{controller=\"cm\",name=\"cm\"} 102.0",
 				"controller_runtime_reconcile_total{controller=\"cm\",result=\"error\"} 102.0");
 		this.scheduler.advance(Duration.ofMillis(5));
@@ -223,7 +218,8 @@ class ControllerMetricsTests {
 		for (String name : List.of("a", "b", "c")) {
 			controller.enqueue(new Request("ns", name));
 		}
-		// one worker passes at once; the others reserved the next tokens, 100 ms and 200 ms ahead
+		// one worker passes at once; the others reserved the next tokens, 100 ms and 200
+		// ms ahead
 		await().until(() -> sleeper.sleeping() == 2);
 		assertThat(scrape()).contains("ratelimiter_tokens{limiter=\"manager\"} -2.0",
 				"ratelimiter_delay_seconds_count{controller=\"cm\",source=\"manager\"} 2",
@@ -359,7 +355,10 @@ class ControllerMetricsTests {
 	}
 
 	private static org.awaitility.core.ConditionFactory await() {
-		return with().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(1)).await().atMost(Duration.ofSeconds(10));
+		return with().pollDelay(Duration.ZERO)
+			.pollInterval(Duration.ofMillis(1))
+			.await()
+			.atMost(Duration.ofSeconds(10));
 	}
 
 }

@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Tests for the priority mode of {@link RateLimitingQueue}, rule by rule as
  * controller-runtime's {@code pkg/controller/priorityqueue}: highest priority first, FIFO
- * within a priority, priorities that only rise while a key waits, and the earliest ready time.
- * The invariants shared with the plain queue are in {@link RateLimitingQueueTests}.
+ * within a priority, priorities that only rise while a key waits, and the earliest ready
+ * time. The invariants shared with the plain queue are in {@link RateLimitingQueueTests}.
  */
 class PriorityQueueTests {
 

@@ -28,9 +28,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link RateLimitingQueue}: client-go's invariants, exact delays on a manual clock,
- * and the observer hooks, each in plain and in priority mode, where keys of one priority keep
- * the plain queue's order.
+ * Tests for {@link RateLimitingQueue}: client-go's invariants, exact delays on a manual
+ * clock, and the observer hooks, each in plain and in priority mode, where keys of one
+ * priority keep the plain queue's order.
  */
 @ParameterizedClass(name = "priority mode: {0}")
 @ValueSource(booleans = { false, true })
@@ -137,7 +137,8 @@ class RateLimitingQueueTests {
 	@ParameterizedTest(name = "ticker starting at {0}")
 	@ValueSource(longs = { Long.MIN_VALUE, -1_000_000_000_000L, -1, Long.MAX_VALUE - 50_000_000, Long.MAX_VALUE })
 	void addAfterWaitsExactlyTheDelayWhereverTheTickerStarts(long start) throws Exception {
-		// tickers, like System.nanoTime(), may start anywhere and wrap: only differences count
+		// tickers, like System.nanoTime(), may start anywhere and wrap: only differences
+		// count
 		ManualClock scheduler = new ManualClock(start);
 		RateLimitingQueue<String> queue = RateLimitingQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
@@ -160,8 +161,8 @@ class RateLimitingQueueTests {
 		scheduler.advance(Duration.ofNanos(1));
 		assertThat(queue.get()).contains("later");
 		assertThat(queue.waiting()).isEqualTo(1);
-		assertThat(queue.gauges().remainingDelay("never")).hasValueSatisfying(
-				(remaining) -> assertThat(remaining).isGreaterThan(Duration.ofDays(365 * 290)));
+		assertThat(queue.gauges().remainingDelay("never"))
+			.hasValueSatisfying((remaining) -> assertThat(remaining).isGreaterThan(Duration.ofDays(365 * 290)));
 	}
 
 	@Test
@@ -434,7 +435,8 @@ class RateLimitingQueueTests {
 						if (!held.add(key)) {
 							overlaps.add(key);
 						}
-						// what this worker observes is the version added before it took the key
+						// what this worker observes is the version added before it took
+						// the key
 						int version = lastAdded.get(key).get();
 						lastSeen.computeIfAbsent(key, (k) -> new AtomicInteger()).accumulateAndGet(version, Math::max);
 						held.remove(key);
@@ -452,13 +454,13 @@ class RateLimitingQueueTests {
 			for (int k = 0; k < 50; k++) {
 				String key = "key-" + k;
 				lastAdded.computeIfAbsent(key, (x) -> new AtomicInteger()).set(version);
-				// mixed priorities: raising a ready key must not lose or duplicate it either
+				// mixed priorities: raising a ready key must not lose or duplicate it
+				// either
 				int priority = ((version + k) % 2 == 0) ? RateLimitingQueue.LOW_PRIORITY : version % 5;
 				queue.add(key, AddCause.EVENT, priority);
 			}
 		}
-		await().until(() -> lastSeen.size() == 50
-				&& lastSeen.values().stream().allMatch((seen) -> seen.get() == 200));
+		await().until(() -> lastSeen.size() == 50 && lastSeen.values().stream().allMatch((seen) -> seen.get() == 200));
 		queue.shutDown();
 		for (Thread worker : workers) {
 			worker.join();

@@ -9,8 +9,9 @@ import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link RateLimiter#decide}: a composed limiter's delay is attributed to the kind of
- * child whose delay was the longest, with the same delays as {@link RateLimiter#when}.
+ * Tests for {@link RateLimiter#decide}: a composed limiter's delay is attributed to the
+ * kind of child whose delay was the longest, with the same delays as
+ * {@link RateLimiter#when}.
  */
 class DelayAttributionTests {
 
@@ -39,8 +40,9 @@ class DelayAttributionTests {
 	@Test
 	void maxWaitCapsTheDelayAndKeepsItsSource() {
 		TokenBucketRateLimiter<Integer> bucket = RateLimiters.bucket(1, 1, this.ticker);
-		RateLimiter<Integer> limiter = RateLimiters.maxWait(RateLimiters.maxOf(
-				RateLimiters.exponential(Duration.ofMillis(1), Duration.ofSeconds(1)), bucket), Duration.ofMillis(500));
+		RateLimiter<Integer> limiter = RateLimiters.maxWait(
+				RateLimiters.maxOf(RateLimiters.exponential(Duration.ofMillis(1), Duration.ofSeconds(1)), bucket),
+				Duration.ofMillis(500));
 		assertThat(limiter.decide(1)).isEqualTo(new Decision(Duration.ofMillis(1), DelaySource.BACKOFF));
 		assertThat(limiter.decide(2)).isEqualTo(new Decision(Duration.ofMillis(500), DelaySource.BUCKET));
 		// the capped call took no token: the bucket owes nothing beyond its first token

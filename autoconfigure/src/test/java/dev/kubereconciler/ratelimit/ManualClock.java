@@ -8,10 +8,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The one test clock: a {@link DelayScheduler} whose time only moves when a test advances it.
- * Scheduled actions run on the test's thread, in deadline order, when time passes their
- * deadline; a sleeping thread wakes the same way, never on its own. One instance drives the
- * limiters, the queue delays, the manager gate and the watchdog of a test.
+ * The one test clock: a {@link DelayScheduler} whose time only moves when a test advances
+ * it. Scheduled actions run on the test's thread, in deadline order, when time passes
+ * their deadline; a sleeping thread wakes the same way, never on its own. One instance
+ * drives the limiters, the queue delays, the manager gate and the watchdog of a test.
  */
 public final class ManualClock implements DelayScheduler {
 
@@ -41,9 +41,9 @@ public final class ManualClock implements DelayScheduler {
 	}
 
 	/**
-	 * Return a clock on which a sleeping thread moves time forward by its own wait and goes on
-	 * at once, as the fake clock of {@code k8s.io/utils/clock} does, for tests that only look
-	 * at how long was waited.
+	 * Return a clock on which a sleeping thread moves time forward by its own wait and
+	 * goes on at once, as the fake clock of {@code k8s.io/utils/clock} does, for tests
+	 * that only look at how long was waited.
 	 * @return the clock
 	 */
 	public static ManualClock advancingOnSleep() {
@@ -105,7 +105,8 @@ public final class ManualClock implements DelayScheduler {
 	}
 
 	/**
-	 * Return how many actions are scheduled and not cancelled, sleepers' wake-ups included.
+	 * Return how many actions are scheduled and not cancelled, sleepers' wake-ups
+	 * included.
 	 * @return the pending actions
 	 */
 	public int pending() {

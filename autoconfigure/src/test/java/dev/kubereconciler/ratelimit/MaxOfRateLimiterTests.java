@@ -92,8 +92,8 @@ class MaxOfRateLimiterTests {
 	}
 
 	/**
-	 * A limiter of our SPI that is not a {@link ReservingRateLimiter}: a fixed delay, then one
-	 * second longer from the third call on.
+	 * A limiter of our SPI that is not a {@link ReservingRateLimiter}: a fixed delay,
+	 * then one second longer from the third call on.
 	 */
 	static final class CountingLimiter implements RateLimiter<String> {
 

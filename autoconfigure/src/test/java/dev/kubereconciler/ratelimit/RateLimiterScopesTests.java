@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link RateLimiterScopes}: two controllers never share one key's backoff, however
- * deep the shared instance sits, while a shared bucket stays one bucket.
+ * Tests for {@link RateLimiterScopes}: two controllers never share one key's backoff,
+ * however deep the shared instance sits, while a shared bucket stays one bucket.
  */
 class RateLimiterScopesTests {
 
@@ -25,8 +25,8 @@ class RateLimiterScopesTests {
 	@Test
 	void sharedMaxOfChildKeepsBackoffPerController() {
 		TokenBucketRateLimiter<String> bucket = RateLimiters.bucket(10, 100, this.ticker);
-		List<RateLimiter<String>> scoped = RateLimiterScopes.scopeShared(List.of("a", "b"),
-				List.of(RateLimiters.maxOf(this.sharedBackoff, bucket), RateLimiters.maxOf(this.sharedBackoff, bucket)));
+		List<RateLimiter<String>> scoped = RateLimiterScopes.scopeShared(List.of("a", "b"), List
+			.of(RateLimiters.maxOf(this.sharedBackoff, bucket), RateLimiters.maxOf(this.sharedBackoff, bucket)));
 		assertThat(scoped.get(0).when("ns/x")).isEqualTo(BASE);
 		assertThat(scoped.get(0).when("ns/x")).isEqualTo(BASE.multipliedBy(2));
 		assertThat(scoped.get(1).when("ns/x")).isEqualTo(BASE);
@@ -79,9 +79,10 @@ class RateLimiterScopesTests {
 
 	@Test
 	void sharedClientJavaBucketStaysShared() {
-		RateLimiter<String> bucket = RateLimiters.fromClientJava(new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1)));
-		List<RateLimiter<String>> scoped = RateLimiterScopes.scopeShared(List.of("a", "b"),
-				List.of(RateLimiters.maxOf(this.sharedBackoff, bucket), RateLimiters.maxOf(this.sharedBackoff, bucket)));
+		RateLimiter<String> bucket = RateLimiters
+			.fromClientJava(new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1)));
+		List<RateLimiter<String>> scoped = RateLimiterScopes.scopeShared(List.of("a", "b"), List
+			.of(RateLimiters.maxOf(this.sharedBackoff, bucket), RateLimiters.maxOf(this.sharedBackoff, bucket)));
 		assertThat(scoped.get(0).children()).element(1).isSameAs(bucket);
 		assertThat(scoped.get(1).children()).element(1).isSameAs(bucket);
 	}

@@ -39,8 +39,7 @@ class RateLimitersTests {
 		assertThat(state.children()).hasSize(2);
 		assertThat(state.children().get(0).config()).containsExactly(Map.entry("baseDelay", "PT0.005S"),
 				Map.entry("maxDelay", "PT16M40S"));
-		assertThat(state.children().get(1).config()).containsExactly(Map.entry("qps", 10.0),
-				Map.entry("burst", 100));
+		assertThat(state.children().get(1).config()).containsExactly(Map.entry("qps", 10.0), Map.entry("burst", 100));
 	}
 
 	@Test
@@ -70,8 +69,7 @@ class RateLimitersTests {
 		limiter.forget("item");
 		assertThat(limiter.numRequeues("item")).isZero();
 		assertThat(limiter.state().type()).isEqualTo("client-java");
-		assertThat(limiter.state().config()).containsEntry("class",
-				ItemExponentialFailureRateLimiter.class.getName());
+		assertThat(limiter.state().config()).containsEntry("class", ItemExponentialFailureRateLimiter.class.getName());
 	}
 
 	@Test
@@ -117,8 +115,9 @@ class RateLimitersTests {
 	void bucketsFindsEveryBucketOnceInsideComposites() {
 		TokenBucketRateLimiter<String> shared = RateLimiters.bucket(1, 1);
 		TokenBucketRateLimiter<String> other = RateLimiters.bucket(2, 2);
-		RateLimiter<String> limiter = RateLimiters.maxOf(RateLimiters.exponential(Duration.ofMillis(1),
-				Duration.ofSeconds(1)), RateLimiters.maxWait(shared, Duration.ofSeconds(1)), other, shared);
+		RateLimiter<String> limiter = RateLimiters.maxOf(
+				RateLimiters.exponential(Duration.ofMillis(1), Duration.ofSeconds(1)),
+				RateLimiters.maxWait(shared, Duration.ofSeconds(1)), other, shared);
 		assertThat(RateLimiters.buckets(limiter)).containsExactly(shared, other);
 		assertThat(RateLimiters.buckets(RateLimiters.<String>none())).isEmpty();
 		assertThat(RateLimiters.buckets(shared)).containsExactly(shared);

@@ -132,8 +132,7 @@ class TokenBucketRateLimiterTests {
 
 	@Test
 	void limitingAnUnlimitedBucketStartsItFull() {
-		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(Double.POSITIVE_INFINITY, 2,
-				this.ticker);
+		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(Double.POSITIVE_INFINITY, 2, this.ticker);
 		bucket.when("item");
 		bucket.setRate(10);
 		assertThat(bucket.when("item")).isSameAs(Duration.ZERO);
@@ -149,15 +148,13 @@ class TokenBucketRateLimiterTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> new TokenBucketRateLimiter<>(-5, 1, this.ticker))
 			.withMessageContaining("qps")
 			.withMessageContaining("-5.0");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new TokenBucketRateLimiter<>(Double.NaN, 1, this.ticker))
+		assertThatIllegalArgumentException().isThrownBy(() -> new TokenBucketRateLimiter<>(Double.NaN, 1, this.ticker))
 			.withMessageContaining("qps")
 			.withMessageContaining("NaN");
 		assertThatIllegalArgumentException().isThrownBy(() -> new TokenBucketRateLimiter<>(10, 0, this.ticker))
 			.withMessageContaining("burst")
 			.withMessageContaining("0");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.bucket.setRate(-1))
-			.withMessageContaining("qps");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.bucket.setRate(-1)).withMessageContaining("qps");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.bucket.setBurst(-3))
 			.withMessageContaining("burst")
 			.withMessageContaining("-3");
@@ -168,8 +165,7 @@ class TokenBucketRateLimiterTests {
 		drain(102);
 		RateLimiterState state = this.bucket.state();
 		assertThat(state.type()).isEqualTo("bucket");
-		assertThat(state.config()).containsExactly(Map.entry("qps", 10.0),
-				Map.entry("burst", 100));
+		assertThat(state.config()).containsExactly(Map.entry("qps", 10.0), Map.entry("burst", 100));
 		assertThat(state.live()).containsExactly(Map.entry("tokens", -2.0));
 		assertThat(state.children()).isEmpty();
 	}
@@ -286,7 +282,8 @@ class TokenBucketRateLimiterTests {
 			executor.shutdownNow();
 		}
 		assertThat(this.bucket.tokens()).isEqualTo(100.0 - threads * calls);
-		// every debt position was handed out exactly once: 0 for the burst, then 100 ms steps
+		// every debt position was handed out exactly once: 0 for the burst, then 100 ms
+		// steps
 		List<Long> sorted = delays.stream().sorted().toList();
 		assertThat(sorted).hasSize(threads * calls);
 		for (int i = 0; i < sorted.size(); i++) {
@@ -297,8 +294,7 @@ class TokenBucketRateLimiterTests {
 	@Test
 	void zeroDelayPathAllocatesNothing() {
 		assumeTrue(ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean);
-		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory
-			.getThreadMXBean();
+		com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 		assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled());
 		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, Integer.MAX_VALUE, this.ticker);
 		bucket.when("item");

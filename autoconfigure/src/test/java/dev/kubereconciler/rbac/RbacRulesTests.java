@@ -27,9 +27,9 @@ class RbacRulesTests {
 
 	@Test
 	void watchedAndOwnedTypesGetReadVerbsInTheirGroups() {
-		RbacPolicy policy = ControllerRbac.derive(List.of(definition("apps", V1Deployment.class, Set.of())
-			.owns(V1ConfigMap.class)
-			.build())).build();
+		RbacPolicy policy = ControllerRbac
+			.derive(List.of(definition("apps", V1Deployment.class, Set.of()).owns(V1ConfigMap.class).build()))
+			.build();
 		assertThat(policy.roles()).singleElement().satisfies((role) -> {
 			assertThat(role.clusterWide()).isTrue();
 			assertThat(role.rules()).containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"),
@@ -39,9 +39,9 @@ class RbacRulesTests {
 
 	@Test
 	void everyControllerInNamespacesGivesOneRolePerNamespace() {
-		RbacPolicy policy = ControllerRbac.derive(List.of(
-				definition("a", V1ConfigMap.class, Set.of("blue", "red")).build(),
-				definition("b", V1Secret.class, Set.of("red")).build()))
+		RbacPolicy policy = ControllerRbac
+			.derive(List.of(definition("a", V1ConfigMap.class, Set.of("blue", "red")).build(),
+					definition("b", V1Secret.class, Set.of("red")).build()))
 			.build();
 		assertThat(policy.clusterWide()).isFalse();
 		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");

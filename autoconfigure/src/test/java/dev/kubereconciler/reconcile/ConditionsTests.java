@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link Conditions}, with apimachinery's {@code meta.SetStatusCondition} rules.
+ * Tests for {@link Conditions}, with apimachinery's {@code meta.SetStatusCondition}
+ * rules.
  */
 class ConditionsTests {
 

@@ -33,9 +33,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Scenario 2: the kube-apiserver process is killed mid-run while etcd keeps running, then
  * restarted; objects are created and updated through a second client once it is back. The
- * informers recover, every object is reconciled at its latest version, and no thread leaks.
+ * informers recover, every object is reconciled at its latest version, and no thread
+ * leaks.
  *
- * <p>It runs its own API server, so the kill does not disturb the other test classes.
+ * <p>
+ * It runs its own API server, so the kill does not disturb the other test classes.
  */
 @KubernetesTest
 class ApiServerRestartTests {
@@ -85,17 +87,18 @@ class ApiServerRestartTests {
 		awaitAllReconciledAtLatest(writer, Duration.ofSeconds(30));
 		long killed = System.nanoTime();
 		this.server.killApiServer();
-		assertThatExceptionOfType(ApiException.class).isThrownBy(() -> writer.listNamespacedConfigMap(NAMESPACE).execute())
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(() -> writer.listNamespacedConfigMap(NAMESPACE).execute())
 			.withCauseInstanceOf(ConnectException.class);
-		// an outage long enough for the informers' watches to break and their relists to fail
+		// an outage long enough for the informers' watches to break and their relists to
+		// fail
 		await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> isDown(writer));
 		this.server.startApiServer();
 		long restarted = System.nanoTime();
 		for (int i = 0; i < OBJECTS; i++) {
 			writer.createNamespacedConfigMap(NAMESPACE, configMap("after-" + i, "0")).execute();
 			V1ConfigMap current = writer.readNamespacedConfigMap("before-" + i, NAMESPACE).execute();
-			writer.replaceNamespacedConfigMap("before-" + i, NAMESPACE, current.data(Map.of("version", "1")))
-				.execute();
+			writer.replaceNamespacedConfigMap("before-" + i, NAMESPACE, current.data(Map.of("version", "1"))).execute();
 		}
 		long written = System.nanoTime();
 		awaitAllReconciledAtLatest(writer, Duration.ofSeconds(60));
@@ -104,8 +107,8 @@ class ApiServerRestartTests {
 		this.manager = null;
 		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(liveThreads()).isSubsetOf(threadsBefore));
 		Map<String, Object> figures = new LinkedHashMap<>();
-		figures.put("objects before the kill; created and updated after the restart", OBJECTS + "; " + OBJECTS
-				+ " + " + OBJECTS);
+		figures.put("objects before the kill; created and updated after the restart",
+				OBJECTS + "; " + OBJECTS + " + " + OBJECTS);
 		figures.put("API server down (SIGKILL to restart ready)", String.format("%.1f s", (restarted - killed) / 1e9));
 		figures.put("all objects reconciled at their latest version, after the last write",
 				String.format("%.1f s", (recovered - written) / 1e9));
@@ -149,15 +152,16 @@ class ApiServerRestartTests {
 	}
 
 	private static Set<String> liveThreads() {
-		// the HTTP clients' idle threads outlive the manager, the harness reaps the restarted
-		// process, and Awaitility polls on a thread of its own: none of them is the manager's
+		// the HTTP clients' idle threads outlive the manager, the harness reaps the
+		// restarted
+		// process, and Awaitility polls on a thread of its own: none of them is the
+		// manager's
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()
 			.filter(Thread::isAlive)
 			.filter((thread) -> !thread.getName().startsWith("OkHttp") && !thread.getName().startsWith("Okio")
-					&& !thread.getName().startsWith("process reaper")
-					&& !thread.getName().startsWith("awaitility"))
+					&& !thread.getName().startsWith("process reaper") && !thread.getName().startsWith("awaitility"))
 			.map((thread) -> thread.getName() + "#" + thread.getId())
 			.collect(Collectors.toSet());
 	}

@@ -37,8 +37,8 @@ class BadInputTests {
 	private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
 
 	/**
-	 * Each case: a description, the properties (separated by {@code "; "}), the property the
-	 * analysis must name, its value as printed, and a part of the fix it must print.
+	 * Each case: a description, the properties (separated by {@code "; "}), the property
+	 * the analysis must name, its value as printed, and a part of the fix it must print.
 	 */
 	static Stream<Arguments> invalidProperties() {
 		return Stream.of(
@@ -69,9 +69,10 @@ class BadInputTests {
 						"kube-reconciler.defaults.rate-limiter.base-delay", "30m", "at most"),
 				arguments("zero max delay", "kube-reconciler.defaults.rate-limiter.max-delay=0",
 						"kube-reconciler.defaults.rate-limiter.max-delay", "0s", "positive duration"),
-				arguments("fast-slow without a fast delay", "kube-reconciler.defaults.rate-limiter.type=fast-slow; "
-						+ "kube-reconciler.defaults.rate-limiter.slow-delay=1m; "
-						+ "kube-reconciler.defaults.rate-limiter.max-fast-attempts=3",
+				arguments("fast-slow without a fast delay",
+						"kube-reconciler.defaults.rate-limiter.type=fast-slow; "
+								+ "kube-reconciler.defaults.rate-limiter.slow-delay=1m; "
+								+ "kube-reconciler.defaults.rate-limiter.max-fast-attempts=3",
 						"kube-reconciler.defaults.rate-limiter.fast-delay", "null", "Set kube-reconciler"),
 				arguments("max-of without children", "kube-reconciler.defaults.rate-limiter.type=max-of",
 						"kube-reconciler.defaults.rate-limiter.limiters", "[]", "List the limiters"),
@@ -110,17 +111,21 @@ class BadInputTests {
 				arguments("unknown limiter type", "kube-reconciler.defaults.rate-limiter.type=leaky-bucket",
 						"kube-reconciler.defaults.rate-limiter.type", "\"leaky-bucket\"",
 						"default, exponential, bucket, fast-slow, max-of, max-wait, none, bean"),
-				arguments("bad lease name", "kube-reconciler.leader-election.enabled=true; "
-						+ "kube-reconciler.leader-election.lease-name=My_Lease",
+				arguments("bad lease name",
+						"kube-reconciler.leader-election.enabled=true; "
+								+ "kube-reconciler.leader-election.lease-name=My_Lease",
 						"kube-reconciler.leader-election.lease-name", "My_Lease", "valid Lease name"),
-				arguments("bad lease namespace", "kube-reconciler.leader-election.enabled=true; "
-						+ "kube-reconciler.leader-election.lease-namespace=Ops Team",
+				arguments("bad lease namespace",
+						"kube-reconciler.leader-election.enabled=true; "
+								+ "kube-reconciler.leader-election.lease-namespace=Ops Team",
 						"kube-reconciler.leader-election.lease-namespace", "Ops Team", "namespace the Lease"),
-				arguments("zero lease duration", "kube-reconciler.leader-election.enabled=true; "
-						+ "kube-reconciler.leader-election.lease-duration=0",
+				arguments("zero lease duration",
+						"kube-reconciler.leader-election.enabled=true; "
+								+ "kube-reconciler.leader-election.lease-duration=0",
 						"kube-reconciler.leader-election.lease-duration", "0s", "positive duration"),
-				arguments("renew deadline not below lease duration", "kube-reconciler.leader-election.enabled=true; "
-						+ "kube-reconciler.leader-election.renew-deadline=20s",
+				arguments("renew deadline not below lease duration",
+						"kube-reconciler.leader-election.enabled=true; "
+								+ "kube-reconciler.leader-election.renew-deadline=20s",
 						"kube-reconciler.leader-election.renew-deadline", "20s", "retry-period < renew-deadline"));
 	}
 
@@ -128,11 +133,11 @@ class BadInputTests {
 	@MethodSource("invalidProperties")
 	void invalidPropertyFailsStartupNamingIt(String description, String properties, String name, String value,
 			String fixPart, CapturedOutput output) {
-		assertThatException().isThrownBy(() -> new SpringApplicationBuilder(Application.class)
-			.web(WebApplicationType.NONE)
-			.properties("kube-reconciler.auto-startup=false")
-			.properties(properties.split("; "))
-			.run());
+		assertThatException()
+			.isThrownBy(() -> new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
+				.properties("kube-reconciler.auto-startup=false")
+				.properties(properties.split("; "))
+				.run());
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Property: " + name + "\n")
 			.contains("Value: " + value + "\n")

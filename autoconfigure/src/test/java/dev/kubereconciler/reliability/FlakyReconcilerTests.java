@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 1: a reconciler that fails 30% of the time, at random, while 1,000 ConfigMaps are
- * created and updated several times. Every object ends up reconciled successfully at its
- * latest resourceVersion, no key is ever held by two workers at once, and nothing is lost.
+ * Scenario 1: a reconciler that fails 30% of the time, at random, while 1,000 ConfigMaps
+ * are created and updated several times. Every object ends up reconciled successfully at
+ * its latest resourceVersion, no key is ever held by two workers at once, and nothing is
+ * lost.
  */
 @KubernetesTest
 class FlakyReconcilerTests {
@@ -75,7 +76,8 @@ class FlakyReconcilerTests {
 			.controller(ControllerDefinition.builder("flaky", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
 				.maxConcurrentReconciles(4)
-				// a fast backoff keeps the run short; the bucket of the default would stretch ~1,000
+				// a fast backoff keeps the run short; the bucket of the default would
+				// stretch ~1,000
 				// retries over minutes
 				.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
 				.reconciler(this::reconcile)

@@ -44,9 +44,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Scenario 3: the application context closes while reconciles are in flight. They finish
- * within {@code shutdown-timeout} and no new one starts; one that hangs past the timeout is
- * interrupted and reported, and the shutdown still completes. The drain runs in parallel with
- * the other beans of its lifecycle phase, as {@code SmartLifecycle.stop(Runnable)} allows.
+ * within {@code shutdown-timeout} and no new one starts; one that hangs past the timeout
+ * is interrupted and reported, and the shutdown still completes. The drain runs in
+ * parallel with the other beans of its lifecycle phase, as
+ * {@code SmartLifecycle.stop(Runnable)} allows.
  */
 @KubernetesTest
 class GracefulShutdownTests {
@@ -95,7 +96,8 @@ class GracefulShutdownTests {
 			.containsEntry("slow-2", ReconcileOutcome.SUCCESS);
 		// the hang holds the shutdown for the timeout, then the rest is quick
 		assertThat(shutdown).isBetween(SHUTDOWN_TIMEOUT, SHUTDOWN_TIMEOUT.plusSeconds(3));
-		// the neighbour, stopped after the controllers in the same phase, did not wait for the drain
+		// the neighbour, stopped after the controllers in the same phase, did not wait
+		// for the drain
 		assertThat(neighbour.stoppedWhileDraining).isTrue();
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("shutdown-timeout", SHUTDOWN_TIMEOUT.toSeconds() + " s");
@@ -162,7 +164,8 @@ class GracefulShutdownTests {
 	}
 
 	/**
-	 * Registered after the controllers, so that Spring stops it after them in their phase.
+	 * Registered after the controllers, so that Spring stops it after them in their
+	 * phase.
 	 */
 	@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class)
 	static class NeighbourAutoConfiguration {
@@ -175,8 +178,8 @@ class GracefulShutdownTests {
 	}
 
 	/**
-	 * Another bean of the controllers' lifecycle phase; it records whether it was asked to stop
-	 * while the hung reconcile still held the drain.
+	 * Another bean of the controllers' lifecycle phase; it records whether it was asked
+	 * to stop while the hung reconcile still held the drain.
 	 */
 	static class Neighbour implements SmartLifecycle {
 

@@ -43,8 +43,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Scenario 4: reconcilers that return {@code null}, throw an {@link Error}, hang past the
- * reconcile timeout, or hang and ignore the interrupt. Each time the worker survives, the key
- * is retried through its limiter, and the key is never wedged: a later change reconciles again.
+ * reconcile timeout, or hang and ignore the interrupt. Each time the worker survives, the
+ * key is retried through its limiter, and the key is never wedged: a later change
+ * reconciles again.
  */
 @KubernetesTest
 class HostileReconcilerTests {
@@ -85,11 +86,13 @@ class HostileReconcilerTests {
 		CoreV1Api core = new CoreV1Api(this.client);
 		long started = System.nanoTime();
 		for (String name : List.of("returns-null", "throws-error", "hangs", "ignores-interrupts")) {
-			core.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name(name)))
+			core.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(name)))
 				.execute();
 		}
-		await().atMost(TIMEOUT).until(() -> this.hostile.succeeded.keySet()
-			.containsAll(List.of("returns-null", "throws-error", "hangs", "ignores-interrupts")));
+		await().atMost(TIMEOUT)
+			.until(() -> this.hostile.succeeded.keySet()
+				.containsAll(List.of("returns-null", "throws-error", "hangs", "ignores-interrupts")));
 		long settled = System.nanoTime();
 		assertThat(this.hostile.outcomes).contains(ReconcileOutcome.ERROR, ReconcileOutcome.PANIC,
 				ReconcileOutcome.TIMEOUT);
@@ -159,7 +162,7 @@ class HostileReconcilerTests {
 		@Reconciler(name = "hostile", watches = V1ConfigMap.class)
 		Result reconcile(Request request) throws InterruptedException {
 			int call = this.calls.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet();
-		this.times.computeIfAbsent(request.name(), (name) -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
+			this.times.computeIfAbsent(request.name(), (name) -> new CopyOnWriteArrayList<>()).add(System.nanoTime());
 			switch (request.name()) {
 				case "returns-null" -> {
 					if (call <= 2) {

@@ -26,12 +26,13 @@ import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * One application instance of the leader failover scenario: a controller with leader election
- * that writes when it starts leading and when each reconcile starts and ends, with
- * {@link System#nanoTime()} (one monotonic clock for every process of the machine), to a
- * journal file that the test reads.
+ * One application instance of the leader failover scenario: a controller with leader
+ * election that writes when it starts leading and when each reconcile starts and ends,
+ * with {@link System#nanoTime()} (one monotonic clock for every process of the machine),
+ * to a journal file that the test reads.
  *
- * <p>The test runs one instance in its own JVM, so that it can kill it, and one in process.
+ * <p>
+ * The test runs one instance in its own JVM, so that it can kill it, and one in process.
  */
 public final class LeaderCandidate {
 
@@ -53,10 +54,11 @@ public final class LeaderCandidate {
 					"kube-reconciler.leader-election.enabled=true",
 					"kube-reconciler.leader-election.lease-name=failover-leader",
 					"kube-reconciler.leader-election.lease-namespace=" + namespace,
-					"kube-reconciler.leader-election.lease-duration=" + LeaderFailoverTests.LEASE_DURATION.toMillis()
-							+ "ms",
+					"kube-reconciler.leader-election.lease-duration="
+							+ LeaderFailoverTests.LEASE_DURATION.toMillis() + "ms",
 					"kube-reconciler.leader-election.renew-deadline=3s",
-					"kube-reconciler.leader-election.retry-period=" + LeaderFailoverTests.RETRY_PERIOD.toMillis() + "ms",
+					"kube-reconciler.leader-election.retry-period=" + LeaderFailoverTests.RETRY_PERIOD.toMillis()
+							+ "ms",
 					"kube-reconciler.defaults.max-concurrent-reconciles=2", "kube-reconciler.shutdown-timeout=2s")
 			.run();
 	}

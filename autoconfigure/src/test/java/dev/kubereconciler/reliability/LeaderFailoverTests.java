@@ -29,9 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 5: two application instances against one API server with leader election. Only the
- * leader reconciles. When the leader's process is killed (no chance to give up its lease), the
- * other takes over once the lease expires, and no object is reconciled by both at once.
+ * Scenario 5: two application instances against one API server with leader election. Only
+ * the leader reconciles. When the leader's process is killed (no chance to give up its
+ * lease), the other takes over once the lease expires, and no object is reconciled by
+ * both at once.
  */
 @KubernetesTest
 class LeaderFailoverTests {
@@ -40,7 +41,8 @@ class LeaderFailoverTests {
 
 	static final Duration RETRY_PERIOD = Duration.ofMillis(500);
 
-	// client-java counts a lease's expiry from when the follower saw its last renewal, which
+	// client-java counts a lease's expiry from when the follower saw its last renewal,
+	// which
 	// it polls every retry period with jitter; a busy CI machine adds to that
 	private static final Duration TAKEOVER_LIMIT = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)).plusSeconds(3);
 
@@ -99,16 +101,19 @@ class LeaderFailoverTests {
 				.execute();
 		}
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> facts(journal, "second", "end").stream().filter((fact) -> fact.name().startsWith("after-"))
+			.until(() -> facts(journal, "second", "end").stream()
+				.filter((fact) -> fact.name().startsWith("after-"))
 				.count() >= OBJECTS);
 		List<Fact> firstFacts = facts(journal, "first", null);
 		List<Fact> secondStarts = facts(journal, "second", "start");
 		long firstLast = firstFacts.stream().mapToLong(Fact::nanos).max().orElseThrow();
-		// the killed leader's last reconcile ended before the new leader's first one began
+		// the killed leader's last reconcile ended before the new leader's first one
+		// began
 		assertThat(secondStarts).allSatisfy((fact) -> assertThat(fact.nanos()).isGreaterThan(firstLast));
 		assertThat(facts(journal, "first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
 		Duration takeover = Duration.ofNanos(tookOver - killed);
-		// the follower respects the lease it last saw renewed, and takes it once it expires
+		// the follower respects the lease it last saw renewed, and takes it once it
+		// expires
 		assertThat(takeover).isBetween(LEASE_DURATION.minus(RETRY_PERIOD.multipliedBy(2)), TAKEOVER_LIMIT);
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("lease duration; renew deadline; retry period", "4 s; 3 s; 0.5 s");

@@ -36,17 +36,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 8: a restart with thousands of ConfigMaps, 2 workers and a 2 ms reconcile. While the
- * initial list is being worked off, one ConfigMap that was already reconciled is updated. With
- * the priority queue its reconcile starts within 50 ms of the event; with the plain queue it
- * waits behind the backlog.
+ * Scenario 8: a restart with thousands of ConfigMaps, 2 workers and a 2 ms reconcile.
+ * While the initial list is being worked off, one ConfigMap that was already reconciled
+ * is updated. With the priority queue its reconcile starts within 50 ms of the event;
+ * with the plain queue it waits behind the backlog.
  */
 @KubernetesTest
 class PriorityQueueStormTests {
 
 	/**
-	 * The number of ConfigMaps; CI creates 2,000, so that the scenario stays under a minute on
-	 * a loaded runner. {@code docs/reliability.md} also gives the figures of a run with 10,000.
+	 * The number of ConfigMaps; CI creates 2,000, so that the scenario stays under a
+	 * minute on a loaded runner. {@code docs/reliability.md} also gives the figures of a
+	 * run with 10,000.
 	 */
 	static final String OBJECTS_PROPERTY = "kube-reconciler.reliability.priority-queue.objects";
 
@@ -68,10 +69,11 @@ class PriorityQueueStormTests {
 		List<Reliability.ThrowingRunnable> writers = new ArrayList<>();
 		for (int i = 0; i < OBJECTS; i++) {
 			String name = "object-" + i;
-			writers.add(() -> core
-				.createNamespacedConfigMap(this.namespace.name(),
-						new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "0")))
-				.execute());
+			writers
+				.add(() -> core
+					.createNamespacedConfigMap(this.namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "0")))
+					.execute());
 		}
 		long createStart = System.nanoTime();
 		Reliability.inParallel(16, writers);
@@ -86,8 +88,7 @@ class PriorityQueueStormTests {
 				priority.overtaken);
 		figures.put("priority queue: ready keys when the controller started, by priority", priority.startDepth);
 		figures.put("plain queue: event to reconcile start", plain.latency());
-		figures.put("plain queue: keys whose reconcile started between the key's add and its own",
-				plain.overtaken);
+		figures.put("plain queue: keys whose reconcile started between the key's add and its own", plain.overtaken);
 		Reliability.report("8-priority-queue", "8. Priority queue after a restart", figures);
 		assertThat(priority.latencyNanos).as("priority queue: event to reconcile start")
 			.isLessThan(LATENCY_BOUND.toNanos());
@@ -99,8 +100,9 @@ class PriorityQueueStormTests {
 	}
 
 	/**
-	 * Start a controller on the existing ConfigMaps, update one that was already reconciled
-	 * once a tenth of the initial list is done, and measure until that update is reconciled.
+	 * Start a controller on the existing ConfigMaps, update one that was already
+	 * reconciled once a tenth of the initial list is done, and measure until that update
+	 * is reconciled.
 	 */
 	private Storm storm(CoreV1Api core, boolean priorityQueue, String value) throws Exception {
 		String namespace = this.namespace.name();
@@ -144,12 +146,13 @@ class PriorityQueueStormTests {
 					long now = System.nanoTime();
 					first.compareAndSet(null, request.name());
 					int count = reconciles.incrementAndGet();
-					if (request.name().equals(target.get()) && reconciledAt.get() == 0 && seesUpdate(informer.get(),
-							namespace + "/" + request.name(), value)) {
+					if (request.name().equals(target.get()) && reconciledAt.get() == 0
+							&& seesUpdate(informer.get(), namespace + "/" + request.name(), value)) {
 						reconciledAt.set(now);
 						reconcilesAtStart.set(count - 1);
 					}
-					// the reconcile's work: 2 ms on this worker, as an API call would take
+					// the reconcile's work: 2 ms on this worker, as an API call would
+					// take
 					LockSupport.parkNanos(RECONCILE_NANOS);
 					return Result.done();
 				})
@@ -164,7 +167,8 @@ class PriorityQueueStormTests {
 
 			@Override
 			public void onUpdate(V1ConfigMap oldObject, V1ConfigMap newObject) {
-				if (newObject.getMetadata().getName().equals(target.get()) && value.equals(newObject.getData().get("v"))) {
+				if (newObject.getMetadata().getName().equals(target.get())
+						&& value.equals(newObject.getData().get("v"))) {
 					eventAt.compareAndSet(0, System.nanoTime());
 				}
 			}
@@ -205,7 +209,8 @@ class PriorityQueueStormTests {
 	 * What one run measured.
 	 *
 	 * @param latencyNanos from the update's watch event to the start of its reconcile
-	 * @param deliveryNanos from the watch event to the controller's handler queueing the key
+	 * @param deliveryNanos from the watch event to the controller's handler queueing the
+	 * key
 	 * @param overtaken reconciles started between that add and the key's reconcile
 	 * @param backlog ready keys when the update was made
 	 * @param startDepth ready keys by priority when the controller started

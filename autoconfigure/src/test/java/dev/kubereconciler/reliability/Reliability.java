@@ -12,10 +12,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Shared pieces of the reliability suite: the scale of each scenario and the figures each one
- * reports for {@code docs/reliability.md}.
+ * Shared pieces of the reliability suite: the scale of each scenario and the figures each
+ * one reports for {@code docs/reliability.md}.
  *
- * <p>Counts are multiplied by the system property {@code kube-reconciler.reliability.scale}
+ * <p>
+ * Counts are multiplied by the system property {@code kube-reconciler.reliability.scale}
  * (default 1, the counts the scenarios promise), so that a quick local run can use, for
  * example, {@code -Dkube-reconciler.reliability.scale=0.1}.
  */
@@ -33,7 +34,8 @@ final class Reliability {
 
 	/**
 	 * Write a scenario's figures as a Markdown section to
-	 * {@code target/reliability/<scenario>.md}; {@code ./dev reliability-report} gathers them.
+	 * {@code target/reliability/<scenario>.md}; {@code ./dev reliability-report} gathers
+	 * them.
 	 * @param scenario the file name, such as {@code 1-flaky-reconciler}
 	 * @param title the section title
 	 * @param figures the figures, in order
@@ -52,7 +54,8 @@ final class Reliability {
 	}
 
 	/**
-	 * Run tasks on a few threads, as several clients of the API server would, and wait for all.
+	 * Run tasks on a few threads, as several clients of the API server would, and wait
+	 * for all.
 	 * @param threads the number of threads
 	 * @param tasks the tasks
 	 * @throws Exception the first failure of a task

@@ -25,9 +25,10 @@ import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * One replica of the sharding scenario, run in its own JVM: a sharded controller that writes
- * when each reconcile starts and ends, with {@link System#nanoTime()} (one monotonic clock for
- * every process of the machine), to a journal file that the test reads.
+ * One replica of the sharding scenario, run in its own JVM: a sharded controller that
+ * writes when each reconcile starts and ends, with {@link System#nanoTime()} (one
+ * monotonic clock for every process of the machine), to a journal file that the test
+ * reads.
  */
 public final class ShardReplica {
 
@@ -55,7 +56,11 @@ public final class ShardReplica {
 					"kube-reconciler.defaults.reconcile-timeout=3s",
 					"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s")
 			.run();
-		String identity = context.getBean(ManagedControllers.class).getManager().shardCoordinator().settings().identity();
+		String identity = context.getBean(ManagedControllers.class)
+			.getManager()
+			.shardCoordinator()
+			.settings()
+			.identity();
 		context.getBean(Journal.class).write("identity", identity);
 	}
 

@@ -34,14 +34,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 8: sharding across replicas in separate JVMs. One replica reconciles everything;
- * two more join and the 32 partitions rebalance; a round of updates is shared; one replica is
- * killed (SIGKILL) during a round of updates and its partitions are taken over after Lease
- * expiry; another leaves gracefully and the last one takes everything. Over the whole run no key
- * is reconciled by two replicas at once.
+ * Scenario 8: sharding across replicas in separate JVMs. One replica reconciles
+ * everything; two more join and the 32 partitions rebalance; a round of updates is
+ * shared; one replica is killed (SIGKILL) during a round of updates and its partitions
+ * are taken over after Lease expiry; another leaves gracefully and the last one takes
+ * everything. Over the whole run no key is reconciled by two replicas at once.
  *
- * <p>Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): it starts three JVMs, which
- * on a loaded 2-core machine take about a minute each, too much for every CI run.
+ * <p>
+ * Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): it starts three JVMs,
+ * which on a loaded 2-core machine take about a minute each, too much for every CI run.
  */
 @KubernetesTest
 @EnabledIfSystemProperty(named = "kube-reconciler.reliability.sharding", matches = "true")
@@ -102,7 +103,8 @@ class ShardingScenarioTests {
 		double fair = OBJECTS / 3.0;
 		figures.put("reconciles of one round of updates, by replica (fair " + Math.round(fair) + ")", share);
 		assertThat(share).hasSize(3);
-		assertThat(share.values()).allSatisfy((count) -> assertThat((double) count).isBetween(fair * 0.75, fair * 1.25));
+		assertThat(share.values())
+			.allSatisfy((count) -> assertThat((double) count).isBetween(fair * 0.75, fair * 1.25));
 
 		long killedAt = System.nanoTime();
 		Thread writer = new Thread(() -> {
@@ -121,8 +123,7 @@ class ShardingScenarioTests {
 		figures.put("SIGKILL of r3 during a round of updates: until r1 and r2 held all 32",
 				seconds(System.nanoTime() - killedAt));
 		// every object written after the kill is reconciled by a survivor after its write
-		await().atMost(CONVERGE_LIMIT)
-			.until(() -> reconciledSince(journal, killedAt).size() == OBJECTS);
+		await().atMost(CONVERGE_LIMIT).until(() -> reconciledSince(journal, killedAt).size() == OBJECTS);
 
 		long left = System.nanoTime();
 		Process r2 = this.replicas.get("r2");
@@ -235,7 +236,8 @@ class ShardingScenarioTests {
 				owners.computeIfAbsent(fact.name(), (key) -> new ArrayList<>()).add(fact.replica());
 			}
 		}
-		// a start without an end (a killed replica's last reconcile) runs until the end of the journal
+		// a start without an end (a killed replica's last reconcile) runs until the end
+		// of the journal
 		open.forEach((id, start) -> {
 			String[] parts = id.split(" ", 2);
 			intervals.computeIfAbsent(parts[1], (key) -> new ArrayList<>()).add(new long[] { start, Long.MAX_VALUE });

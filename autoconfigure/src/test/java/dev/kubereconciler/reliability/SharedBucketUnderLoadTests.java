@@ -34,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 6: 10,000 objects across 4 controllers behind a manager bucket of 200 qps. Over the
- * run the admitted rate stays within 2% of the configured rate, the bucket's debt never exceeds
- * one token per waiting worker, and memory stays bounded.
+ * Scenario 6: 10,000 objects across 4 controllers behind a manager bucket of 200 qps.
+ * Over the run the admitted rate stays within 2% of the configured rate, the bucket's
+ * debt never exceeds one token per waiting worker, and memory stays bounded.
  */
 @KubernetesTest
 class SharedBucketUnderLoadTests {
@@ -71,9 +71,12 @@ class SharedBucketUnderLoadTests {
 		for (int i = 0; i < OBJECTS; i++) {
 			String name = "object-" + i;
 			String group = GROUPS.get(i % GROUPS.size());
-			writers.add(() -> core.createNamespacedConfigMap(this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name(name).labels(Map.of("group", group))))
-				.execute());
+			writers.add(
+					() -> core
+						.createNamespacedConfigMap(this.namespace.name(),
+								new V1ConfigMap()
+									.metadata(new V1ObjectMeta().name(name).labels(Map.of("group", group))))
+						.execute());
 		}
 		Reliability.inParallel(16, writers);
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(QPS, BURST);
@@ -122,10 +125,11 @@ class SharedBucketUnderLoadTests {
 			.isGreaterThanOrEqualTo(-waiters);
 		assertThat(this.manager.controllers().values()).allSatisfy((controller) -> {
 			assertThat(controller.queue().depth() + controller.queue().waiting()).isZero();
-			assertThat(controller.rateLimiter().state().children()).allSatisfy(
-					(child) -> assertThat(child.live().getOrDefault("trackedItems", 0)).isEqualTo(0));
+			assertThat(controller.rateLimiter().state().children())
+				.allSatisfy((child) -> assertThat(child.live().getOrDefault("trackedItems", 0)).isEqualTo(0));
 		});
-		// by mid-run the informer cache holds every object; anything kept per admission would
+		// by mid-run the informer cache holds every object; anything kept per admission
+		// would
 		// keep growing after that
 		assertThat(heapAfter - heapMid).as("heap growth over the second half").isLessThan(16L * 1024 * 1024);
 		Map<String, Object> figures = new LinkedHashMap<>();
@@ -133,11 +137,11 @@ class SharedBucketUnderLoadTests {
 		figures.put("manager bucket", (int) QPS + " qps, burst " + BURST);
 		figures.put("admissions", gate.admitted());
 		figures.put("first to last admission", String.format("%.2f s", seconds));
-		figures.put("admitted rate after the burst", String.format("%.2f per s (%+.2f%% of %d)", rate,
-				(rate / QPS - 1) * 100, (int) QPS));
+		figures.put("admitted rate after the burst",
+				String.format("%.2f per s (%+.2f%% of %d)", rate, (rate / QPS - 1) * 100, (int) QPS));
 		figures.put("lowest bucket tokens seen (debt bound: -" + waiters + ")", lowestTokens.get());
-		figures.put("used heap after GC: before, mid-run, after", mib(heapBefore) + ", " + mib(heapMid) + ", "
-				+ mib(heapAfter));
+		figures.put("used heap after GC: before, mid-run, after",
+				mib(heapBefore) + ", " + mib(heapMid) + ", " + mib(heapAfter));
 		Reliability.report("6-shared-bucket-under-load", "6. Shared bucket under load", figures);
 	}
 

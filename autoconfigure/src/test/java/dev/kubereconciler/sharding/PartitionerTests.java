@@ -25,7 +25,8 @@ class PartitionerTests {
 
 	@Test
 	void partitionsOfTwentyKeysNeverChange() {
-		// replicas of different versions must agree during a rolling update: never edit this table
+		// replicas of different versions must agree during a rolling update: never edit
+		// this table
 		Map<String, Integer> golden = new LinkedHashMap<>();
 		golden.put("default/widget-0", 14);
 		golden.put("default/widget-1", 1);

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link ShardCoordinator} against the real test API server. Each replica's rounds
- * are run by the test, one at a time, on a manual ticker, so that every step of an acquisition,
- * a handover and a takeover can be checked.
+ * Tests for {@link ShardCoordinator} against the real test API server. Each replica's
+ * rounds are run by the test, one at a time, on a manual ticker, so that every step of an
+ * acquisition, a handover and a takeover can be checked.
  */
 @KubernetesTest
 class ShardCoordinatorTests {
@@ -134,7 +134,8 @@ class ShardCoordinatorTests {
 		}
 		List<Integer> ofB = b.table().held();
 		assertThat(ofB).hasSize(PARTITIONS / 2);
-		// b stops running rounds, as if killed; a sees its last renewal now, and counts expiry
+		// b stops running rounds, as if killed; a sees its last renewal now, and counts
+		// expiry
 		// from when it saw it, not from the time written in the Lease
 		a.round();
 		this.ticker.advance(LEASE_DURATION.minusMillis(1));

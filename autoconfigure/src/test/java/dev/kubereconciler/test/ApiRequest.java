@@ -6,11 +6,11 @@ import java.util.Locale;
 import okhttp3.HttpUrl;
 
 /**
- * One request to the API server, in the attributes the RBAC authorizer decides on, parsed from
- * its method and URL the way the API server's {@code RequestInfoFactory} does.
+ * One request to the API server, in the attributes the RBAC authorizer decides on, parsed
+ * from its method and URL the way the API server's {@code RequestInfoFactory} does.
  *
- * @param verb get, list, watch, create, update, patch, delete or deletecollection; the HTTP
- * method in lower case for a non-resource request
+ * @param verb get, list, watch, create, update, patch, delete or deletecollection; the
+ * HTTP method in lower case for a non-resource request
  * @param group the API group, {@code ""} for the core group
  * @param resource the plural resource, empty for a non-resource request
  * @param subresource the subresource, such as {@code status}; empty for none
@@ -19,8 +19,8 @@ import okhttp3.HttpUrl;
  * @param path the URL path
  * @param thread the name of the thread that sent it
  */
-public record ApiRequest(String verb, String group, String resource, String subresource, String namespace,
-		String name, String path, String thread) {
+public record ApiRequest(String verb, String group, String resource, String subresource, String namespace, String name,
+		String path, String thread) {
 
 	/**
 	 * Parse a request.
@@ -51,7 +51,8 @@ public record ApiRequest(String verb, String group, String resource, String subr
 			rest = rest.subList(1, rest.size());
 		}
 		String namespace = "";
-		// "namespaces/<name>" alone is the namespace object; followed by more, it scopes them
+		// "namespaces/<name>" alone is the namespace object; followed by more, it scopes
+		// them
 		if (rest.size() >= 2 && rest.get(0).equals("namespaces")) {
 			namespace = rest.get(1);
 			if (rest.size() > 2) {
@@ -64,7 +65,8 @@ public record ApiRequest(String verb, String group, String resource, String subr
 		String resource = rest.get(0);
 		String name = (rest.size() > 1) ? rest.get(1) : "";
 		String subresource = (rest.size() > 2) ? rest.get(2) : "";
-		boolean watch = watchPath || "true".equals(url.queryParameter("watch")) || "1".equals(url.queryParameter("watch"));
+		boolean watch = watchPath || "true".equals(url.queryParameter("watch"))
+				|| "1".equals(url.queryParameter("watch"));
 		String verb = switch (method.toUpperCase(Locale.ROOT)) {
 			case "GET", "HEAD" -> watch ? "watch" : (name.isEmpty() ? "list" : "get");
 			case "POST" -> "create";
@@ -89,7 +91,8 @@ public record ApiRequest(String verb, String group, String resource, String subr
 		return this.verb + " " + (this.group.isEmpty() ? "core" : this.group) + " " + this.resource
 				+ (this.subresource.isEmpty() ? "" : "/" + this.subresource)
 				+ (this.namespace.isEmpty() ? " (cluster-wide)" : " in namespace " + this.namespace)
-				+ (this.name.isEmpty() ? "" : " named " + this.name) + " [" + this.path + ", thread " + this.thread + "]";
+				+ (this.name.isEmpty() ? "" : " named " + this.name) + " [" + this.path + ", thread " + this.thread
+				+ "]";
 	}
 
 }

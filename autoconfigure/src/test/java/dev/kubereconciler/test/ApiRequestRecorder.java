@@ -11,9 +11,10 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * OkHttp interceptor that records every request an {@link ApiClient} sends, so that a test can
- * check each against the RBAC rules the application declares. Requests that differ only in
- * their object name or query are recorded once each, with the first name seen.
+ * OkHttp interceptor that records every request an {@link ApiClient} sends, so that a
+ * test can check each against the RBAC rules the application declares. Requests that
+ * differ only in their object name or query are recorded once each, with the first name
+ * seen.
  */
 public final class ApiRequestRecorder implements Interceptor {
 

@@ -25,15 +25,21 @@ import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Downloads the envtest binaries (etcd, kube-apiserver, kubectl) of one Kubernetes version from
- * the controller-tools envtest releases, checks the archive's SHA-512 against the release
- * index, and unpacks it into setup-envtest's layout, {@code <dir>/k8s/<version>-<os>-<arch>/}.
+ * Downloads the envtest binaries (etcd, kube-apiserver, kubectl) of one Kubernetes
+ * version from the controller-tools envtest releases, checks the archive's SHA-512
+ * against the release index, and unpacks it into setup-envtest's layout, {@code
  *
- * <p>JDK only, so that {@code ./dev setup} runs it as a single source file before anything is
- * built: {@code java EnvtestDownloader.java <version> <dir> [<index URL>]}. Nothing is left
- * behind on failure: the archive and the unpacked files live in temporary names beside the
- * target until the checksum matched and every file was written, and the folder is then moved
- * into place in one step.
+<dir>
+ * /k8s/<version>-<os>-<arch>/}.
+ *
+ * <p>
+ * JDK only, so that {@code ./dev setup} runs it as a single source file before anything
+ * is built: {@code java EnvtestDownloader.java <version>
+ *
+<dir>
+ *  [<index URL>]}. Nothing is left behind on failure: the archive and the unpacked files
+ * live in temporary names beside the target until the checksum matched and every file was
+ * written, and the folder is then moved into place in one step.
  */
 public final class EnvtestDownloader {
 
@@ -57,7 +63,8 @@ public final class EnvtestDownloader {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length < 2) {
-			System.err.println("Usage: java EnvtestDownloader.java <kubernetes version, e.g. 1.34.1> <folder> [<index URL>]");
+			System.err
+				.println("Usage: java EnvtestDownloader.java <kubernetes version, e.g. 1.34.1> <folder> [<index URL>]");
 			System.exit(2);
 		}
 		URI index = URI.create((args.length > 2) ? args[2] : DEFAULT_INDEX);
@@ -82,8 +89,8 @@ public final class EnvtestDownloader {
 	 * @param os {@code linux} or {@code darwin}
 	 * @param arch {@code amd64} or {@code arm64}
 	 * @return the folder holding {@code etcd} and {@code kube-apiserver}
-	 * @throws IOException if the index has no such archive, a download fails, the checksum does
-	 * not match, or the archive lacks a binary
+	 * @throws IOException if the index has no such archive, a download fails, the
+	 * checksum does not match, or the archive lacks a binary
 	 */
 	public Path install(String version, Path directory, String os, String arch) throws IOException {
 		String bare = version.startsWith("v") ? version.substring(1) : version;
@@ -122,8 +129,8 @@ public final class EnvtestDownloader {
 	}
 
 	/**
-	 * Find an archive's entry in the release index, whose shape is
-	 * {@code releases: <version>: <archive>: {hash: <sha512>, selfLink: <url>}}.
+	 * Find an archive's entry in the release index, whose shape is {@code releases:
+	 * <version>: <archive>: {hash: <sha512>, selfLink: <url>}}.
 	 * @param archive the archive name
 	 * @param index the index YAML
 	 * @return the entry
@@ -137,7 +144,8 @@ public final class EnvtestDownloader {
 				int indent = indent(line);
 				String hash = null;
 				String selfLink = null;
-				for (int j = i + 1; j < lines.size() && (lines.get(j).isBlank() || indent(lines.get(j)) > indent); j++) {
+				for (int j = i + 1; j < lines.size()
+						&& (lines.get(j).isBlank() || indent(lines.get(j)) > indent); j++) {
 					String field = lines.get(j).trim();
 					if (field.startsWith("hash:")) {
 						hash = unquote(field.substring("hash:".length()));
@@ -147,7 +155,8 @@ public final class EnvtestDownloader {
 					}
 				}
 				if (hash == null || selfLink == null) {
-					throw new IOException("The envtest release index lists " + archive + " without a hash and a selfLink");
+					throw new IOException(
+							"The envtest release index lists " + archive + " without a hash and a selfLink");
 				}
 				return new Release(hash, selfLink);
 			}
@@ -167,8 +176,8 @@ public final class EnvtestDownloader {
 
 	private <T> T get(URI uri, HttpResponse.BodyHandler<T> handler) throws IOException {
 		try {
-			HttpResponse<T> response = this.http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5)).build(),
-					handler);
+			HttpResponse<T> response = this.http
+				.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5)).build(), handler);
 			if (response.statusCode() != 200) {
 				if (response.body() instanceof InputStream stream) {
 					stream.close();
@@ -183,7 +192,8 @@ public final class EnvtestDownloader {
 		}
 	}
 
-	// A POSIX tar reader for regular files: each file goes into the folder by its base name,
+	// A POSIX tar reader for regular files: each file goes into the folder by its base
+	// name,
 	// as the archive's controller-tools/envtest/ prefix is not part of the layout.
 	static void unpack(Path archive, Path directory) throws IOException {
 		try (InputStream in = new BufferedInputStream(new GZIPInputStream(Files.newInputStream(archive)))) {
@@ -191,7 +201,8 @@ public final class EnvtestDownloader {
 			while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
 				String name = text(header, 0, 100);
 				String prefix = text(header, 345, 155);
-				long size = Long.parseLong(text(header, 124, 12).trim().isEmpty() ? "0" : text(header, 124, 12).trim(), 8);
+				long size = Long.parseLong(text(header, 124, 12).trim().isEmpty() ? "0" : text(header, 124, 12).trim(),
+						8);
 				char type = (char) header[156];
 				String path = prefix.isEmpty() ? name : prefix + "/" + name;
 				String base = path.substring(path.lastIndexOf('/', path.length() - 2) + 1);

@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIOException;
 
 /**
- * Tests for {@link EnvtestDownloader} against an HTTP server on loopback that serves a release
- * index and an archive made here; nothing reaches the internet.
+ * Tests for {@link EnvtestDownloader} against an HTTP server on loopback that serves a
+ * release index and an archive made here; nothing reaches the internet.
  */
 class EnvtestDownloaderTests {
 
@@ -47,9 +47,9 @@ class EnvtestDownloaderTests {
 
 	@BeforeEach
 	void serve() throws Exception {
-		this.archive = tarGz(Map.of("controller-tools/envtest/etcd", "etcd binary",
-				"controller-tools/envtest/kube-apiserver", "kube-apiserver binary",
-				"controller-tools/envtest/kubectl", "kubectl binary"));
+		this.archive = tarGz(
+				Map.of("controller-tools/envtest/etcd", "etcd binary", "controller-tools/envtest/kube-apiserver",
+						"kube-apiserver binary", "controller-tools/envtest/kubectl", "kubectl binary"));
 		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
 		this.server.createContext("/", (exchange) -> {
 			String path = exchange.getRequestURI().getPath();
@@ -114,10 +114,9 @@ class EnvtestDownloaderTests {
 	}
 
 	private String index(String hash) {
-		return "releases:\n  v1.99.0:\n    envtest-v1.99.0-darwin-arm64.tar.gz:\n      hash: 00\n"
-				+ "      selfLink: " + base() + "/download/envtest-v1.99.0-darwin-arm64.tar.gz\n"
-				+ "    " + ARCHIVE + ":\n      hash: " + hash + "\n      selfLink: " + base() + "/download/" + ARCHIVE
-				+ "\n";
+		return "releases:\n  v1.99.0:\n    envtest-v1.99.0-darwin-arm64.tar.gz:\n      hash: 00\n" + "      selfLink: "
+				+ base() + "/download/envtest-v1.99.0-darwin-arm64.tar.gz\n" + "    " + ARCHIVE + ":\n      hash: "
+				+ hash + "\n      selfLink: " + base() + "/download/" + ARCHIVE + "\n";
 	}
 
 	private static List<Path> list(Path folder) throws IOException {

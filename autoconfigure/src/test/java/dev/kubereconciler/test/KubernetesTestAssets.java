@@ -16,21 +16,25 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The {@code etcd} and {@code kube-apiserver} executables that a {@link KubernetesTestServer}
- * runs, found where controller-runtime's envtest and setup-envtest put them.
+ * The {@code etcd} and {@code kube-apiserver} executables that a
+ * {@link KubernetesTestServer} runs, found where controller-runtime's envtest and
+ * setup-envtest put them.
  *
- * <p>{@link #discover()} looks, in this order, at:
+ * <p>
+ * {@link #discover()} looks, in this order, at:
  * <ol>
- * <li>{@code KUBEBUILDER_ASSETS}: when set, the folder it names must hold both executables,
- * as envtest requires. There is no fallback, so that a wrong value is reported instead of
- * quietly replaced by other binaries.</li>
- * <li>setup-envtest's store, {@code ${XDG_DATA_HOME:-~/.local/share}/kubebuilder-envtest/k8s/*}:
- * the subfolder with the highest version that holds both.</li>
- * <li>{@code ${XDG_CACHE_HOME:-~/.cache}/kube-reconciler/assets}, filled by {@code ./dev setup}:
- * {@code kube-apiserver} from there, {@code etcd} from there or else from {@code PATH}.</li>
+ * <li>{@code KUBEBUILDER_ASSETS}: when set, the folder it names must hold both
+ * executables, as envtest requires. There is no fallback, so that a wrong value is
+ * reported instead of quietly replaced by other binaries.</li>
+ * <li>setup-envtest's store,
+ * {@code ${XDG_DATA_HOME:-~/.local/share}/kubebuilder-envtest/k8s/*}: the subfolder with
+ * the highest version that holds both.</li>
+ * <li>{@code ${XDG_CACHE_HOME:-~/.cache}/kube-reconciler/assets}, filled by
+ * {@code ./dev setup}: {@code kube-apiserver} from there, {@code etcd} from there or else
+ * from {@code PATH}.</li>
  * </ol>
- * When none of them has the binaries, a {@link MissingKubernetesTestAssetsException} says how to
- * provide them.
+ * When none of them has the binaries, a {@link MissingKubernetesTestAssetsException} says
+ * how to provide them.
  *
  * @param etcd the etcd executable
  * @param kubeApiServer the kube-apiserver executable
@@ -69,8 +73,8 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	}
 
 	/**
-	 * Return the home folder as setup-envtest and {@code ./dev} see it: {@code HOME}, which
-	 * may differ from Java's {@code user.home} (taken from the password database).
+	 * Return the home folder as setup-envtest and {@code ./dev} see it: {@code HOME},
+	 * which may differ from Java's {@code user.home} (taken from the password database).
 	 * @param environment the environment variables
 	 * @return the home folder
 	 */
@@ -146,7 +150,8 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 				+ "holding executable etcd and kube-apiserver, such as the one 'setup-envtest use -p path' prints.");
 	}
 
-	// The build passes the checkout's root to tests, so the message can name the exact script.
+	// The build passes the checkout's root to tests, so the message can name the exact
+	// script.
 	private static String setupCommand(Map<String, String> environment) {
 		String root = environment.get("KUBE_RECONCILER_REPO_ROOT");
 		return (root != null && !root.isBlank()) ? "'" + Path.of(root, "dev") + " setup'"
@@ -194,6 +199,5 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 		return new int[] { Integer.parseInt(matcher.group(1)), Integer.parseInt(matcher.group(2)),
 				Integer.parseInt(matcher.group(3)) };
 	}
-
 
 }

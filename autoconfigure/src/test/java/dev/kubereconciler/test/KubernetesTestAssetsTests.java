@@ -14,8 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link KubernetesTestAssets}: where the binaries are looked for, in which order,
- * and what is said when they are missing.
+ * Tests for {@link KubernetesTestAssets}: where the binaries are looked for, in which
+ * order, and what is said when they are missing.
  */
 class KubernetesTestAssetsTests {
 
@@ -30,8 +30,8 @@ class KubernetesTestAssetsTests {
 		bothIn(home().resolve(".local/share/kubebuilder-envtest/k8s/1.30.0-linux-amd64"));
 		bothIn(home().resolve(".cache/kube-reconciler/assets"));
 		this.environment.put("KUBEBUILDER_ASSETS", assets.toString());
-		assertThat(discover()).isEqualTo(new KubernetesTestAssets(assets.resolve("etcd"),
-				assets.resolve("kube-apiserver")));
+		assertThat(discover())
+			.isEqualTo(new KubernetesTestAssets(assets.resolve("etcd"), assets.resolve("kube-apiserver")));
 	}
 
 	@Test
@@ -56,8 +56,8 @@ class KubernetesTestAssetsTests {
 	void envtestStoreWinsOverTheCache() throws IOException {
 		Path store = bothIn(home().resolve(".local/share/kubebuilder-envtest/k8s/1.30.0-linux-amd64"));
 		bothIn(home().resolve(".cache/kube-reconciler/assets"));
-		assertThat(discover()).isEqualTo(new KubernetesTestAssets(store.resolve("etcd"),
-				store.resolve("kube-apiserver")));
+		assertThat(discover())
+			.isEqualTo(new KubernetesTestAssets(store.resolve("etcd"), store.resolve("kube-apiserver")));
 	}
 
 	@Test
@@ -85,8 +85,8 @@ class KubernetesTestAssetsTests {
 		Path cache = bothIn(home().resolve(".cache/kube-reconciler/assets"));
 		Path bin = executable(this.root.resolve("bin/etcd")).getParent();
 		this.environment.put("PATH", bin.toString());
-		assertThat(discover()).isEqualTo(new KubernetesTestAssets(cache.resolve("etcd"),
-				cache.resolve("kube-apiserver")));
+		assertThat(discover())
+			.isEqualTo(new KubernetesTestAssets(cache.resolve("etcd"), cache.resolve("kube-apiserver")));
 	}
 
 	@Test
@@ -95,8 +95,8 @@ class KubernetesTestAssetsTests {
 		Path empty = Files.createDirectories(this.root.resolve("empty"));
 		Path bin = executable(this.root.resolve("bin/etcd")).getParent();
 		this.environment.put("PATH", empty + ":" + bin);
-		assertThat(discover()).isEqualTo(new KubernetesTestAssets(bin.resolve("etcd"),
-				cache.resolve("kube-apiserver")));
+		assertThat(discover())
+			.isEqualTo(new KubernetesTestAssets(bin.resolve("etcd"), cache.resolve("kube-apiserver")));
 	}
 
 	@Test

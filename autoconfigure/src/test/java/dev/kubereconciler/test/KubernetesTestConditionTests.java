@@ -25,9 +25,9 @@ class KubernetesTestConditionTests {
 	void missingBinariesSkipWithTheDiscoveryMessage() {
 		ConditionEvaluationResult result = KubernetesTestExtension.evaluate(Map.of(), this.home);
 		assertThat(result.isDisabled()).isTrue();
-		assertThat(result.getReason()).hasValueSatisfying((reason) -> assertThat(reason)
-			.startsWith("No etcd and kube-apiserver for the Kubernetes test server")
-			.contains("./dev setup", "KUBEBUILDER_ASSETS"));
+		assertThat(result.getReason()).hasValueSatisfying(
+				(reason) -> assertThat(reason).startsWith("No etcd and kube-apiserver for the Kubernetes test server")
+					.contains("./dev setup", "KUBEBUILDER_ASSETS"));
 	}
 
 	@Test

@@ -9,11 +9,12 @@ import org.springframework.context.annotation.Bean;
  * Spring test configuration that points an application at the JVM's
  * {@linkplain KubernetesTestServer#shared() shared} Kubernetes test server.
  *
- * <p>Import it into a Spring Boot test ({@code @Import(KubernetesTestConfiguration.class)}) to
- * get an admin {@link ApiClient} bean; add {@link KubernetesTest @KubernetesTest} for the
- * skip-or-fail behaviour when the binaries are missing and a namespace of the test's own.
- * Where a property is wanted instead, a {@code @DynamicPropertySource} method can read the
- * shared server directly:
+ * <p>
+ * Import it into a Spring Boot test ({@code @Import(KubernetesTestConfiguration.class)})
+ * to get an admin {@link ApiClient} bean; add {@link KubernetesTest @KubernetesTest} for
+ * the skip-or-fail behaviour when the binaries are missing and a namespace of the test's
+ * own. Where a property is wanted instead, a {@code @DynamicPropertySource} method can
+ * read the shared server directly:
  *
  * <pre class="code">
  * &#064;DynamicPropertySource

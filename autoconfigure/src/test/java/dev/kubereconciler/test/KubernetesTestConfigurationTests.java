@@ -22,8 +22,7 @@ class KubernetesTestConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(ApiClient.class).hasSingleBean(KubernetesTestServer.class);
 			assertThat(context.getBean(KubernetesTestServer.class)).isSameAs(KubernetesTestServer.shared());
-			assertThat(new CoreV1Api(context.getBean(ApiClient.class)).readNamespace("default").execute())
-				.isNotNull();
+			assertThat(new CoreV1Api(context.getBean(ApiClient.class)).readNamespace("default").execute()).isNotNull();
 		});
 		assertThat(KubernetesTestServer.shared().isApiServerRunning()).isTrue();
 	}

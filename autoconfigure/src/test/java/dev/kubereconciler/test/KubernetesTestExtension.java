@@ -35,7 +35,8 @@ public final class KubernetesTestExtension
 
 	@Override
 	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-		// once per run: the answer cannot change, and every test would otherwise ask again
+		// once per run: the answer cannot change, and every test would otherwise ask
+		// again
 		return context.getRoot()
 			.getStore(STORE)
 			.computeIfAbsent(ConditionEvaluationResult.class,
@@ -47,8 +48,8 @@ public final class KubernetesTestExtension
 	 * Decide whether Kubernetes tests run in the given environment.
 	 * @param environment the environment variables
 	 * @param home the user's home folder
-	 * @return enabled if the binaries are found or {@code CI=true} (so that the tests fail
-	 * with the reason), disabled with the reason otherwise
+	 * @return enabled if the binaries are found or {@code CI=true} (so that the tests
+	 * fail with the reason), disabled with the reason otherwise
 	 */
 	static ConditionEvaluationResult evaluate(Map<String, String> environment, Path home) {
 		try {
@@ -57,7 +58,8 @@ public final class KubernetesTestExtension
 		}
 		catch (MissingKubernetesTestAssetsException ex) {
 			if ("true".equalsIgnoreCase(environment.get("CI"))) {
-				// a CI run that quietly skips its integration tests would look green for the wrong reason
+				// a CI run that quietly skips its integration tests would look green for
+				// the wrong reason
 				return ConditionEvaluationResult.enabled("CI=true, so the missing binaries fail the tests");
 			}
 			return ConditionEvaluationResult.disabled(ex.getMessage());
@@ -66,7 +68,8 @@ public final class KubernetesTestExtension
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		// at class level, so that a server that cannot start fails the class once, up front
+		// at class level, so that a server that cannot start fails the class once, up
+		// front
 		resources(context);
 	}
 
@@ -98,8 +101,10 @@ public final class KubernetesTestExtension
 			.computeIfAbsent(ClassResources.class, (key) -> ClassResources.create(testClass), ClassResources.class);
 	}
 
-	// Static fields are left alone: a class's own static server or client, set in @BeforeAll,
-	// must not be mistaken for a slot to fill. @BeforeAll methods take parameters instead.
+	// Static fields are left alone: a class's own static server or client, set in
+	// @BeforeAll,
+	// must not be mistaken for a slot to fill. @BeforeAll methods take parameters
+	// instead.
 	private static void inject(Object instance, Class<?> testClass, ClassResources resources)
 			throws IllegalAccessException {
 		for (Class<?> type = testClass; type != null && type != Object.class; type = type.getSuperclass()) {
@@ -144,12 +149,14 @@ public final class KubernetesTestExtension
 			ApiClient client = server.apiClient();
 			TestNamespace namespace = new TestNamespace(namespaceName(testClass));
 			try {
-				new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace.name())))
+				new CoreV1Api(client)
+					.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace.name())))
 					.execute();
 			}
 			catch (ApiException ex) {
-				throw new IllegalStateException("Could not create namespace " + namespace + ": " + ex.getCode() + " "
-						+ ex.getResponseBody(), ex);
+				throw new IllegalStateException(
+						"Could not create namespace " + namespace + ": " + ex.getCode() + " " + ex.getResponseBody(),
+						ex);
 			}
 			return new ClassResources(server, client, namespace);
 		}

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A client-java informer against the real test API server: the harness's client must be fit
- * for long-running watches, not just for single requests.
+ * A client-java informer against the real test API server: the harness's client must be
+ * fit for long-running watches, not just for single requests.
  */
 @KubernetesTest
 class KubernetesTestInformerTests {

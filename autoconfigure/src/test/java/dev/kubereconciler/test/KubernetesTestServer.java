@@ -18,26 +18,31 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * A real etcd and kube-apiserver on loopback for integration tests, started with the flags
- * envtest passes, so that an upstream kube-apiserver works as well as the project's test one.
+ * A real etcd and kube-apiserver on loopback for integration tests, started with the
+ * flags envtest passes, so that an upstream kube-apiserver works as well as the project's
+ * test one.
  *
- * <p>{@link #shared()} is the one server of the JVM, started on first use and stopped when the
- * JVM exits. {@link #start(KubernetesTestAssets)} starts a separate server that the caller
- * {@linkplain #close() closes}. Each server has its own temporary folder holding the
- * certificates, etcd's data, the {@linkplain #kubeconfig() kubeconfig} and the logs of both
- * processes ({@code etcd.log} and {@code kube-apiserver.log}); closing deletes it.
+ * <p>
+ * {@link #shared()} is the one server of the JVM, started on first use and stopped when
+ * the JVM exits. {@link #start(KubernetesTestAssets)} starts a separate server that the
+ * caller {@linkplain #close() closes}. Each server has its own temporary folder holding
+ * the certificates, etcd's data, the {@linkplain #kubeconfig() kubeconfig} and the logs
+ * of both processes ({@code etcd.log} and {@code kube-apiserver.log}); closing deletes
+ * it.
  */
 public final class KubernetesTestServer implements AutoCloseable {
 
 	private static final Duration ETCD_STARTUP = Duration.ofSeconds(20);
 
-	// longer than the ~20 s after which kube-apiserver gives up on an unreachable etcd, so
+	// longer than the ~20 s after which kube-apiserver gives up on an unreachable etcd,
+	// so
 	// that a failure quotes the server's own explanation rather than a bare timeout
 	private static final Duration API_SERVER_STARTUP = Duration.ofSeconds(45);
 
 	private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
-	// The JVM-wide instance has to live somewhere static; the holder keeps the lazy start and
+	// The JVM-wide instance has to live somewhere static; the holder keeps the lazy start
+	// and
 	// its outcome behind one lock, as test classes may run on several threads.
 	private static final SharedServer SHARED = new SharedServer();
 
@@ -62,32 +67,38 @@ public final class KubernetesTestServer implements AutoCloseable {
 		this.layout = layout;
 		this.shared = shared;
 		String peer = layout.etcdPeerUrl().toString();
-		// A single member can never lose its leadership, so short raft timers are safe; they
+		// A single member can never lose its leadership, so short raft timers are safe;
+		// they
 		// let it elect itself in about 100 ms instead of up to a second.
-		this.etcd = new ManagedProcess("etcd", List.of(assets.etcd().toString(), "--name=default",
-				"--data-dir=" + layout.etcdData(), "--listen-client-urls=" + layout.etcdUrl(),
-				"--advertise-client-urls=" + layout.etcdUrl(), "--listen-peer-urls=" + peer,
-				"--initial-advertise-peer-urls=" + peer, "--initial-cluster=default=" + peer,
-				"--heartbeat-interval=10", "--election-timeout=100"), etcdEnvironment(), layout.log("etcd"));
-		// envtest's flags: what an upstream kube-apiserver needs, and all the test server needs
-		this.apiServer = new ManagedProcess("kube-apiserver", List.of(assets.kubeApiServer().toString(),
-				"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1",
-				"--secure-port=" + layout.apiServerUrl().getPort(), "--cert-dir=" + layout.certificates(),
-				"--client-ca-file=" + layout.certificate(TestCertificates.CA_CERTIFICATE),
-				"--etcd-servers=" + layout.etcdUrl(), "--service-account-issuer=https://kubernetes.default.svc",
-				"--service-account-key-file=" + layout.certificate(TestCertificates.SERVICE_ACCOUNT_PUBLIC_KEY),
-				"--service-account-signing-key-file=" + layout.certificate(TestCertificates.SERVICE_ACCOUNT_KEY),
-				"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true", "--authorization-mode=RBAC",
-				"--disable-admission-plugins=ServiceAccount"), Map.of(), layout.log("kube-apiserver"));
-		// registered before anything runs, so a failed or abandoned start leaves no process behind
+		this.etcd = new ManagedProcess("etcd",
+				List.of(assets.etcd().toString(), "--name=default", "--data-dir=" + layout.etcdData(),
+						"--listen-client-urls=" + layout.etcdUrl(), "--advertise-client-urls=" + layout.etcdUrl(),
+						"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
+						"--initial-cluster=default=" + peer, "--heartbeat-interval=10", "--election-timeout=100"),
+				etcdEnvironment(), layout.log("etcd"));
+		// envtest's flags: what an upstream kube-apiserver needs, and all the test server
+		// needs
+		this.apiServer = new ManagedProcess("kube-apiserver",
+				List.of(assets.kubeApiServer().toString(), "--advertise-address=127.0.0.1", "--bind-address=127.0.0.1",
+						"--secure-port=" + layout.apiServerUrl().getPort(), "--cert-dir=" + layout.certificates(),
+						"--client-ca-file=" + layout.certificate(TestCertificates.CA_CERTIFICATE),
+						"--etcd-servers=" + layout.etcdUrl(), "--service-account-issuer=https://kubernetes.default.svc",
+						"--service-account-key-file=" + layout.certificate(TestCertificates.SERVICE_ACCOUNT_PUBLIC_KEY),
+						"--service-account-signing-key-file="
+								+ layout.certificate(TestCertificates.SERVICE_ACCOUNT_KEY),
+						"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
+						"--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount"),
+				Map.of(), layout.log("kube-apiserver"));
+		// registered before anything runs, so a failed or abandoned start leaves no
+		// process behind
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
 	}
 
 	/**
 	 * Return the server shared by the whole JVM, starting it from
 	 * {@link KubernetesTestAssets#discover()} on first use. It stops when the JVM exits;
-	 * {@link #close()} does nothing on it. A failed start is remembered and reported again
-	 * to every later caller instead of being retried.
+	 * {@link #close()} does nothing on it. A failed start is remembered and reported
+	 * again to every later caller instead of being retried.
 	 * @return the running shared server
 	 * @throws MissingKubernetesTestAssetsException if the binaries cannot be found
 	 * @throws IllegalStateException if etcd or kube-apiserver does not start
@@ -97,12 +108,12 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Start a separate server from the given binaries. The caller closes it; a JVM shutdown
-	 * hook stops it otherwise.
+	 * Start a separate server from the given binaries. The caller closes it; a JVM
+	 * shutdown hook stops it otherwise.
 	 * @param assets the etcd and kube-apiserver binaries
 	 * @return the running server
-	 * @throws IllegalStateException if etcd or kube-apiserver does not start, with the end of
-	 * its log in the message
+	 * @throws IllegalStateException if etcd or kube-apiserver does not start, with the
+	 * end of its log in the message
 	 */
 	public static KubernetesTestServer start(KubernetesTestAssets assets) {
 		return start(assets, false);
@@ -125,8 +136,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	/**
 	 * Return a new client for this server, authenticated as a cluster admin, with no read
-	 * timeout: client-java's {@code SharedInformerFactory} refuses clients that have one, and
-	 * a watch can be silent for minutes.
+	 * timeout: client-java's {@code SharedInformerFactory} refuses clients that have one,
+	 * and a watch can be silent for minutes.
 	 * @return a new client
 	 */
 	public ApiClient apiClient() {
@@ -139,8 +150,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the kubeconfig file for this server, with the certificates embedded, usable by
-	 * kubectl and any client library.
+	 * Return the kubeconfig file for this server, with the certificates embedded, usable
+	 * by kubectl and any client library.
 	 * @return the kubeconfig file
 	 */
 	public Path kubeconfig() {
@@ -148,8 +159,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the API server's URL, {@code https://127.0.0.1:<port>}; it stays the same across
-	 * {@link #stopApiServer()} and {@link #startApiServer()}.
+	 * Return the API server's URL, {@code https://127.0.0.1:<port>}; it stays the same
+	 * across {@link #stopApiServer()} and {@link #startApiServer()}.
 	 * @return the URL
 	 */
 	public URI url() {
@@ -173,8 +184,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Return the temporary folder holding this server's certificates, data, kubeconfig and
-	 * logs.
+	 * Return the temporary folder holding this server's certificates, data, kubeconfig
+	 * and logs.
 	 * @return the folder
 	 */
 	public Path directory() {
@@ -198,17 +209,19 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
-	 * Kill the kube-apiserver process at once (SIGKILL), as a crash or an evicted pod would,
-	 * while etcd keeps running; does nothing if it is stopped.
+	 * Kill the kube-apiserver process at once (SIGKILL), as a crash or an evicted pod
+	 * would, while etcd keeps running; does nothing if it is stopped.
 	 */
 	public synchronized void killApiServer() {
 		this.apiServer.stop(Duration.ZERO);
 	}
 
 	/**
-	 * Start the kube-apiserver process again, on the same port with the same certificates,
-	 * and wait until {@code /readyz} answers 200; does nothing if it is running.
-	 * @throws IllegalStateException if it does not start, with the end of its log in the message
+	 * Start the kube-apiserver process again, on the same port with the same
+	 * certificates, and wait until {@code /readyz} answers 200; does nothing if it is
+	 * running.
+	 * @throws IllegalStateException if it does not start, with the end of its log in the
+	 * message
 	 */
 	public synchronized void startApiServer() {
 		if (this.stopped) {
@@ -264,7 +277,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private synchronized OkHttpClient probe() {
 		if (this.probe == null) {
-			// the admin client's TLS setup, but a probe must not hang on a half-started server
+			// the admin client's TLS setup, but a probe must not hang on a half-started
+			// server
 			this.probe = apiClient().getHttpClient().newBuilder().callTimeout(Duration.ofSeconds(2)).build();
 		}
 		return this.probe;

@@ -26,9 +26,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link KubernetesTestServer} run from wrapper scripts that record each launch (its
- * process id and arguments) before they {@code exec} the real binaries, so the tests can tell
- * which binaries ran, with which flags, and that they are gone afterwards.
+ * Tests for {@link KubernetesTestServer} run from wrapper scripts that record each launch
+ * (its process id and arguments) before they {@code exec} the real binaries, so the tests
+ * can tell which binaries ran, with which flags, and that they are gone afterwards.
  */
 @KubernetesTest
 class KubernetesTestServerTests {
@@ -45,8 +45,8 @@ class KubernetesTestServerTests {
 		wrap(folder.resolve("etcd"), real.etcd());
 		wrap(folder.resolve("kube-apiserver"), real.kubeApiServer());
 		// through discovery, to show that KUBEBUILDER_ASSETS decides what is launched
-		server = KubernetesTestServer.start(KubernetesTestAssets.discover(
-				Map.of("KUBEBUILDER_ASSETS", folder.toString()), wrappers.resolve("no-home")));
+		server = KubernetesTestServer.start(KubernetesTestAssets
+			.discover(Map.of("KUBEBUILDER_ASSETS", folder.toString()), wrappers.resolve("no-home")));
 	}
 
 	@AfterAll
@@ -66,11 +66,11 @@ class KubernetesTestServerTests {
 		assertThat(launches("kube-apiserver")).first()
 			.asString()
 			.contains("--secure-port=" + server.url().getPort(), "--etcd-servers=" + server.etcdUrl(),
-					"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1", "--cert-dir=",
-					"--client-ca-file=", "--service-account-issuer=https://kubernetes.default.svc",
-					"--service-account-key-file=", "--service-account-signing-key-file=",
-					"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
-					"--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount");
+					"--advertise-address=127.0.0.1", "--bind-address=127.0.0.1", "--cert-dir=", "--client-ca-file=",
+					"--service-account-issuer=https://kubernetes.default.svc", "--service-account-key-file=",
+					"--service-account-signing-key-file=", "--service-cluster-ip-range=10.0.0.0/24",
+					"--allow-privileged=true", "--authorization-mode=RBAC",
+					"--disable-admission-plugins=ServiceAccount");
 		assertThat(new CoreV1Api(server.apiClient()).listNamespace().execute().getItems())
 			.extracting((namespace) -> namespace.getMetadata().getName())
 			.contains("default");
@@ -110,8 +110,7 @@ class KubernetesTestServerTests {
 		assertThat(launches("etcd")).isEqualTo(etcdBefore);
 		assertThat(processAlive(etcdBefore.get(0))).isTrue();
 		// the client made before the restart reconnects by itself
-		assertThat(core.readNamespacedConfigMap("kept", "restart").execute().getMetadata().getName())
-			.isEqualTo("kept");
+		assertThat(core.readNamespacedConfigMap("kept", "restart").execute().getMetadata().getName()).isEqualTo("kept");
 	}
 
 	@Test

@@ -10,33 +10,36 @@ import dev.kubereconciler.rbac.RbacPolicy;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
- * Decides whether an {@link RbacPolicy} allows an {@link ApiRequest}, with Kubernetes' own
- * matching semantics, written here independently of the code that derives the rules.
+ * Decides whether an {@link RbacPolicy} allows an {@link ApiRequest}, with Kubernetes'
+ * own matching semantics, written here independently of the code that derives the rules.
  *
- * <p>A request is turned into the one rule it needs (one verb, group, resource or
- * {@code resource/subresource}, and name), and a role allows it when one of its rules covers
- * that rule, as {@code ruleCovers} in {@code k8s.io/component-helpers/auth/rbac/validation}
- * ({@code policy_comparator.go}) decides: the verbs are {@code *} or contain the verb; the
- * groups are {@code *} or contain the group; the resources are {@code *}, contain the
- * resource exactly, or contain {@code *}/subresource for a subresource
- * ({@code resourceCoversAll}); and the rule has no resource names, or lists the requested
- * name. A rule with resource names never covers a request without one, such as list or watch.
- * The authorizer ({@code plugin/pkg/auth/authorizer/rbac}, {@code RuleAllows} with the
+ * <p>
+ * A request is turned into the one rule it needs (one verb, group, resource or
+ * {@code resource/subresource}, and name), and a role allows it when one of its rules
+ * covers that rule, as {@code ruleCovers} in
+ * {@code k8s.io/component-helpers/auth/rbac/validation} ({@code policy_comparator.go})
+ * decides: the verbs are {@code *} or contain the verb; the groups are {@code *} or
+ * contain the group; the resources are {@code *}, contain the resource exactly, or
+ * contain {@code *}/subresource for a subresource ({@code resourceCoversAll}); and the
+ * rule has no resource names, or lists the requested name. A rule with resource names
+ * never covers a request without one, such as list or watch. The authorizer
+ * ({@code plugin/pkg/auth/authorizer/rbac}, {@code RuleAllows} with the
  * {@code VerbMatches}, {@code APIGroupMatches}, {@code ResourceMatches} and
  * {@code ResourceNameMatches} helpers of {@code pkg/apis/rbac/v1/evaluation_helpers.go})
  * decides the same for one request. A ClusterRole applies in every namespace and to
  * cluster-scoped requests; a Role only to requests in its namespace.
  *
- * <p>Non-resource requests (discovery, {@code /version}) are allowed: every authenticated user
- * has them through the default {@code system:discovery} and {@code system:public-info-viewer}
- * ClusterRoles.
+ * <p>
+ * Non-resource requests (discovery, {@code /version}) are allowed: every authenticated
+ * user has them through the default {@code system:discovery} and
+ * {@code system:public-info-viewer} ClusterRoles.
  */
 public final class RbacAuthorizer {
 
 	private static final String ALL = "*";
 
-	private static final Set<String> PUBLIC_PATHS = Set.of("/api", "/apis", "/version", "/healthz", "/livez",
-			"/readyz", "/openapi/v2", "/openapi/v3");
+	private static final Set<String> PUBLIC_PATHS = Set.of("/api", "/apis", "/version", "/healthz", "/livez", "/readyz",
+			"/openapi/v2", "/openapi/v3");
 
 	private RbacAuthorizer() {
 	}
@@ -50,8 +53,8 @@ public final class RbacAuthorizer {
 		List<ApiRequest> denied = requests.stream().filter((request) -> !allows(policy, request)).toList();
 		if (!denied.isEmpty()) {
 			fail("The derived RBAC rules do not allow a request the application made: " + denied.get(0)
-					+ ((denied.size() > 1) ? "\nNor these: " + denied.subList(1, denied.size()) : "")
-					+ "\nRoles: " + policy.roles());
+					+ ((denied.size() > 1) ? "\nNor these: " + denied.subList(1, denied.size()) : "") + "\nRoles: "
+					+ policy.roles());
 		}
 	}
 

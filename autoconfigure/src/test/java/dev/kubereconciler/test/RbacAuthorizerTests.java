@@ -12,23 +12,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link RbacAuthorizer} and {@link ApiRequest}: Kubernetes' matching rules, one by
- * one.
+ * Tests for {@link RbacAuthorizer} and {@link ApiRequest}: Kubernetes' matching rules,
+ * one by one.
  */
 class RbacAuthorizerTests {
 
 	@Test
 	void requestsAreParsedAsTheApiServerDoes() {
-		assertThat(request("GET", "/api/v1/namespaces/red/configmaps?watch=true&resourceVersion=1"))
-			.isEqualTo(new ApiRequest("watch", "", "configmaps", "", "red", "", "/api/v1/namespaces/red/configmaps", "t"));
-		assertThat(request("GET", "/apis/apps/v1/deployments")).extracting(ApiRequest::verb, ApiRequest::group,
-				ApiRequest::namespace)
+		assertThat(request("GET", "/api/v1/namespaces/red/configmaps?watch=true&resourceVersion=1")).isEqualTo(
+				new ApiRequest("watch", "", "configmaps", "", "red", "", "/api/v1/namespaces/red/configmaps", "t"));
+		assertThat(request("GET", "/apis/apps/v1/deployments"))
+			.extracting(ApiRequest::verb, ApiRequest::group, ApiRequest::namespace)
 			.containsExactly("list", "apps", "");
 		assertThat(request("PUT", "/apis/example.dev/v1/namespaces/red/widgets/w1/status"))
 			.extracting(ApiRequest::verb, ApiRequest::resource, ApiRequest::subresource, ApiRequest::name)
 			.containsExactly("update", "widgets", "status", "w1");
-		assertThat(request("GET", "/api/v1/namespaces/red")).extracting(ApiRequest::verb, ApiRequest::resource,
-				ApiRequest::name)
+		assertThat(request("GET", "/api/v1/namespaces/red"))
+			.extracting(ApiRequest::verb, ApiRequest::resource, ApiRequest::name)
 			.containsExactly("get", "namespaces", "red");
 		assertThat(request("DELETE", "/api/v1/namespaces/red/pods")).extracting(ApiRequest::verb)
 			.isEqualTo("deletecollection");
@@ -51,17 +51,16 @@ class RbacAuthorizerTests {
 		assertThat(allows(cluster(PolicyRule.of("", "pods/status", "update")), "PUT",
 				"/api/v1/namespaces/a/pods/p/status"))
 			.isTrue();
-		assertThat(allows(cluster(PolicyRule.of("", "*/status", "update")), "PUT",
-				"/api/v1/namespaces/a/pods/p/status"))
+		assertThat(
+				allows(cluster(PolicyRule.of("", "*/status", "update")), "PUT", "/api/v1/namespaces/a/pods/p/status"))
 			.isTrue();
-		assertThat(allows(cluster(PolicyRule.of("*", "*", "*")), "PUT", "/api/v1/namespaces/a/pods/p/status"))
-			.isTrue();
+		assertThat(allows(cluster(PolicyRule.of("*", "*", "*")), "PUT", "/api/v1/namespaces/a/pods/p/status")).isTrue();
 	}
 
 	@Test
 	void resourceNamesLimitToNamedObjectsAndNeverAllowACollection() {
-		RbacPolicy policy = cluster(new PolicyRule(List.of(""), List.of("configmaps"), List.of("get", "list"),
-				List.of("settings")));
+		RbacPolicy policy = cluster(
+				new PolicyRule(List.of(""), List.of("configmaps"), List.of("get", "list"), List.of("settings")));
 		assertThat(allows(policy, "GET", "/api/v1/namespaces/a/configmaps/settings")).isTrue();
 		assertThat(allows(policy, "GET", "/api/v1/namespaces/a/configmaps/other")).isFalse();
 		assertThat(allows(policy, "GET", "/api/v1/namespaces/a/configmaps")).isFalse();

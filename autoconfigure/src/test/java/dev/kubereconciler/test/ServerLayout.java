@@ -14,8 +14,9 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Where one test server keeps its files and which loopback ports it listens on: a temporary
- * folder holding the certificates, the kubeconfig, etcd's data and a log per process.
+ * Where one test server keeps its files and which loopback ports it listens on: a
+ * temporary folder holding the certificates, the kubeconfig, etcd's data and a log per
+ * process.
  */
 final class ServerLayout {
 
@@ -38,8 +39,8 @@ final class ServerLayout {
 	}
 
 	/**
-	 * Make a fresh temporary folder with the certificates and a kubeconfig in it, and choose
-	 * free ports.
+	 * Make a fresh temporary folder with the certificates and a kubeconfig in it, and
+	 * choose free ports.
 	 * @param certificates the key material to write
 	 * @return the layout
 	 */

@@ -59,15 +59,18 @@ final class TestCertificates {
 
 	static final String SERVICE_ACCOUNT_PUBLIC_KEY = "sa-signer.pub";
 
-	// long enough for any test run, and the clock skew allowance keeps a slightly late VM clock happy
+	// long enough for any test run, and the clock skew allowance keeps a slightly late VM
+	// clock happy
 	private static final Duration VALIDITY = Duration.ofDays(30);
 
 	private static final Duration SKEW = Duration.ofHours(1);
 
 	private static final String SIGNATURE = "SHA256withECDSA";
 
-	// Bouncy Castle's EC private keys carry their public key in their encoding, as OpenSSL's
-	// do; client-java's PEM reader fails on the JDK's, which leave it out. Made once: it is
+	// Bouncy Castle's EC private keys carry their public key in their encoding, as
+	// OpenSSL's
+	// do; client-java's PEM reader fails on the JDK's, which leave it out. Made once: it
+	// is
 	// slow to construct.
 	private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
 

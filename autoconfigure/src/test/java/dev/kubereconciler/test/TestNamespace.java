@@ -3,8 +3,8 @@ package dev.kubereconciler.test;
 import java.util.Objects;
 
 /**
- * The namespace a {@link KubernetesTest} class gets to itself: created before its first test
- * and deleted after its last.
+ * The namespace a {@link KubernetesTest} class gets to itself: created before its first
+ * test and deleted after its last.
  *
  * @param name the namespace's name
  */

@@ -27,9 +27,9 @@ import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
 /**
- * client-java's {@code DefaultController} from {@code ControllerBuilder}, on a queue whose
- * limiter is client-go's default with the bucket corrected to 10 per second and a burst of 100
- * (client-java's own default swaps the two).
+ * client-java's {@code DefaultController} from {@code ControllerBuilder}, on a queue
+ * whose limiter is client-go's default with the bucket corrected to 10 per second and a
+ * burst of 100 (client-java's own default swaps the two).
  */
 final class ClientJavaPeer implements Peer {
 
@@ -47,15 +47,15 @@ final class ClientJavaPeer implements Peer {
 	@Override
 	public Running start(String namespace, int workers, Work work) {
 		SharedInformerFactory factory = new SharedInformerFactory(this.client);
-		SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(
-				new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps",
-						this.client),
-				V1ConfigMap.class, 0, namespace);
+		SharedIndexInformer<V1ConfigMap> informer = factory
+			.sharedIndexInformerFor(new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1",
+					"configmaps", this.client), V1ConfigMap.class, 0, namespace);
 		CoreV1Api core = new CoreV1Api(this.client);
 		ExecutorService waiting = Executors.newSingleThreadExecutor(Keys.daemonThreads("client-java-waiting"));
 		DefaultRateLimitingQueue<Request> queue = new DefaultRateLimitingQueue<>(waiting,
-				new MaxOfRateLimiter<>(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5),
-						Duration.ofSeconds(1000)), new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1))));
+				new MaxOfRateLimiter<>(
+						new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1000)),
+						new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1))));
 		Controller controller = ControllerBuilder.defaultBuilder(factory)
 			.withName("peer-client-java")
 			.withWorkQueue(queue)
@@ -74,8 +74,9 @@ final class ClientJavaPeer implements Peer {
 				if (work.reconciled(request.getName(), resourceVersion, observed)) {
 					try {
 						PatchUtils.patch(V1ConfigMap.class,
-								() -> core.patchNamespacedConfigMap(request.getName(), namespace,
-										new V1Patch(Patches.observed(resourceVersion)))
+								() -> core
+									.patchNamespacedConfigMap(request.getName(), namespace,
+											new V1Patch(Patches.observed(resourceVersion)))
 									.buildCall(null),
 								V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.client);
 						work.written(request.getName());

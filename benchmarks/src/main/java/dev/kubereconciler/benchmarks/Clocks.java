@@ -5,8 +5,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import dev.kubereconciler.ratelimit.DelayScheduler;
 
 /**
- * Delay schedulers for our engine: the real one, and a diagnostic one whose clock never moves,
- * which shows how much of a result is spent reading the clock.
+ * Delay schedulers for our engine: the real one, and a diagnostic one whose clock never
+ * moves, which shows how much of a result is spent reading the clock.
  */
 final class Clocks {
 
@@ -21,8 +21,8 @@ final class Clocks {
 
 	/**
 	 * Return a scheduler on the given executor.
-	 * @param ticker {@link #SYSTEM}, or {@link #FROZEN} for a clock that always reads 0 and so
-	 * costs nothing, which is only valid where no delay is ever waited for
+	 * @param ticker {@link #SYSTEM}, or {@link #FROZEN} for a clock that always reads 0
+	 * and so costs nothing, which is only valid where no delay is ever waited for
 	 * @param executor the executor that runs delayed actions
 	 * @return the scheduler
 	 */

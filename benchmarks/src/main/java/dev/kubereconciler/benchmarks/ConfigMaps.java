@@ -21,8 +21,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.PatchUtils;
 
 /**
- * Creates the ConfigMaps of the peer workloads, named {@code cm-0} to {@code cm-(n-1)}, each
- * with 1 KiB of data.
+ * Creates the ConfigMaps of the peer workloads, named {@code cm-0} to {@code cm-(n-1)},
+ * each with 1 KiB of data.
  */
 final class ConfigMaps {
 
@@ -55,9 +55,10 @@ final class ConfigMaps {
 	}
 
 	/**
-	 * Create ConfigMaps {@code from} to {@code to - 1} with server-side apply by two field
-	 * managers, so that each carries the {@code managedFields} of a real cluster: one manager
-	 * owns the data and a label, the other an annotation and a label of its own.
+	 * Create ConfigMaps {@code from} to {@code to - 1} with server-side apply by two
+	 * field managers, so that each carries the {@code managedFields} of a real cluster:
+	 * one manager owns the data and a label, the other an annotation and a label of its
+	 * own.
 	 */
 	void applyTwoManagers(String namespace, int from, int to) throws Exception {
 		long start = System.nanoTime();
@@ -69,8 +70,8 @@ final class ConfigMaps {
 				.formatted(name, namespace, index, PAYLOAD));
 			apply(namespace, name, "bench-beta", """
 					{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s",
-					"labels":{"bench/tier":"beta"},"annotations":{"bench/owner":"beta"}}}"""
-				.formatted(name, namespace));
+					"labels":{"bench/tier":"beta"},"annotations":{"bench/owner":"beta"}}}""".formatted(name,
+					namespace));
 		});
 		double seconds = (System.nanoTime() - start) / 1e9;
 		System.out.printf(Locale.ROOT, "applied %d ConfigMaps in %s with two field managers in %.1f s (%.0f/s)%n",

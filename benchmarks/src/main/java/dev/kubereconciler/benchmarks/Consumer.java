@@ -1,9 +1,9 @@
 package dev.kubereconciler.benchmarks;
 
 /**
- * A background thread that takes keys from a work queue and finishes them at once, counting
- * how many it received, so that a benchmark can measure what a queue delivers and not only
- * what it accepts.
+ * A background thread that takes keys from a work queue and finishes them at once,
+ * counting how many it received, so that a benchmark can measure what a queue delivers
+ * and not only what it accepts.
  */
 final class Consumer {
 
@@ -20,7 +20,8 @@ final class Consumer {
 	/**
 	 * Start a consumer.
 	 * @param name a name for its thread
-	 * @param step takes one key and finishes it; returns {@code false} once the queue is shut down
+	 * @param step takes one key and finishes it; returns {@code false} once the queue is
+	 * shut down
 	 * @return the running consumer
 	 */
 	static Consumer start(String name, Step step) {

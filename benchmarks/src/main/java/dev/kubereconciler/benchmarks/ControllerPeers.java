@@ -14,26 +14,27 @@ import java.util.concurrent.locks.LockSupport;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.Config;
 
-
 /**
  * Whole controllers side by side against a real API server: ours, Java Operator SDK and
  * client-java's {@code DefaultController}, one at a time in one JVM, each with 4 workers.
  *
  * <ol>
  * <li>Cold start: N ConfigMaps with 1 KiB of data and the {@code managedFields} of two
- * server-side apply managers exist; the time from starting the controller until its cache has
- * synced, and until the last ConfigMap's first (no-op) reconcile.</li>
- * <li>Write-through: M ConfigMaps in a fresh namespace; each reconcile patches an annotation to
- * the resourceVersion it saw, once per ConfigMap; objects per second from start until all are
- * written, and the API errors seen.</li>
- * <li>Steady latency: in a fresh namespace, creates at a fixed rate; event-to-reconcile p50,
- * p99 and max, the event time read just before the create request is sent.</li>
+ * server-side apply managers exist; the time from starting the controller until its cache
+ * has synced, and until the last ConfigMap's first (no-op) reconcile.</li>
+ * <li>Write-through: M ConfigMaps in a fresh namespace; each reconcile patches an
+ * annotation to the resourceVersion it saw, once per ConfigMap; objects per second from
+ * start until all are written, and the API errors seen.</li>
+ * <li>Steady latency: in a fresh namespace, creates at a fixed rate; event-to-reconcile
+ * p50, p99 and max, the event time read just before the create request is sent.</li>
  * </ol>
  * Cache memory is measured by {@link PeerMemory}, one JVM per figure.
  *
- * <p>Usage: {@code ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S]}, by
- * default 10,000, 5,000, 200/s and 60 s. Before the figures, every peer runs each workload once
- * on a few hundred objects, unreported, so that none is measured while its classes load.
+ * <p>
+ * Usage: {@code ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S]}, by
+ * default 10,000, 5,000, 200/s and 60 s. Before the figures, every peer runs each
+ * workload once on a few hundred objects, unreported, so that none is measured while its
+ * classes load.
  */
 public final class ControllerPeers {
 
@@ -250,6 +251,7 @@ public final class ControllerPeers {
 
 	/**
 	 * The sizes of the workloads.
+	 *
 	 * @param cold the ConfigMaps of the cold start
 	 * @param write the ConfigMaps of the write-through
 	 * @param rate the creates per second of the steady latency
@@ -269,8 +271,8 @@ public final class ControllerPeers {
 					case "write" -> write = value;
 					case "rate" -> rate = value;
 					case "seconds" -> seconds = value;
-					default -> throw new IllegalArgumentException("unknown setting " + args[i]
-							+ "; expected cold, write, rate or seconds");
+					default -> throw new IllegalArgumentException(
+							"unknown setting " + args[i] + "; expected cold, write, rate or seconds");
 				}
 			}
 			return new Settings(cold, write, rate, seconds);

@@ -32,9 +32,9 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.kubereconciler.controller.ModelCopier;
 
 /**
- * Cost of the private copy an object-taking reconciler gets: {@link ModelCopier}'s field-wise
- * copy side by side with a JSON round trip through client-java's Gson, for a ConfigMap with 20
- * keys and a Deployment with two containers.
+ * Cost of the private copy an object-taking reconciler gets: {@link ModelCopier}'s
+ * field-wise copy side by side with a JSON round trip through client-java's Gson, for a
+ * ConfigMap with 20 keys and a Deployment with two containers.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

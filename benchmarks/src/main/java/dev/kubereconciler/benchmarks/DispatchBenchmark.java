@@ -44,12 +44,13 @@ import dev.kubereconciler.reconcile.Result;
  * {@link Controller}, client-java's {@code DefaultController}, and a bare
  * {@link ThreadPoolExecutor} running the same no-op, which is the practical limit.
  *
- * <p>Each invocation builds a fresh controller, enqueues every key before its workers start
- * (outside the measurement), then measures from starting the workers to the last reconcile.
- * The no-op counts down a latch, the same in all three. Every reconcile succeeds, so limiters
- * are only told to forget; the {@code limiter} parameter runs both controllers once with the
- * controller default (client-java's with its bucket corrected to 10 per second) and once with a
- * limiter that does nothing.
+ * <p>
+ * Each invocation builds a fresh controller, enqueues every key before its workers start
+ * (outside the measurement), then measures from starting the workers to the last
+ * reconcile. The no-op counts down a latch, the same in all three. Every reconcile
+ * succeeds, so limiters are only told to forget; the {@code limiter} parameter runs both
+ * controllers once with the controller default (client-java's with its bucket corrected
+ * to 10 per second) and once with a limiter that does nothing.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -107,8 +108,8 @@ public class DispatchBenchmark {
 		public String limiter;
 
 		/**
-		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent reading
-		 * the clock, which the engine does several times per key.
+		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent
+		 * reading the clock, which the engine does several times per key.
 		 */
 		@Param(Clocks.SYSTEM)
 		public String ticker = Clocks.SYSTEM;
@@ -143,8 +144,10 @@ public class DispatchBenchmark {
 
 		@TearDown(Level.Invocation)
 		public void tearDown() {
-			// Controller.stop() can stall for the 5 s abandon grace when a worker is between two
-			// keys as it starts (see RESULTS.md); shutting the queue down releases the workers
+			// Controller.stop() can stall for the 5 s abandon grace when a worker is
+			// between two
+			// keys as it starts (see RESULTS.md); shutting the queue down releases the
+			// workers
 			// just as well, and this controller is discarded anyway
 			this.controller.queue().shutDown();
 			this.scheduler.shutdownNow();
@@ -174,7 +177,8 @@ public class DispatchBenchmark {
 
 		@Setup(Level.Trial)
 		public void createInformerFactory() {
-			// the builder insists on a factory, and the factory on a client without read timeout,
+			// the builder insists on a factory, and the factory on a client without read
+			// timeout,
 			// although this controller watches nothing
 			ApiClient apiClient = new ApiClient();
 			apiClient.setReadTimeout(0);
@@ -222,8 +226,9 @@ public class DispatchBenchmark {
 
 				};
 			}
-			return new MaxOfRateLimiter<>(new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5),
-					Duration.ofSeconds(1000)), new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1)));
+			return new MaxOfRateLimiter<>(
+					new ItemExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1000)),
+					new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1)));
 		}
 
 		@TearDown(Level.Invocation)
@@ -237,8 +242,8 @@ public class DispatchBenchmark {
 	}
 
 	/**
-	 * A bare executor with as many threads as the controllers have workers, its queue filled
-	 * with the same no-op over the same keys before its threads start.
+	 * A bare executor with as many threads as the controllers have workers, its queue
+	 * filled with the same no-op over the same keys before its threads start.
 	 */
 	@State(Scope.Thread)
 	public static class Bare {

@@ -30,20 +30,24 @@ import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * Measures the latency from a ConfigMap's creation to its first reconcile, against a real API
- * server, for our controller and client-java's {@code DefaultController} in the same run.
+ * Measures the latency from a ConfigMap's creation to its first reconcile, against a real
+ * API server, for our controller and client-java's {@code DefaultController} in the same
+ * run.
  *
- * <p>Both controllers watch the same fresh namespace through informers of their own and run 2
- * workers with a no-op reconcile. The harness creates ConfigMaps at a fixed rate from a small
- * pool of writer threads. The event time of a ConfigMap is {@link System#nanoTime()} read on
- * the writer thread just before its create request is sent, so a latency includes the create
- * round trip, etcd, the watch, the informer, the queue and the worker; it is the same path for
- * both controllers, which receive the same events at the same time. The first
- * {@code warm-up} ConfigMaps warm up the JIT and connections and are not counted.
+ * <p>
+ * Both controllers watch the same fresh namespace through informers of their own and run
+ * 2 workers with a no-op reconcile. The harness creates ConfigMaps at a fixed rate from a
+ * small pool of writer threads. The event time of a ConfigMap is
+ * {@link System#nanoTime()} read on the writer thread just before its create request is
+ * sent, so a latency includes the create round trip, etcd, the watch, the informer, the
+ * queue and the worker; it is the same path for both controllers, which receive the same
+ * events at the same time. The first {@code warm-up} ConfigMaps warm up the JIT and
+ * connections and are not counted.
  *
- * <p>Usage: {@code EndToEndLatency KUBECONFIG [rate per second] [count] [warm-up]}, by
- * default 100/s, 3,000 and 300. {@code benchmarks/e2e.sh} starts a throwaway API server and
- * runs it.
+ * <p>
+ * Usage: {@code EndToEndLatency KUBECONFIG [rate per second] [count] [warm-up]}, by
+ * default 100/s, 3,000 and 300. {@code benchmarks/e2e.sh} starts a throwaway API server
+ * and runs it.
  */
 public final class EndToEndLatency {
 
@@ -71,7 +75,8 @@ public final class EndToEndLatency {
 		int count = (args.length > 2) ? Integer.parseInt(args[2]) : 3000;
 		int warmUp = (args.length > 3) ? Integer.parseInt(args[3]) : 300;
 		new EndToEndLatency(args[0]).run(rate, count, warmUp);
-		// client-java leaves non-daemon threads behind (its OkHttp pools and the executor that
+		// client-java leaves non-daemon threads behind (its OkHttp pools and the executor
+		// that
 		// every DefaultControllerBuilder creates), so the JVM would not exit on its own
 		System.exit(0);
 	}

@@ -23,9 +23,9 @@ import org.bouncycastle.util.io.pem.PemWriter;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * A fabric8 {@link Config} for the kubeconfig of the test API server. fabric8 cannot read the
- * PKCS#8 form of an EC client key ("Invalid DER: object is not integer"), so the key is handed
- * to it rewritten in SEC1 form ({@code BEGIN EC PRIVATE KEY}).
+ * A fabric8 {@link Config} for the kubeconfig of the test API server. fabric8 cannot read
+ * the PKCS#8 form of an EC client key ("Invalid DER: object is not integer"), so the key
+ * is handed to it rewritten in SEC1 form ({@code BEGIN EC PRIVATE KEY}).
  */
 final class Fabric8Configs {
 

@@ -14,10 +14,11 @@ import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 
 /**
- * Java Operator SDK 5 on fabric8, configured as its documentation shows: an {@link Operator}
- * with a {@link Reconciler} registered for one namespace, its defaults otherwise (retry, rate
- * limiter, informer), and as many reconcile threads as the other peers have workers.
- * ConfigMaps carry no {@code metadata.generation}, so generation-aware event filtering is off.
+ * Java Operator SDK 5 on fabric8, configured as its documentation shows: an
+ * {@link Operator} with a {@link Reconciler} registered for one namespace, its defaults
+ * otherwise (retry, rate limiter, informer), and as many reconcile threads as the other
+ * peers have workers. ConfigMaps carry no {@code metadata.generation}, so
+ * generation-aware event filtering is off.
  */
 final class JosdkPeer implements Peer {
 

@@ -8,8 +8,8 @@ import java.util.stream.IntStream;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Realistic work-queue keys for both engines, built before anything is measured, and the daemon
- * threads the benchmarks run their executors on.
+ * Realistic work-queue keys for both engines, built before anything is measured, and the
+ * daemon threads the benchmarks run their executors on.
  */
 final class Keys {
 
@@ -34,7 +34,8 @@ final class Keys {
 	}
 
 	/**
-	 * Return distinct keys of client-java's controller, equal in content to {@link #ours}.
+	 * Return distinct keys of client-java's controller, equal in content to
+	 * {@link #ours}.
 	 * @param prefix a prefix of every name
 	 * @param count how many keys
 	 * @return the keys

@@ -27,14 +27,16 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Throughput of a limiter's {@code when(item)}, ours side by side with client-java-extended's,
- * each pair configured to the same rates.
+ * Throughput of a limiter's {@code when(item)}, ours side by side with
+ * client-java-extended's, each pair configured to the same rates.
  *
- * <p>Limiters are shared by all benchmark threads, as a controller's workers share theirs; run
- * with {@code -t 1} and {@code -t 2}. The per-item limiters see each thread's own 1,024 keys in
- * turn; every key fails {@value Cursor#FAILURES_PER_ROUND} times in a row, then succeeds and is
- * forgotten, so the per-item maps keep inserting and removing entries as they do in a
- * controller, and no failure count ever reaches client-java's overflow.
+ * <p>
+ * Limiters are shared by all benchmark threads, as a controller's workers share theirs;
+ * run with {@code -t 1} and {@code -t 2}. The per-item limiters see each thread's own
+ * 1,024 keys in turn; every key fails {@value Cursor#FAILURES_PER_ROUND} times in a row,
+ * then succeeds and is forgotten, so the per-item maps keep inserting and removing
+ * entries as they do in a controller, and no failure count ever reaches client-java's
+ * overflow.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -53,11 +55,12 @@ public class LimiterBenchmark {
 			"team-0", "config-0");
 
 	/**
-	 * A token bucket of each engine at the same rate: {@code controller-default} is client-go's
-	 * 10 qps with a burst of 100, which every benchmark thread drives deep into debt within
-	 * microseconds (both engines still answer at once, with the delay that debt implies);
-	 * {@code unthrottled} is 10^9 qps with a burst of 100, which refills faster than any thread
-	 * can take tokens, so the bucket stays full and every delay is zero.
+	 * A token bucket of each engine at the same rate: {@code controller-default} is
+	 * client-go's 10 qps with a burst of 100, which every benchmark thread drives deep
+	 * into debt within microseconds (both engines still answer at once, with the delay
+	 * that debt implies); {@code unthrottled} is 10^9 qps with a burst of 100, which
+	 * refills faster than any thread can take tokens, so the bucket stays full and every
+	 * delay is zero.
 	 */
 	@State(Scope.Benchmark)
 	public static class Buckets {
@@ -73,7 +76,8 @@ public class LimiterBenchmark {
 		public void setUp() {
 			long qps = "unthrottled".equals(this.rate) ? 1_000_000_000L : 10;
 			this.ours = RateLimiters.bucket(qps, 100);
-			// explicitly per second: client-java's own DefaultControllerRateLimiter refills 10
+			// explicitly per second: client-java's own DefaultControllerRateLimiter
+			// refills 10
 			// tokens per minute, not per second
 			this.clientJava = new BucketRateLimiter<>(100, qps, Duration.ofSeconds(1));
 		}
@@ -81,8 +85,8 @@ public class LimiterBenchmark {
 	}
 
 	/**
-	 * The per-item limiters of each engine: exponential backoff from 5 ms to 1000 s, alone and
-	 * combined with a 10 qps / 100 burst bucket as in the controller default.
+	 * The per-item limiters of each engine: exponential backoff from 5 ms to 1000 s,
+	 * alone and combined with a 10 qps / 100 burst bucket as in the controller default.
 	 */
 	@State(Scope.Benchmark)
 	public static class Backoff {
@@ -101,7 +105,8 @@ public class LimiterBenchmark {
 					MAX_DELAY);
 			this.oursDefault = (ReservingRateLimiter<Request>) RateLimiters.<Request>controllerDefault();
 			this.clientJavaExponential = new ItemExponentialFailureRateLimiter<>(BASE_DELAY, MAX_DELAY);
-			// client-java's DefaultControllerRateLimiter with its bucket corrected from 10 tokens
+			// client-java's DefaultControllerRateLimiter with its bucket corrected from
+			// 10 tokens
 			// per minute to client-go's 10 per second
 			this.clientJavaDefault = new MaxOfRateLimiter<>(
 					new ItemExponentialFailureRateLimiter<>(BASE_DELAY, MAX_DELAY),
@@ -130,7 +135,8 @@ public class LimiterBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp(ThreadParams threads) {
-			// real workers never hold the same key at once, so neither do the threads here
+			// real workers never hold the same key at once, so neither do the threads
+			// here
 			String prefix = "t" + threads.getThreadIndex() + "-";
 			this.ours = Keys.ours(prefix, KEYS);
 			this.clientJava = Keys.clientJava(prefix, KEYS);
@@ -157,7 +163,8 @@ public class LimiterBenchmark {
 
 		/**
 		 * Move to the next key.
-		 * @return whether every key has just failed its last time in a row and must be forgotten
+		 * @return whether every key has just failed its last time in a row and must be
+		 * forgotten
 		 */
 		private boolean advance() {
 			if (++this.next < KEYS) {
@@ -174,8 +181,8 @@ public class LimiterBenchmark {
 	}
 
 	/**
-	 * The floor under every token bucket: one read of the clock, which both buckets make on
-	 * every call.
+	 * The floor under every token bucket: one read of the clock, which both buckets make
+	 * on every call.
 	 * @return the reading
 	 */
 	@Benchmark

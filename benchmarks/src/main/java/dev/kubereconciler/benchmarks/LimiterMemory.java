@@ -20,18 +20,20 @@ import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Measures the heap that a per-item limiter keeps for each failing item, ours side by side
- * with client-java-extended's, excluding the keys themselves.
+ * Measures the heap that a per-item limiter keeps for each failing item, ours side by
+ * side with client-java-extended's, excluding the keys themselves.
  *
- * <p>All keys are built first and stay reachable throughout. For each limiter, the heap is
- * measured after forced collections, the limiter is created and {@code when(key)} is called
- * once per key, so that every key is tracked, and the heap is measured again; the difference
- * divided by the number of keys is the overhead per tracked item. Run it with
- * {@code -XX:+UseSerialGC}: its heap occupancy after a full collection is exact to the byte,
- * where G1 counts whole regions for the large hash tables. With {@code --jol}, JOL walks each limiter's
- * object graph minus the keys' as a cross-check.
+ * <p>
+ * All keys are built first and stay reachable throughout. For each limiter, the heap is
+ * measured after forced collections, the limiter is created and {@code when(key)} is
+ * called once per key, so that every key is tracked, and the heap is measured again; the
+ * difference divided by the number of keys is the overhead per tracked item. Run it with
+ * {@code -XX:+UseSerialGC}: its heap occupancy after a full collection is exact to the
+ * byte, where G1 counts whole regions for the large hash tables. With {@code --jol}, JOL
+ * walks each limiter's object graph minus the keys' as a cross-check.
  *
- * <p>Usage: {@code LimiterMemory [items] [rounds] [--jol]}, by default 1,000,000 items and 3
+ * <p>
+ * Usage: {@code LimiterMemory [items] [rounds] [--jol]}, by default 1,000,000 items and 3
  * rounds.
  */
 public final class LimiterMemory {
@@ -46,7 +48,8 @@ public final class LimiterMemory {
 
 	private final io.kubernetes.client.extended.controller.reconciler.Request[] clientJava;
 
-	// the limiter being measured, held in a field so that it is certainly reachable when the
+	// the limiter being measured, held in a field so that it is certainly reachable when
+	// the
 	// heap is read
 	private Object measured;
 
@@ -61,9 +64,9 @@ public final class LimiterMemory {
 		boolean jol = arguments.remove("--jol");
 		int items = arguments.isEmpty() ? 1_000_000 : Integer.parseInt(arguments.get(0));
 		int rounds = (arguments.size() < 2) ? 3 : Integer.parseInt(arguments.get(1));
-		System.out.printf("JVM %s %s, GC %s, max heap %d MiB, %d items, %d rounds%n", System.getProperty("java.vm.name"),
-				System.getProperty("java.vm.version"), collectors(), Runtime.getRuntime().maxMemory() >> 20, items,
-				rounds);
+		System.out.printf("JVM %s %s, GC %s, max heap %d MiB, %d items, %d rounds%n",
+				System.getProperty("java.vm.name"), System.getProperty("java.vm.version"), collectors(),
+				Runtime.getRuntime().maxMemory() >> 20, items, rounds);
 		LimiterMemory memory = new LimiterMemory(items);
 		for (Scenario scenario : memory.scenarios()) {
 			double[] perItem = new double[rounds];
@@ -71,8 +74,9 @@ public final class LimiterMemory {
 				perItem[round] = memory.heapBytesPerItem(scenario);
 			}
 			Arrays.sort(perItem);
-			String line = String.format(Locale.ROOT, "%-58s heap delta per item: median %6.1f B  (min %6.1f, max %6.1f)",
-					scenario.name(), perItem[rounds / 2], perItem[0], perItem[rounds - 1]);
+			String line = String.format(Locale.ROOT,
+					"%-58s heap delta per item: median %6.1f B  (min %6.1f, max %6.1f)", scenario.name(),
+					perItem[rounds / 2], perItem[0], perItem[rounds - 1]);
 			if (jol) {
 				line += String.format(Locale.ROOT, "   JOL: %6.1f B", memory.jolBytesPerItem(scenario));
 			}
@@ -118,7 +122,8 @@ public final class LimiterMemory {
 	 */
 	double heapBytesPerItem(Scenario scenario) throws InterruptedException {
 		long before = usedAfterCollections();
-		// built on a thread of its own: once that thread has ended, no stale stack slot can keep
+		// built on a thread of its own: once that thread has ended, no stale stack slot
+		// can keep
 		// a limiter alive into the next measurement
 		Thread builder = new Thread(() -> this.measured = scenario.build().get());
 		builder.start();
@@ -129,8 +134,8 @@ public final class LimiterMemory {
 	}
 
 	/**
-	 * Build the scenario's limiter and return the size of its object graph, less the keys, per
-	 * item.
+	 * Build the scenario's limiter and return the size of its object graph, less the
+	 * keys, per item.
 	 * @param scenario the scenario
 	 * @return bytes per tracked item
 	 */
@@ -145,7 +150,8 @@ public final class LimiterMemory {
 		long previous = -1;
 		long used = 0;
 		int stable = 0;
-		// collect until the reading has not changed three times in a row: a limiter that was
+		// collect until the reading has not changed three times in a row: a limiter that
+		// was
 		// just released can survive a couple of full collections before it is freed
 		for (int round = 0; round < 20 && stable < 3; round++) {
 			System.gc();

@@ -16,8 +16,8 @@ import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * Our {@link ControllerManager} with its defaults: the default limiter, the manager gate open,
- * and the default cache transform.
+ * Our {@link ControllerManager} with its defaults: the default limiter, the manager gate
+ * open, and the default cache transform.
  */
 final class OursPeer implements Peer {
 
@@ -59,8 +59,9 @@ final class OursPeer implements Peer {
 				if (work.reconciled(request.name(), metadata.getResourceVersion(), observed)) {
 					try {
 						PatchUtils.patch(V1ConfigMap.class,
-								() -> core.patchNamespacedConfigMap(request.name(), namespace,
-										new V1Patch(Patches.observed(metadata.getResourceVersion())))
+								() -> core
+									.patchNamespacedConfigMap(request.name(), namespace,
+											new V1Patch(Patches.observed(metadata.getResourceVersion())))
 									.buildCall(null),
 								V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, this.client);
 						work.written(request.name());

@@ -13,7 +13,8 @@ interface Peer {
 	String name();
 
 	/**
-	 * Start a controller with {@code workers} reconcile threads on the ConfigMaps of a namespace.
+	 * Start a controller with {@code workers} reconcile threads on the ConfigMaps of a
+	 * namespace.
 	 * @param namespace the namespace
 	 * @param workers the reconcile threads
 	 * @param work what each reconcile does
@@ -32,8 +33,9 @@ interface Peer {
 	}
 
 	/**
-	 * What a reconcile does, the same for every peer: report the ConfigMap it saw and, when asked,
-	 * record the observed resourceVersion in an annotation with one merge patch.
+	 * What a reconcile does, the same for every peer: report the ConfigMap it saw and,
+	 * when asked, record the observed resourceVersion in an annotation with one merge
+	 * patch.
 	 */
 	interface Work {
 
@@ -57,7 +59,8 @@ interface Peer {
 		}
 
 		/**
-		 * Called after a patch failed; the reconcile then fails too, so that the peer retries.
+		 * Called after a patch failed; the reconcile then fails too, so that the peer
+		 * retries.
 		 * @param ex the failure
 		 */
 		default void failed(Exception ex) {

@@ -10,18 +10,19 @@ import io.kubernetes.client.openapi.ApiException;
 import dev.kubereconciler.controller.CacheTransforms;
 
 /**
- * The heap a peer's controller retains with the ConfigMaps of one namespace cached: started,
- * every ConfigMap reconciled once (no-op), then the heap occupancy after full collections, as
- * {@link LimiterMemory} reads it. Run it once on an empty namespace for the baseline and once
- * on a full one, each in a fresh JVM with the same flags ({@code -XX:+UseSerialGC}); the
- * retained heap per object is the difference divided by the count.
+ * The heap a peer's controller retains with the ConfigMaps of one namespace cached:
+ * started, every ConfigMap reconciled once (no-op), then the heap occupancy after full
+ * collections, as {@link LimiterMemory} reads it. Run it once on an empty namespace for
+ * the baseline and once on a full one, each in a fresh JVM with the same flags
+ * ({@code -XX:+UseSerialGC}); the retained heap per object is the difference divided by
+ * the count.
  *
- * <p>Usage: {@code PeerMemory KUBECONFIG PEER NAMESPACE COUNT}, where PEER is {@code ours},
+ * <p>
+ * Usage: {@code PeerMemory KUBECONFIG PEER NAMESPACE COUNT}, where PEER is {@code ours},
  * {@code ours-keep-managed-fields}, {@code josdk} or {@code client-java}, and COUNT the
- * ConfigMaps in the namespace. It prints one line:
- * {@code memory PEER COUNT USED-BYTES}. {@code PeerMemory KUBECONFIG populate NAMESPACE FROM TO}
- * creates the namespace if need be and ConfigMaps {@code FROM} to {@code TO - 1} in it, applied
- * by two field managers.
+ * ConfigMaps in the namespace. It prints one line: {@code memory PEER COUNT USED-BYTES}.
+ * {@code PeerMemory KUBECONFIG populate NAMESPACE FROM TO} creates the namespace if need
+ * be and ConfigMaps {@code FROM} to {@code TO - 1} in it, applied by two field managers.
  */
 public final class PeerMemory {
 
@@ -67,8 +68,8 @@ public final class PeerMemory {
 	}
 
 	/**
-	 * Start the peer on the namespace, wait until it has reconciled every ConfigMap once, and
-	 * read the heap after full collections, with the controller still running.
+	 * Start the peer on the namespace, wait until it has reconciled every ConfigMap once,
+	 * and read the heap after full collections, with the controller still running.
 	 * @return the heap in use, in bytes
 	 */
 	static long measure(Peer peer, String namespace, int count) throws Exception {

@@ -35,15 +35,18 @@ import dev.kubereconciler.reconcile.Request;
  * {@code DefaultRateLimitingQueue}. Our rows come in both modes, {@code mode=plain} and
  * {@code mode=priority}.
  *
- * <p>{@code addGetDone*}: each invocation adds a batch of {@value #BATCH} distinct keys that are
- * not pending, then takes and finishes as many, so no add is deduplicated and no {@code get()}
- * waits for ever; the score is per key (one add, one get, one done). Run with {@code -t 1} and
- * {@code -t 2}; threads share one queue.
+ * <p>
+ * {@code addGetDone*}: each invocation adds a batch of {@value #BATCH} distinct keys that
+ * are not pending, then takes and finishes as many, so no add is deduplicated and no
+ * {@code get()} waits for ever; the score is per key (one add, one get, one done). Run
+ * with {@code -t 1} and {@code -t 2}; threads share one queue.
  *
- * <p>{@code addAfter*}: one benchmark thread calls {@code addAfter(key, 1 ms)} over 65,536
- * keys in turn while a background consumer takes and finishes every key that becomes ready. The
- * primary score is {@code addAfter} calls; the secondary {@code delivered} score counts keys
- * the consumer received in the same time, which is the work the queue actually did.
+ * <p>
+ * {@code addAfter*}: one benchmark thread calls {@code addAfter(key, 1 ms)} over 65,536
+ * keys in turn while a background consumer takes and finishes every key that becomes
+ * ready. The primary score is {@code addAfter} calls; the secondary {@code delivered}
+ * score counts keys the consumer received in the same time, which is the work the queue
+ * actually did.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -69,15 +72,15 @@ public class QueueBenchmark {
 	public static class OurQueue {
 
 		/**
-		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent reading
-		 * the clock, which the queue does on every add, get and done.
+		 * {@code system}; {@code frozen} only to diagnose how much of the time is spent
+		 * reading the clock, which the queue does on every add, get and done.
 		 */
 		@Param(Clocks.SYSTEM)
 		public String ticker = Clocks.SYSTEM;
 
 		/**
-		 * {@code plain} (first in, first out) or {@code priority} (the default of a manager:
-		 * ready keys ordered by priority, see {@code docs/rate-limiting.md}).
+		 * {@code plain} (first in, first out) or {@code priority} (the default of a
+		 * manager: ready keys ordered by priority, see {@code docs/rate-limiting.md}).
 		 */
 		@Param({ PLAIN, PRIORITY })
 		public String mode = PLAIN;
@@ -107,7 +110,8 @@ public class QueueBenchmark {
 	}
 
 	/**
-	 * Client-java's queue, with its waiting loop on a thread of its own as its builder sets it up.
+	 * Client-java's queue, with its waiting loop on a thread of its own as its builder
+	 * sets it up.
 	 */
 	@State(Scope.Benchmark)
 	public static class ClientJavaQueue {
@@ -132,10 +136,10 @@ public class QueueBenchmark {
 	}
 
 	/**
-	 * The keys a thread may add: at first its own batch, then the keys it took and finished in
-	 * its previous invocation. A key is thus always either pending in the queue or owned by
-	 * exactly one thread, so no add is ever deduplicated and every {@code get()} finds a key,
-	 * even when threads take each other's keys.
+	 * The keys a thread may add: at first its own batch, then the keys it took and
+	 * finished in its previous invocation. A key is thus always either pending in the
+	 * queue or owned by exactly one thread, so no add is ever deduplicated and every
+	 * {@code get()} finds a key, even when threads take each other's keys.
 	 */
 	@State(Scope.Thread)
 	public static class Batch {
@@ -159,9 +163,10 @@ public class QueueBenchmark {
 		RateLimitingQueue<Request> q = queue.queue;
 		Request[] keys = batch.ours;
 		for (int i = 0; i < BATCH; i++) {
-			// half of them as an initial list would add them; the plain queue ignores priorities
-			q.add(keys[i], AddCause.EVENT, ((i & 1) == 0) ? RateLimitingQueue.LOW_PRIORITY
-					: RateLimitingQueue.NORMAL_PRIORITY);
+			// half of them as an initial list would add them; the plain queue ignores
+			// priorities
+			q.add(keys[i], AddCause.EVENT,
+					((i & 1) == 0) ? RateLimitingQueue.LOW_PRIORITY : RateLimitingQueue.NORMAL_PRIORITY);
 		}
 		for (int i = 0; i < BATCH; i++) {
 			Request key = q.get().orElseThrow();
@@ -253,8 +258,8 @@ public class QueueBenchmark {
 	}
 
 	/**
-	 * The producer of delayed adds to our queue, and the keys its consumer received during the
-	 * iteration.
+	 * The producer of delayed adds to our queue, and the keys its consumer received
+	 * during the iteration.
 	 */
 	@AuxCounters(AuxCounters.Type.OPERATIONS)
 	@State(Scope.Thread)
@@ -286,15 +291,15 @@ public class QueueBenchmark {
 	}
 
 	/**
-	 * The producer of delayed adds to client-java's queue, and the keys its consumer received
-	 * during the iteration.
+	 * The producer of delayed adds to client-java's queue, and the keys its consumer
+	 * received during the iteration.
 	 */
 	@AuxCounters(AuxCounters.Type.OPERATIONS)
 	@State(Scope.Thread)
 	public static class ClientJavaProducer {
 
-		private final io.kubernetes.client.extended.controller.reconciler.Request[] keys = Keys
-			.clientJava("delayed-", DELAYED_KEYS);
+		private final io.kubernetes.client.extended.controller.reconciler.Request[] keys = Keys.clientJava("delayed-",
+				DELAYED_KEYS);
 
 		private int next;
 

@@ -15,8 +15,8 @@ import dev.kubereconciler.ratelimit.StormSimulator;
 import dev.kubereconciler.ratelimit.Ticker;
 
 /**
- * The series that the documentation's charts plot, computed by the limiters themselves, so that
- * a test can hold them against the simulator.
+ * The series that the documentation's charts plot, computed by the limiters themselves,
+ * so that a test can hold them against the simulator.
  */
 public final class ChartData {
 
@@ -45,7 +45,8 @@ public final class ChartData {
 	}
 
 	/**
-	 * Return the delay after each failure of one item, from the first to the {@code failures}th.
+	 * Return the delay after each failure of one item, from the first to the
+	 * {@code failures}th.
 	 * @param baseDelay the exponential limiter's base delay
 	 * @param maxDelay the exponential limiter's max delay
 	 * @param failures how many failures
@@ -61,8 +62,8 @@ public final class ChartData {
 	}
 
 	/**
-	 * Return the attempts per bucket of a storm of items that all fail from t=0, under each of
-	 * the given limiters.
+	 * Return the attempts per bucket of a storm of items that all fail from t=0, under
+	 * each of the given limiters.
 	 * @param items how many items fail
 	 * @param horizon how long to simulate
 	 * @param bucketWidth the width of a bucket
@@ -91,9 +92,10 @@ public final class ChartData {
 	}
 
 	/**
-	 * The scenario of the shared-bucket chart: a manager bucket of 10 qps and a burst of 20 for
-	 * three controllers. configmaps gets a steady 4 keys per second; widgets gets a storm of
-	 * 300 keys at t=10 s; secrets gets 100 keys at t=30 s. Reconciles take 50 ms.
+	 * The scenario of the shared-bucket chart: a manager bucket of 10 qps and a burst of
+	 * 20 for three controllers. configmaps gets a steady 4 keys per second; widgets gets
+	 * a storm of 300 keys at t=10 s; secrets gets 100 keys at t=30 s. Reconciles take 50
+	 * ms.
 	 * @return the simulation
 	 */
 	public static SharedBucketSimulation sharedBucketScenario() {

@@ -72,7 +72,8 @@ public final class Charts {
 		XYChart chart = chart("10,000 items failing from t=0: attempts per second", "seconds",
 				"attempts per second (log scale)");
 		chart.getStyler().setYAxisLogarithmic(true);
-		// points, not lines: a line between two busy seconds would hide the idle ones between
+		// points, not lines: a line between two busy seconds would hide the idle ones
+		// between
 		chart.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
 		chart.getStyler().setMarkerSize(7);
 		List<Marker> markers = List.of(SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.CROSS);
@@ -112,8 +113,12 @@ public final class Charts {
 	}
 
 	private static XYChart chart(String title, String xTitle, String yTitle) {
-		XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle(xTitle)
-			.yAxisTitle(yTitle).build();
+		XYChart chart = new XYChartBuilder().width(WIDTH)
+			.height(HEIGHT)
+			.title(title)
+			.xAxisTitle(xTitle)
+			.yAxisTitle(yTitle)
+			.build();
 		chart.getStyler().setLegendPosition(LegendPosition.InsideNE);
 		chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
 		return chart;

@@ -18,7 +18,8 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
  * manager gate runs them: a free worker takes a key, reserves a token, waits out the
  * reservation's delay on its own thread, then reconciles.
  *
- * <p>Everything is deterministic: events at the same instant run in the order they were
+ * <p>
+ * Everything is deterministic: events at the same instant run in the order they were
  * scheduled, and the bucket's tokens are sampled after every event of an instant.
  */
 public final class SharedBucketSimulation {
@@ -46,8 +47,8 @@ public final class SharedBucketSimulation {
 	 * @param bucketWidth the width of a bucket of admissions
 	 * @param sampleStep how often to sample the bucket's tokens
 	 */
-	public SharedBucketSimulation(double qps, int burst, Duration reconcileTime, Duration horizon,
-			Duration bucketWidth, Duration sampleStep) {
+	public SharedBucketSimulation(double qps, int burst, Duration reconcileTime, Duration horizon, Duration bucketWidth,
+			Duration sampleStep) {
 		this.qps = qps;
 		this.burst = burst;
 		this.reconcileTime = reconcileTime;
@@ -144,7 +145,8 @@ public final class SharedBucketSimulation {
 	public record ControllerLoad(String name, int workers, List<Arrival> arrivals) {
 
 		/**
-		 * Return a load of {@code keysPerSecond} evenly spaced keys from 0 to {@code until}.
+		 * Return a load of {@code keysPerSecond} evenly spaced keys from 0 to
+		 * {@code until}.
 		 * @param name the controller name
 		 * @param workers its workers
 		 * @param keysPerSecond keys per second
@@ -178,7 +180,8 @@ public final class SharedBucketSimulation {
 	 * @param bucketWidth the width of each admissions bucket
 	 * @param admissions reconciles admitted per bucket, by controller
 	 * @param sampleStep the time between two token samples
-	 * @param tokens the manager bucket's tokens at 0, sampleStep, 2·sampleStep…; negative is debt
+	 * @param tokens the manager bucket's tokens at 0, sampleStep, 2·sampleStep…; negative
+	 * is debt
 	 */
 	public record Result(Duration bucketWidth, Map<String, List<Long>> admissions, Duration sampleStep,
 			List<Double> tokens) {

@@ -1,6 +1,6 @@
 /**
- * Renders the rate-limiting charts of the documentation from the limiters themselves, on a
- * virtual clock.
+ * Renders the rate-limiting charts of the documentation from the limiters themselves, on
+ * a virtual clock.
  */
 @NullMarked
 package dev.kubereconciler.docs;

@@ -14,7 +14,8 @@ import dev.kubereconciler.reconcile.Request;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Checks that the benchmarks measure what they claim to, on tiny inputs; never their speed.
+ * Checks that the benchmarks measure what they claim to, on tiny inputs; never their
+ * speed.
  */
 class BenchmarkHarnessTests {
 
@@ -77,8 +78,8 @@ class BenchmarkHarnessTests {
 		assertThat(memory.scenarios()).hasSize(4).allSatisfy((scenario) -> {
 			Object limiter = scenario.build().get();
 			if (limiter instanceof RateLimiter<?> ourLimiter) {
-				assertThat(ours).allSatisfy((key) -> assertThat(((RateLimiter<Request>) ourLimiter).numRequeues(key))
-					.isEqualTo(1));
+				assertThat(ours)
+					.allSatisfy((key) -> assertThat(((RateLimiter<Request>) ourLimiter).numRequeues(key)).isEqualTo(1));
 			}
 			else {
 				io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<io.kubernetes.client.extended.controller.reconciler.Request> theirs = (io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<io.kubernetes.client.extended.controller.reconciler.Request>) limiter;
@@ -103,14 +104,15 @@ class BenchmarkHarnessTests {
 	void oneLimiterBenchmarkRunsUnderJmh() throws Exception {
 		// another JMH run on the machine must not make the build fail
 		System.setProperty("jmh.ignoreLock", "true");
-		Collection<RunResult> results = new Runner(new OptionsBuilder()
-			.include(LimiterBenchmark.class.getName() + ".bucketOursWhenNanos$")
-			.param("rate", "controller-default")
-			.forks(0)
-			.warmupIterations(0)
-			.measurementIterations(1)
-			.measurementTime(TimeValue.milliseconds(100))
-			.build()).run();
+		Collection<RunResult> results = new Runner(
+				new OptionsBuilder().include(LimiterBenchmark.class.getName() + ".bucketOursWhenNanos$")
+					.param("rate", "controller-default")
+					.forks(0)
+					.warmupIterations(0)
+					.measurementIterations(1)
+					.measurementTime(TimeValue.milliseconds(100))
+					.build())
+			.run();
 		assertThat(results).hasSize(1);
 	}
 

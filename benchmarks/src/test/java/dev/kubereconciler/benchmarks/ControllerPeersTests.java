@@ -12,8 +12,9 @@ import dev.kubereconciler.test.KubernetesTestServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A smoke pass of the whole-controller benchmark on the real test API server, 50 objects per
- * workload: every peer starts, reconciles every ConfigMap and writes every one; never its speed.
+ * A smoke pass of the whole-controller benchmark on the real test API server, 50 objects
+ * per workload: every peer starts, reconciles every ConfigMap and writes every one; never
+ * its speed.
  */
 @KubernetesTest
 class ControllerPeersTests {

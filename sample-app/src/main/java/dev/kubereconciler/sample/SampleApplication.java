@@ -5,8 +5,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 /**
- * A sample service with two controllers that share the manager's token bucket: one mirrors
- * ConfigMaps into a namespace, the other provisions Widgets through a paid external API.
+ * A sample service with two controllers that share the manager's token bucket: one
+ * mirrors ConfigMaps into a namespace, the other provisions Widgets through a paid
+ * external API.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(SampleProperties.class)

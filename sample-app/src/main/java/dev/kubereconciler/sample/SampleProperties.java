@@ -110,13 +110,15 @@ public class SampleProperties {
 	public static class Widgets {
 
 		/**
-		 * Whether to apply the Widget CRD (k8s/widget-crd.yaml) at startup, by server-side
-		 * apply, and wait until it is established. Needs permission to write CRDs.
+		 * Whether to apply the Widget CRD (k8s/widget-crd.yaml) at startup, by
+		 * server-side apply, and wait until it is established. Needs permission to write
+		 * CRDs.
 		 */
 		private boolean installCrd;
 
 		/**
-		 * How often a ready widget is checked against the external API, which may have lost it.
+		 * How often a ready widget is checked against the external API, which may have
+		 * lost it.
 		 */
 		private Duration verifyPeriod = Duration.ofSeconds(30);
 
@@ -153,7 +155,8 @@ public class SampleProperties {
 	public static class Retry {
 
 		/**
-		 * Delay after the first failure of a widget; it doubles with each further failure.
+		 * Delay after the first failure of a widget; it doubles with each further
+		 * failure.
 		 */
 		private Duration baseDelay = Duration.ofMillis(500);
 

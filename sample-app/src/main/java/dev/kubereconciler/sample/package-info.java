@@ -1,5 +1,6 @@
 /**
- * A sample service built on kube-reconciler: two controllers that share the manager bucket.
+ * A sample service built on kube-reconciler: two controllers that share the manager
+ * bucket.
  */
 @NullMarked
 package dev.kubereconciler.sample;

@@ -76,8 +76,9 @@ class ConfigMapMirrorTests {
 
 	@Test
 	void copiesALabelledConfigMapIntoTheTargetNamespaceWithPointersToItsSource() throws ApiException {
-		V1ConfigMap source = core().createNamespacedConfigMap(SOURCE,
-				configMap("settings", Map.of("mirror", "true", "team", "payments"), Map.of("log-level", "info")))
+		V1ConfigMap source = core()
+			.createNamespacedConfigMap(SOURCE,
+					configMap("settings", Map.of("mirror", "true", "team", "payments"), Map.of("log-level", "info")))
 			.execute();
 		V1ConfigMap copy = awaitCopy("settings");
 		assertThat(copy.getData()).containsExactlyEntriesOf(Map.of("log-level", "info"));
@@ -85,16 +86,17 @@ class ConfigMapMirrorTests {
 			.containsEntry(ConfigMapMirror.MANAGED_BY_LABEL, ConfigMapMirror.MANAGED_BY)
 			.containsEntry(ConfigMapMirror.SOURCE_NAMESPACE_LABEL, SOURCE)
 			.doesNotContainKey("mirror");
-		assertThat(copy.getMetadata().getAnnotations()).containsEntry(ConfigMapMirror.SOURCE_ANNOTATION,
-				SOURCE + "/settings")
+		assertThat(copy.getMetadata().getAnnotations())
+			.containsEntry(ConfigMapMirror.SOURCE_ANNOTATION, SOURCE + "/settings")
 			.containsEntry(ConfigMapMirror.SOURCE_UID_ANNOTATION, source.getMetadata().getUid());
 		assertThat(copy.getMetadata().getOwnerReferences()).isNullOrEmpty();
 	}
 
 	@Test
 	void updatesTheCopyWhenTheSourceChanges() throws ApiException {
-		core().createNamespacedConfigMap(SOURCE,
-				configMap("changing", Map.of("mirror", "true"), Map.of("a", "1", "b", "2")))
+		core()
+			.createNamespacedConfigMap(SOURCE,
+					configMap("changing", Map.of("mirror", "true"), Map.of("a", "1", "b", "2")))
 			.execute();
 		awaitCopy("changing");
 		V1ConfigMap source = core().readNamespacedConfigMap("changing", SOURCE).execute();
@@ -130,7 +132,8 @@ class ConfigMapMirrorTests {
 			.execute();
 		core().createNamespacedConfigMap(SOURCE, configMap("public", Map.of("mirror", "true"), Map.of("k", "v")))
 			.execute();
-		// events of one namespace arrive in order: once the later one is copied, the earlier
+		// events of one namespace arrive in order: once the later one is copied, the
+		// earlier
 		// one has been seen and skipped
 		awaitCopy("public");
 		assertCopyIsGone("private");

@@ -47,7 +47,8 @@ public class LocalClusterConfiguration {
 
 	private static final int WIDGETS = 30;
 
-	// runs while the context starts, so the objects exist before the controllers list them
+	// runs while the context starts, so the objects exist before the controllers list
+	// them
 	@Bean
 	InitializingBean localClusterSeeder(ApiClient apiClient, SampleProperties properties) {
 		return () -> {
@@ -57,17 +58,19 @@ public class LocalClusterConfiguration {
 				create(() -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
 					.execute());
 			}
-			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
-					configMap("app-settings", true, Map.of("log-level", "info", "region", "eu-west-1")))
+			create(() -> core
+				.createNamespacedConfigMap(DEMO_NAMESPACE,
+						configMap("app-settings", true, Map.of("log-level", "info", "region", "eu-west-1")))
 				.execute());
-			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
-					configMap("feature-flags", true, Map.of("new-checkout", "true")))
+			create(() -> core
+				.createNamespacedConfigMap(DEMO_NAMESPACE,
+						configMap("feature-flags", true, Map.of("new-checkout", "true")))
 				.execute());
-			create(() -> core.createNamespacedConfigMap(DEMO_NAMESPACE,
-					configMap("local-only", false, Map.of("not", "mirrored")))
+			create(() -> core
+				.createNamespacedConfigMap(DEMO_NAMESPACE, configMap("local-only", false, Map.of("not", "mirrored")))
 				.execute());
-			create(() -> core.createNamespacedConfigMap("team-a",
-					configMap("app-settings", true, Map.of("log-level", "debug")))
+			create(() -> core
+				.createNamespacedConfigMap("team-a", configMap("app-settings", true, Map.of("log-level", "debug")))
 				.execute());
 			GenericKubernetesApi<Widget, WidgetList> widgets = new GenericKubernetesApi<>(Widget.class,
 					WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL, apiClient);
@@ -75,9 +78,11 @@ public class LocalClusterConfiguration {
 				String name = String.format("widget-%02d", i);
 				createWidget(widgets, name, COLORS.get(i % COLORS.size()), 1 + (i * 7) % 100);
 			}
-			// fails every call: watch its retries back off in /actuator/controllers/widget
+			// fails every call: watch its retries back off in
+			// /actuator/controllers/widget
 			createWidget(widgets, "cursed", "cursed", 13);
-			// fails the first sample.external-api.flaky-failures calls, then becomes Ready
+			// fails the first sample.external-api.flaky-failures calls, then becomes
+			// Ready
 			createWidget(widgets, "flaky", "flaky", 5);
 		};
 	}

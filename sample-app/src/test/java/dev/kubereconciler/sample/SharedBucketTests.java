@@ -37,15 +37,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests that the manager bucket, shared by both controllers, caps their reconciles and with
- * them the calls to the paid external API: no window of t seconds holds more than
+ * Tests that the manager bucket, shared by both controllers, caps their reconciles and
+ * with them the calls to the paid external API: no window of t seconds holds more than
  * burst + qps·t of either.
  */
 @KubernetesTest
 @SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
 		properties = { "sample.widgets.install-crd=true", "sample.external-api.latency=2ms",
-				"sample.external-api.failure-rate=0", "sample.widgets.verify-period=1h",
-				"sample.widgets.retry.qps=100", "kube-reconciler.controllers.widget.max-concurrent-reconciles=4",
+				"sample.external-api.failure-rate=0", "sample.widgets.verify-period=1h", "sample.widgets.retry.qps=100",
+				"kube-reconciler.controllers.widget.max-concurrent-reconciles=4",
 				"kube-reconciler.controllers.configmap-mirror.max-concurrent-reconciles=4",
 				"kube-reconciler.manager.rate-limiter.qps=" + SharedBucketTests.QPS,
 				"kube-reconciler.manager.rate-limiter.burst=" + SharedBucketTests.BURST })
@@ -97,9 +97,10 @@ class SharedBucketTests {
 	void theSharedBucketCapsReconcilesOfBothControllersAndTheExternalCallsWithThem() throws ApiException {
 		for (int i = 0; i < CONFIG_MAPS; i++) {
 			new CoreV1Api(this.client)
-				.createNamespacedConfigMap(NAMESPACE, new V1ConfigMap()
-					.metadata(new V1ObjectMeta().name("settings-" + i).putLabelsItem("mirror", "true"))
-					.data(Map.of("k", "v")))
+				.createNamespacedConfigMap(NAMESPACE,
+						new V1ConfigMap()
+							.metadata(new V1ObjectMeta().name("settings-" + i).putLabelsItem("mirror", "true"))
+							.data(Map.of("k", "v")))
 				.execute();
 		}
 		for (int i = 0; i < WIDGETS; i++) {
@@ -113,10 +114,12 @@ class SharedBucketTests {
 		List<Long> calls = this.externalApi.callStarts();
 		assertThat(reconciles).hasSizeGreaterThan(WIDGETS + CONFIG_MAPS);
 		assertThat(calls).hasSizeGreaterThanOrEqualTo(WIDGETS).hasSizeLessThanOrEqualTo(reconciles.size());
-		// a reconcile starts once its token is due, give or take the wake-up of its worker on
+		// a reconcile starts once its token is due, give or take the wake-up of its
+		// worker on
 		// a busy machine
 		assertWithinBucket(reconciles, 2);
-		// a call comes a little after its reconcile started: a cache read, a finalizer patch
+		// a call comes a little after its reconcile started: a cache read, a finalizer
+		// patch
 		assertWithinBucket(calls, 3);
 		// and the cap did bind: unlimited, all of it would be over in well under a second
 		double seconds = (reconciles.get(reconciles.size() - 1) - reconciles.get(0)) / 1e9;
@@ -125,8 +128,8 @@ class SharedBucketTests {
 	}
 
 	/**
-	 * Assert that no window [t_i, t_j] holds more than burst + qps·(t_j − t_i) events, give or
-	 * take the tolerance.
+	 * Assert that no window [t_i, t_j] holds more than burst + qps·(t_j − t_i) events,
+	 * give or take the tolerance.
 	 */
 	private static void assertWithinBucket(List<Long> starts, int tolerance) {
 		for (int i = 0; i < starts.size(); i++) {
@@ -140,7 +143,10 @@ class SharedBucketTests {
 	}
 
 	private int readyWidgets() throws ApiException {
-		List<Widget> widgets = TestObjects.widgets(this.client).list(NAMESPACE).throwsApiException().getObject()
+		List<Widget> widgets = TestObjects.widgets(this.client)
+			.list(NAMESPACE)
+			.throwsApiException()
+			.getObject()
 			.getItems();
 		return (int) widgets.stream()
 			.filter((widget) -> widget.getStatus() != null && WidgetStatus.READY.equals(widget.getStatus().getPhase()))

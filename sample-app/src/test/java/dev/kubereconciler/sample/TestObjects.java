@@ -23,8 +23,8 @@ final class TestObjects {
 	}
 
 	/**
-	 * Return a namespace name unique to this run, known before the Spring context starts so that
-	 * properties can restrict the controllers to it.
+	 * Return a namespace name unique to this run, known before the Spring context starts
+	 * so that properties can restrict the controllers to it.
 	 */
 	static String uniqueNamespace(String prefix) {
 		return prefix + "-" + UUID.randomUUID().toString().substring(0, 8).toLowerCase(Locale.ROOT);

@@ -3,8 +3,9 @@ package dev.kubereconciler.sample;
 import org.springframework.boot.SpringApplication;
 
 /**
- * Runs the sample against a local etcd and kube-apiserver that it starts itself, seeded with
- * demo objects: {@code ./mvnw -pl sample-app spring-boot:test-run}, or {@code ./dev run}.
+ * Runs the sample against a local etcd and kube-apiserver that it starts itself, seeded
+ * with demo objects: {@code ./mvnw -pl sample-app spring-boot:test-run}, or
+ * {@code ./dev run}.
  */
 public final class TestSampleApplication {
 

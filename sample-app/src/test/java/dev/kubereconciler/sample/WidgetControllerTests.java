@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * End-to-end tests of the widget controller and the simulated external API, against the test
- * API server.
+ * End-to-end tests of the widget controller and the simulated external API, against the
+ * test API server.
  */
 @KubernetesTest
 @SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
@@ -72,7 +72,8 @@ class WidgetControllerTests {
 
 	@Test
 	void provisionsAWidgetAndReportsItReady() throws ApiException {
-		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "blue", "blue", 3)).throwsApiException()
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "blue", "blue", 3))
+			.throwsApiException()
 			.getObject();
 		Widget ready = awaitPhase("blue", WidgetStatus.READY);
 		assertThat(ready.getStatus().getExternalId()).startsWith("ext-");
@@ -86,8 +87,7 @@ class WidgetControllerTests {
 		widgets().create(TestObjects.widget(NAMESPACE, "growing", "green", 1)).throwsApiException();
 		String externalId = awaitPhase("growing", WidgetStatus.READY).getStatus().getExternalId();
 		widgets()
-			.patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-					new V1Patch("{\"spec\":{\"size\":42}}"))
+			.patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":42}}"))
 			.throwsApiException();
 		await().untilAsserted(() -> {
 			WidgetStatus status = read("growing").getStatus();
@@ -95,8 +95,8 @@ class WidgetControllerTests {
 			assertThat(status.getPhase()).isEqualTo(WidgetStatus.READY);
 			assertThat(status.getExternalId()).isEqualTo(externalId);
 		});
-		assertThat(this.externalApi.describe(externalId)).hasValueSatisfying((external) -> assertThat(external.size())
-			.isEqualTo(42));
+		assertThat(this.externalApi.describe(externalId))
+			.hasValueSatisfying((external) -> assertThat(external.size()).isEqualTo(42));
 	}
 
 	@Test
@@ -110,8 +110,9 @@ class WidgetControllerTests {
 		// every retry is one more paid call, and the limiter counts it
 		await().untilAsserted(() -> {
 			assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
-			assertThat(this.controllers.controller("widget").rateLimiter()
-				.numRequeues(new Request(NAMESPACE, "doomed"))).isGreaterThanOrEqualTo(3);
+			assertThat(
+					this.controllers.controller("widget").rateLimiter().numRequeues(new Request(NAMESPACE, "doomed")))
+				.isGreaterThanOrEqualTo(3);
 		});
 		assertThat(read("doomed").getStatus().getPhase()).isEqualTo(WidgetStatus.ERROR);
 	}
@@ -126,8 +127,9 @@ class WidgetControllerTests {
 		// three refused calls, then the one that provisioned it
 		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
 		// success forgets the backoff, just after the status is written
-		await().untilAsserted(() -> assertThat(this.controllers.controller("widget").rateLimiter()
-			.numRequeues(new Request(NAMESPACE, "wobbly"))).isZero());
+		await().untilAsserted(() -> assertThat(
+				this.controllers.controller("widget").rateLimiter().numRequeues(new Request(NAMESPACE, "wobbly")))
+			.isZero());
 	}
 
 	@Test
@@ -135,8 +137,8 @@ class WidgetControllerTests {
 		widgets().create(TestObjects.widget(NAMESPACE, "doomed-to-go", "red", 7)).throwsApiException();
 		String externalId = awaitPhase("doomed-to-go", WidgetStatus.READY).getStatus().getExternalId();
 		widgets().delete(NAMESPACE, "doomed-to-go").throwsApiException();
-		await().untilAsserted(() -> assertThat(widgets().get(NAMESPACE, "doomed-to-go").getHttpStatusCode())
-			.isEqualTo(404));
+		await().untilAsserted(
+				() -> assertThat(widgets().get(NAMESPACE, "doomed-to-go").getHttpStatusCode()).isEqualTo(404));
 		assertThat(this.externalApi.describe(externalId)).isEmpty();
 	}
 

@@ -58,11 +58,12 @@ import dev.kubereconciler.sample.widget.Widget;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keeps the docs from rotting: every Java and XML snippet in {@code docs/} must be a verbatim
- * excerpt (indentation aside) of a compiled source of the sample app or of its pom, every YAML
- * snippet must bind without unknown keys and start the auto-configuration, every path in a
- * shell snippet must exist, and {@code docs/configuration.md} must list every property with the
- * default the build's configuration metadata gives.
+ * Keeps the docs from rotting: every Java and XML snippet in {@code docs/} must be a
+ * verbatim excerpt (indentation aside) of a compiled source of the sample app or of its
+ * pom, every YAML snippet must bind without unknown keys and start the
+ * auto-configuration, every path in a shell snippet must exist, and
+ * {@code docs/configuration.md} must list every property with the default the build's
+ * configuration metadata gives.
  */
 class DocumentationSnippetsTests {
 
@@ -118,8 +119,8 @@ class DocumentationSnippetsTests {
 		// access and cache.time-to-live are Spring Boot's own settings of every endpoint
 		List<ConfigurationPropertySource> endpointSources = new ArrayList<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.from(propertySources(snippet))) {
-			endpointSources.add(source.filter((name) -> !name.toString().endsWith(".access")
-					&& !name.toString().contains(".cache.")));
+			endpointSources.add(source
+				.filter((name) -> !name.toString().endsWith(".access") && !name.toString().contains(".cache.")));
 		}
 		Binder endpoint = new Binder(endpointSources);
 		endpoint.bind("management.endpoint.controllers", Bindable.ofInstance(new ControllersEndpointProperties()),
@@ -258,8 +259,8 @@ class DocumentationSnippetsTests {
 	}
 
 	/**
-	 * The first two columns of every table row of docs/configuration.md whose first column is
-	 * a property name: the property and its documented default, normalized.
+	 * The first two columns of every table row of docs/configuration.md whose first
+	 * column is a property name: the property and its documented default, normalized.
 	 */
 	private static Map<String, String> documentedDefaults() throws IOException {
 		Map<String, String> defaults = new LinkedHashMap<>();
@@ -288,7 +289,8 @@ class DocumentationSnippetsTests {
 
 	private static JsonObject metadata() throws IOException {
 		ClassLoader classLoader = DocumentationSnippetsTests.class.getClassLoader();
-		List<URL> candidates = Collections.list(classLoader.getResources("META-INF/spring-configuration-metadata.json"));
+		List<URL> candidates = Collections
+			.list(classLoader.getResources("META-INF/spring-configuration-metadata.json"));
 		for (URL url : candidates) {
 			try (Reader reader = new InputStreamReader(url.openStream(), StandardCharsets.UTF_8)) {
 				JsonObject metadata = JsonParser.parseReader(reader).getAsJsonObject();

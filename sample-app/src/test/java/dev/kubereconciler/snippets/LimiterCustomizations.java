@@ -17,11 +17,12 @@ import dev.kubereconciler.reconcile.Request;
 @Configuration(proxyBeanMethods = false)
 public class LimiterCustomizations {
 
-	// never let a configmap-auditor key wait more than a minute, whatever its limiter says
+	// never let a configmap-auditor key wait more than a minute, whatever its limiter
+	// says
 	@Bean
 	RateLimiterCustomizer auditorMaxWait() {
-		return RateLimiterCustomizer.of("configmap-auditor", (limiter) -> RateLimiters.maxWait(limiter,
-				Duration.ofMinutes(1)));
+		return RateLimiterCustomizer.of("configmap-auditor",
+				(limiter) -> RateLimiters.maxWait(limiter, Duration.ofMinutes(1)));
 	}
 
 	// a client-java limiter works too: use it with rate-limiter.bean: legacyRateLimiter

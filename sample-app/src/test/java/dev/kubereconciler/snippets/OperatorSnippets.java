@@ -14,8 +14,8 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sample.widget.Widget;
 
 /**
- * Snippets of {@code docs/operators.md}: a controller defined in code that applies an owned
- * ConfigMap, and a condition set with apimachinery's rules.
+ * Snippets of {@code docs/operators.md}: a controller defined in code that applies an
+ * owned ConfigMap, and a condition set with apimachinery's rules.
  */
 final class OperatorSnippets {
 
@@ -32,7 +32,9 @@ final class OperatorSnippets {
 					.putDataItem("color", widget.getSpec().getColor());
 				context.setControllerReference(widget, settings);
 				context.apply(settings); // field manager: widget-settings
-				List<V1ConfigMap> owned = context.owned(V1ConfigMap.class, widget); // from an index
+				List<V1ConfigMap> owned = context.owned(V1ConfigMap.class, widget); // from
+																					// an
+																					// index
 				return owned.isEmpty() ? Result.requeue() : Result.done();
 			}).withFinalizer("example.com/settings", (widget, context) -> Result.done()))
 			.build();

@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runs the README's quick start, {@link ConfigMapAuditor}, against the test API server, so
- * that it does what the README says it does.
+ * Runs the README's quick start, {@link ConfigMapAuditor}, against the test API server,
+ * so that it does what the README says it does.
  */
 @KubernetesTest
 class QuickStartTests {

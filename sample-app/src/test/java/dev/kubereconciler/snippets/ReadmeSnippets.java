@@ -16,8 +16,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * The code that the README shows besides the quick start: a controller registered in code,
- * reading from the informer cache, and a rate limiter bean.
+ * The code that the README shows besides the quick start: a controller registered in
+ * code, reading from the informer cache, and a rate limiter bean.
  */
 @Configuration(proxyBeanMethods = false)
 public class ReadmeSnippets {

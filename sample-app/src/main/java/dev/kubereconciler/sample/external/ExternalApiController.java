@@ -34,14 +34,15 @@ public class ExternalApiController {
 		double qps = bucket.qps();
 		int burst = bucket.burst();
 		double perSecond = this.api.callsPerSecond(WINDOW);
-		// any window of t seconds admits at most burst + qps·t reconciles, and each reconcile
+		// any window of t seconds admits at most burst + qps·t reconciles, and each
+		// reconcile
 		// makes at most one call
 		double ceiling = (Double.isInfinite(qps)) ? Double.POSITIVE_INFINITY
 				: (burst + qps * WINDOW.toSeconds()) / WINDOW.toSeconds();
 		long admitted = gate.admitted();
 		return new ExternalApiReport(this.api.calls(), this.api.failures(), this.api.size(), perSecond,
-				WINDOW.toSeconds(), new ManagerBucket(Double.isInfinite(qps) ? "+Inf" : qps, burst,
-						bucket.tokens(), admitted),
+				WINDOW.toSeconds(),
+				new ManagerBucket(Double.isInfinite(qps) ? "+Inf" : qps, burst, bucket.tokens(), admitted),
 				perSecond <= ceiling);
 	}
 
@@ -54,7 +55,8 @@ public class ExternalApiController {
 	 * @param callsPerSecond calls per second over the last {@code windowSeconds}
 	 * @param windowSeconds the window of {@code callsPerSecond}
 	 * @param managerRateLimiter the manager bucket shared by all controllers
-	 * @param withinManagerRate whether the calls in the window stayed within burst + qps·window
+	 * @param withinManagerRate whether the calls in the window stayed within burst +
+	 * qps·window
 	 */
 	public record ExternalApiReport(long calls, long failures, int widgets, double callsPerSecond, long windowSeconds,
 			ManagerBucket managerRateLimiter, boolean withinManagerRate) {

@@ -1,8 +1,8 @@
 package dev.kubereconciler.sample.external;
 
 /**
- * A failed call to the external API; the message is stable for one cause, so that writing it
- * into a status again changes nothing.
+ * A failed call to the external API; the message is stable for one cause, so that writing
+ * it into a status again changes nothing.
  */
 public class ExternalApiException extends RuntimeException {
 

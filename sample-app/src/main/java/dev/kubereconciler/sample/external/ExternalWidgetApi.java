@@ -17,13 +17,14 @@ import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.sample.SampleProperties;
 
 /**
- * The client of a simulated paid external API that provisions widgets: every call takes time,
- * may fail and is counted, because every call is billed.
+ * The client of a simulated paid external API that provisions widgets: every call takes
+ * time, may fail and is counted, because every call is billed.
  *
- * <p>The API keeps its widgets in memory, so after a restart it has lost them all, as an
+ * <p>
+ * The API keeps its widgets in memory, so after a restart it has lost them all, as an
  * external system can lose what a controller created. It always refuses {@code cursed}
- * widgets, fails the first calls for each {@code flaky} widget, and fails any call at random
- * with the configured rate.
+ * widgets, fails the first calls for each {@code flaky} widget, and fails any call at
+ * random with the configured rate.
  */
 public class ExternalWidgetApi {
 
@@ -33,7 +34,10 @@ public class ExternalWidgetApi {
 	/** The color for which the API fails the first few calls. */
 	public static final String FLAKY = "flaky";
 
-	/** The name of the call counter; Prometheus shows {@code sample_external_api_calls_total}. */
+	/**
+	 * The name of the call counter; Prometheus shows
+	 * {@code sample_external_api_calls_total}.
+	 */
 	public static final String CALLS_METER = "sample.external.api.calls";
 
 	private static final int LOG_CAPACITY = 100_000;
@@ -67,8 +71,8 @@ public class ExternalWidgetApi {
 	}
 
 	/**
-	 * Create the widget for an idempotency key, or return the one already created for it, so
-	 * that a retry after a lost answer does not pay twice.
+	 * Create the widget for an idempotency key, or return the one already created for it,
+	 * so that a retry after a lost answer does not pay twice.
 	 * @param key the idempotency key, such as the Kubernetes object's uid
 	 * @param color the color
 	 * @param size the size
@@ -86,8 +90,8 @@ public class ExternalWidgetApi {
 	 * @param id the external id
 	 * @param color the new color
 	 * @param size the new size
-	 * @throws ExternalApiException with status 404 if the API lost the widget, or if the call
-	 * fails
+	 * @throws ExternalApiException with status 404 if the API lost the widget, or if the
+	 * call fails
 	 */
 	public void update(String id, String color, int size) {
 		ExternalWidget existing = find(id);
@@ -159,8 +163,8 @@ public class ExternalWidgetApi {
 	}
 
 	/**
-	 * Return when the most recent calls started (up to 100,000), oldest first, as readings of
-	 * the ticker.
+	 * Return when the most recent calls started (up to 100,000), oldest first, as
+	 * readings of the ticker.
 	 * @return the start times in nanoseconds
 	 */
 	public List<Long> callStarts() {
@@ -184,7 +188,8 @@ public class ExternalWidgetApi {
 		this.calls.increment();
 		this.callsByKey.computeIfAbsent(key, (k) -> new LongAdder()).increment();
 		try {
-			// the latency of a remote call, spent on the worker thread as a real client would
+			// the latency of a remote call, spent on the worker thread as a real client
+			// would
 			Duration latency = this.properties.getLatency();
 			if (latency.toNanos() > 0) {
 				Thread.sleep(latency.toMillis(), latency.toNanosPart() % 1_000_000);
@@ -207,9 +212,8 @@ public class ExternalWidgetApi {
 		if (CURSED.equals(color)) {
 			return new ExternalApiException(422, "the external API refuses cursed widgets");
 		}
-		if (FLAKY.equals(color)
-				&& this.flakyCalls.computeIfAbsent(key, (k) -> new AtomicInteger()).incrementAndGet() <= this.properties
-					.getFlakyFailures()) {
+		if (FLAKY.equals(color) && this.flakyCalls.computeIfAbsent(key, (k) -> new AtomicInteger())
+			.incrementAndGet() <= this.properties.getFlakyFailures()) {
 			return new ExternalApiException(503, "the external API is unavailable (flaky widget)");
 		}
 		if (ThreadLocalRandom.current().nextDouble() < this.properties.getFailureRate()) {

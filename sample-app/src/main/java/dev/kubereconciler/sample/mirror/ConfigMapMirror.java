@@ -22,12 +22,14 @@ import dev.kubereconciler.sample.SampleProperties;
 
 /**
  * Copies every ConfigMap labelled {@code mirror=true} into the target namespace, as
- * {@code <namespace>.<name>}, and deletes the copy when the source goes away or loses the label.
+ * {@code <namespace>.<name>}, and deletes the copy when the source goes away or loses the
+ * label.
  *
- * <p>Owner references cannot cross namespaces, so a copy points at its source through labels
- * and annotations instead, and the controller deletes copies itself rather than leaving it to
- * the garbage collector. A copy whose source was deleted while the application was down stays
- * until its source comes back and goes again: nothing enqueues it.
+ * <p>
+ * Owner references cannot cross namespaces, so a copy points at its source through labels
+ * and annotations instead, and the controller deletes copies itself rather than leaving
+ * it to the garbage collector. A copy whose source was deleted while the application was
+ * down stays until its source comes back and goes again: nothing enqueues it.
  */
 @Component
 public class ConfigMapMirror {
@@ -93,8 +95,8 @@ public class ConfigMapMirror {
 	}
 
 	/**
-	 * Return the name of the copy of a source: {@code <namespace>.<name>}, so that sources of the
-	 * same name in two namespaces do not collide.
+	 * Return the name of the copy of a source: {@code <namespace>.<name>}, so that
+	 * sources of the same name in two namespaces do not collide.
 	 * @param source the source
 	 * @return the copy's name in the target namespace
 	 */

@@ -9,8 +9,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
- * A {@code Widget} custom resource of {@code sample.kubereconciler.dev/v1alpha1}, written by
- * hand as client-java's generator would write it; {@link KubernetesResource} tells
+ * A {@code Widget} custom resource of {@code sample.kubereconciler.dev/v1alpha1}, written
+ * by hand as client-java's generator would write it; {@link KubernetesResource} tells
  * kube-reconciler its coordinates.
  */
 @KubernetesResource(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND, plural = Widget.PLURAL)

@@ -19,15 +19,15 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.SampleProperties;
 
 /**
- * Beans of the widget controller: the typed API, the CRD installer and the controller's own
- * rate limiter.
+ * Beans of the widget controller: the typed API, the CRD installer and the controller's
+ * own rate limiter.
  */
 @Configuration(proxyBeanMethods = false)
 public class WidgetConfiguration {
 
 	/**
-	 * The writes the reconciler makes on widgets, which the watch alone does not imply: their
-	 * finalizers and their status.
+	 * The writes the reconciler makes on widgets, which the watch alone does not imply:
+	 * their finalizers and their status.
 	 * @return the customizer
 	 */
 	@Bean
@@ -38,11 +38,12 @@ public class WidgetConfiguration {
 
 	@Bean
 	GenericKubernetesApi<Widget, WidgetList> widgetApi(ApiClient apiClient) {
-		return new GenericKubernetesApi<>(Widget.class, WidgetList.class, Widget.GROUP, Widget.VERSION,
-				Widget.PLURAL, apiClient);
+		return new GenericKubernetesApi<>(Widget.class, WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL,
+				apiClient);
 	}
 
-	// a bean rather than a property: it runs while the context starts, before the controllers
+	// a bean rather than a property: it runs while the context starts, before the
+	// controllers
 	// list widgets, so that their cache can sync
 	@Bean
 	@ConditionalOnBooleanProperty("sample.widgets.install-crd")

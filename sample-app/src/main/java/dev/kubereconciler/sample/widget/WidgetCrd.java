@@ -19,10 +19,11 @@ import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 
 /**
- * Applies the Widget CustomResourceDefinition shipped in {@code k8s/widget-crd.yaml} and waits
- * until the API server serves it.
+ * Applies the Widget CustomResourceDefinition shipped in {@code k8s/widget-crd.yaml} and
+ * waits until the API server serves it.
  *
- * <p>The CRD travels as the YAML's own JSON, through server-side apply: client-java's
+ * <p>
+ * The CRD travels as the YAML's own JSON, through server-side apply: client-java's
  * {@code V1JSONSchemaProps} model adds empty fields that API servers reject.
  */
 public final class WidgetCrd {

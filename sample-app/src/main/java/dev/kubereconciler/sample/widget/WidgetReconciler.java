@@ -14,10 +14,11 @@ import dev.kubereconciler.sample.external.ExternalApiException;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 
 /**
- * Provisions each {@link Widget} through the paid {@link ExternalWidgetApi} and reports the
- * outcome in its status.
+ * Provisions each {@link Widget} through the paid {@link ExternalWidgetApi} and reports
+ * the outcome in its status.
  *
- * <p>Each reconcile makes at most one call (provision, update, describe or deprovision), so
+ * <p>
+ * Each reconcile makes at most one call (provision, update, describe or deprovision), so
  * the manager bucket, which admits reconciles, caps the calls too. A finalizer gives the
  * controller the chance to deprovision before a widget goes away.
  */
@@ -77,7 +78,8 @@ public class WidgetReconciler {
 			this.externalApi.update(id, spec.getColor(), spec.getSize());
 		}
 		else if (this.externalApi.describe(id).isEmpty()) {
-			// lost by the external system: provision again on the next reconcile, which the
+			// lost by the external system: provision again on the next reconcile, which
+			// the
 			// status update triggers
 			return new WidgetStatus().phase(WidgetStatus.ERROR)
 				.observedGeneration(current.getObservedGeneration())

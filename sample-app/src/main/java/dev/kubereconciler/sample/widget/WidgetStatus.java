@@ -5,8 +5,8 @@ import java.util.Objects;
 import com.google.gson.annotations.SerializedName;
 
 /**
- * What the controller last observed of a widget: the phase, the external resource's id and the
- * generation of the spec that it reflects.
+ * What the controller last observed of a widget: the phase, the external resource's id
+ * and the generation of the spec that it reflects.
  */
 public class WidgetStatus {
 
