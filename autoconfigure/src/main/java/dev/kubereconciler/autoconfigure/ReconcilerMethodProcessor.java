@@ -224,8 +224,7 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 	public record ReconcilerMethod(String beanName, String description, Reconciler annotation,
 			ReconcileFunction function, Object bean) {
 
-		public ReconcilerMethod(String beanName, String description, Reconciler annotation,
-				ReconcileFunction function) {
+		ReconcilerMethod(String beanName, String description, Reconciler annotation, ReconcileFunction function) {
 			this(beanName, description, annotation, function, null);
 		}
 

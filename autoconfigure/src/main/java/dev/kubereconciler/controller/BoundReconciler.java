@@ -10,7 +10,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 import dev.kubereconciler.controller.ReconcileToolkit.ResyncTracker;
 import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
