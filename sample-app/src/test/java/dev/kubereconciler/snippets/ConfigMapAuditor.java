@@ -23,9 +23,8 @@ public class ConfigMapAuditor {
 		// a private copy of the cached ConfigMap; not called once it is deleted
 		if (configMap.getData() == null || !configMap.getData().containsKey("owner")) {
 			context.events().warning(configMap, "NoOwner", "Audit", "the ConfigMap names no owner");
-			throw new TerminalReconcileException(context.request() + " names no owner"); // counted,
-																							// not
-																							// retried
+			// counted, not retried
+			throw new TerminalReconcileException(context.request() + " names no owner");
 		}
 		return Result.requeueAfter(Duration.ofHours(1)); // audit again in an hour
 	}

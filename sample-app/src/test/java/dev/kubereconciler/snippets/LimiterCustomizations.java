@@ -17,8 +17,7 @@ import dev.kubereconciler.reconcile.Request;
 @Configuration(proxyBeanMethods = false)
 public class LimiterCustomizations {
 
-	// never let a configmap-auditor key wait more than a minute, whatever its limiter
-	// says
+	// a configmap-auditor key never waits more than a minute, whatever its limiter says
 	@Bean
 	RateLimiterCustomizer auditorMaxWait() {
 		return RateLimiterCustomizer.of("configmap-auditor",
