@@ -78,9 +78,7 @@ public class WidgetReconciler {
 			this.externalApi.update(id, spec.getColor(), spec.getSize());
 		}
 		else if (this.externalApi.describe(id).isEmpty()) {
-			// lost by the external system: provision again on the next reconcile, which
-			// the
-			// status update triggers
+			// lost: provisioned again by the reconcile that this status write triggers
 			return new WidgetStatus().phase(WidgetStatus.ERROR)
 				.observedGeneration(current.getObservedGeneration())
 				.message("the external API lost widget " + id + "; provisioning a new one");
