@@ -19,7 +19,6 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiterScopes;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.ShardCoordinator;
-import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
  * Runs a set of controllers: starts the informers, waits for their caches to sync, then
@@ -84,7 +83,9 @@ public final class ControllerManager implements ControllerRegistry {
 		this.caches = new Caches(builder.apiClient, builder.informerFactory, builder.cacheTransforms, this.clock);
 		this.caches.wire(this.controllers.values());
 		toolkit.attach(this.caches.informers(), this.controllers.values());
-		this.sharding = (builder.sharding != null) ? shardedRun(builder) : null;
+		this.sharding = (builder.sharding != null)
+				? ShardedRun.forManager(builder, this.controllers.values(), this.gate, this.clock, this.threadFactory)
+				: null;
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod, this.threadFactory);
 	}
 
@@ -107,28 +108,6 @@ public final class ControllerManager implements ControllerRegistry {
 					this.threadFactory, builder.abandonGrace, builder.priorityQueue));
 		}
 		return controllers;
-	}
-
-	private ShardedRun shardedRun(ControllerManagerBuilder builder) {
-		if (this.leaderElection != null) {
-			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
-		}
-		ShardingSettings settings = builder.sharding;
-		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
-		for (Controller controller : this.controllers.values()) {
-			Duration timeout = controller.definition().reconcileTimeout();
-			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
-				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
-						+ (timeout.isZero() ? "none" : timeout)
-						+ ", but with sharding it must be below the lease duration (" + settings.leaseDuration()
-						+ ") minus the renew deadline (" + settings.renewDeadline()
-						+ "), so that a reconcile ends before another replica can take its partition over");
-			}
-		}
-		ShardedRun run = new ShardedRun(builder.apiClient, settings, builder.clusterRate, this.controllers.values(),
-				this.gate, this.clock, this.clock, this.threadFactory, this.shutdownTimeout, builder.abandonGrace);
-		this.controllers.values().forEach((controller) -> controller.keyOwnership(run.table()));
-		return run;
 	}
 
 	/**
