@@ -25,6 +25,7 @@ import dev.kubereconciler.controller.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -89,7 +90,7 @@ public final class KubeReconcilerAutoConfiguration {
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
 		return new ManagedControllers(() -> definitions.resolve(methods.getMethods(), methods.getCleanups(),
 				definitionBeans.orderedStream().toList()), (resolved) -> {
-					ControllerManager.Builder builder = ControllerManager.builder(apiClient)
+					ControllerManagerBuilder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
 						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))

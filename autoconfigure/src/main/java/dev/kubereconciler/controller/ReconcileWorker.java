@@ -1,11 +1,8 @@
 package dev.kubereconciler.controller;
 
-import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.RateLimitingQueue;
 import dev.kubereconciler.queue.WorkerQueue;
 import dev.kubereconciler.queue.WorkerQueue.Taken;
@@ -43,6 +40,8 @@ final class ReconcileWorker implements Runnable {
 
 	private final GateWait gateWait;
 
+	private final KeyRelease release;
+
 	private volatile Thread thread;
 
 	private volatile boolean stopped;
@@ -65,6 +64,7 @@ final class ReconcileWorker implements Runnable {
 		this.context = context;
 		this.queue = WorkerQueue.of(context.queue());
 		this.gateWait = new GateWait(context);
+		this.release = new KeyRelease(context, this.queue);
 	}
 
 	void start(Thread thread) {
@@ -101,11 +101,11 @@ final class ReconcileWorker implements Runnable {
 					if (taken == null) {
 						return;
 					}
-					Step step = processSafely(taken);
-					if (step == Step.ABANDONED) {
+					WorkerStep step = processSafely(taken);
+					if (step == WorkerStep.ABANDONED) {
 						return;
 					}
-					if (step == Step.FINISHED) {
+					if (step == WorkerStep.FINISHED) {
 						finished = taken.item();
 						finishedAt = this.endedAt;
 					}
@@ -128,18 +128,19 @@ final class ReconcileWorker implements Runnable {
 	 * Reconcile one key.
 	 * @return what became of the key
 	 */
-	private Step process(Taken<Request> taken) throws InterruptedException {
+	private WorkerStep process(Taken<Request> taken) throws InterruptedException {
 		Request request = taken.item();
 		if (this.context.pause().isPaused()) {
 			// paused while this worker waited for a key: hand it back, it runs after
 			// resume
 			this.queue.add(request, taken.cause(), taken.priority());
 			this.queue.done(request);
-			return Step.RELEASED;
+			return WorkerStep.RELEASED;
 		}
 		KeyOwnership ownership = this.context.ownership().get();
 		if (!ownership.mayDispatch(request)) {
-			return drop(ownership, taken);
+			this.release.drop(ownership, taken);
+			return WorkerStep.RELEASED;
 		}
 		long started = taken.takenAt();
 		try {
@@ -149,7 +150,7 @@ final class ReconcileWorker implements Runnable {
 				// it so
 				// that a delayed add is not deferred behind this worker forever
 				this.queue.done(request);
-				return Step.RELEASED;
+				return WorkerStep.RELEASED;
 			}
 			if (passage == GateWait.Passage.AFTER_WAIT) {
 				started = this.context.clock().read();
@@ -161,7 +162,8 @@ final class ReconcileWorker implements Runnable {
 		}
 		KeyOwnership.Permit permit = ownership.tryDispatch(request);
 		if (permit == null) {
-			return drop(ownership, taken);
+			this.release.drop(ownership, taken);
+			return WorkerStep.RELEASED;
 		}
 		synchronized (this) {
 			this.state = RUNNING;
@@ -202,7 +204,7 @@ final class ReconcileWorker implements Runnable {
 		if (finalState == ABANDONED) {
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
 					+ "retried", request, this.context.controller(), nanos / 1_000_000);
-			return Step.ABANDONED;
+			return WorkerStep.ABANDONED;
 		}
 		// a reconcile that returns after its timeout still decides what becomes of its
 		// key, as
@@ -211,31 +213,14 @@ final class ReconcileWorker implements Runnable {
 			.handle(this.queue.queue(), request, taken.priority(), ResultHandler.classify(result, error),
 					finalState == TIMED_OUT, result, error, nanos);
 		this.endedAt = ended;
-		return Step.FINISHED;
-	}
-
-	/**
-	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued
-	 * again if this replica acquires its partition), or put it off while this replica's
-	 * Lease is stale.
-	 */
-	private Step drop(KeyOwnership ownership, Taken<Request> taken) {
-		Duration deferral = ownership.deferral(taken.item());
-		if (deferral != null) {
-			this.queue.addAfter(taken.item(), deferral, taken.cause(), taken.priority());
-		}
-		else {
-			this.queue.queue().forget(taken.item());
-		}
-		this.queue.done(taken.item());
-		return Step.RELEASED;
+		return WorkerStep.FINISHED;
 	}
 
 	/**
 	 * Reconcile one key; an exception that escapes the reconcile's own handling, from a
 	 * listener or a limiter for example, must not end this worker or leave its key held.
 	 */
-	private Step processSafely(Taken<Request> taken) throws InterruptedException {
+	private WorkerStep processSafely(Taken<Request> taken) throws InterruptedException {
 		try {
 			return process(taken);
 		}
@@ -246,7 +231,7 @@ final class ReconcileWorker implements Runnable {
 			Request request = taken.item();
 			synchronized (this) {
 				if (this.state == ABANDONED) {
-					return Step.ABANDONED;
+					return WorkerStep.ABANDONED;
 				}
 				this.state = IDLE;
 				this.current = null;
@@ -254,14 +239,8 @@ final class ReconcileWorker implements Runnable {
 			}
 			logger.error("Worker of controller '{}' failed unexpectedly on {}; requeuing it", this.context.controller(),
 					request, ex);
-			try {
-				this.queue.queue().addRateLimited(request, taken.priority());
-			}
-			catch (RuntimeException limiterFailure) {
-				this.queue.add(request, AddCause.RETRY, taken.priority());
-			}
-			this.queue.done(request);
-			return Step.RELEASED;
+			this.release.requeueAfterFailure(taken);
+			return WorkerStep.RELEASED;
 		}
 	}
 
@@ -293,37 +272,8 @@ final class ReconcileWorker implements Runnable {
 		if (abandoned == null) {
 			return false;
 		}
-		// A hostile reconciler keeps this thread; its key must not stay wedged behind it,
-		// so it
-		// is retried now at the cost of possibly overlapping with the abandoned call.
-		logger.error(
-				"Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
-						+ "thread {} and starting a new worker",
-				abandoned, this.context.controller(), this.thread.getName());
-		try {
-			this.context.results()
-				.handle(this.queue.queue(), abandoned, priority, ReconcileOutcome.TIMEOUT, true, null, null, ran);
-		}
-		finally {
-			this.queue.done(abandoned);
-		}
+		this.release.retryAbandoned(abandoned, priority, ran, this.thread.getName());
 		return true;
-	}
-
-	/**
-	 * What became of a key a worker took.
-	 */
-	private enum Step {
-
-		/** Reconciled and handled; the worker still holds it until it marks it done. */
-		FINISHED,
-
-		/** Already given back to the queue. */
-		RELEASED,
-
-		/** The watchdog retried it and replaced this worker, which must exit. */
-		ABANDONED
-
 	}
 
 	/**

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.Sleeper;
 import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -68,6 +69,39 @@ final class ShardedRun implements ShardListener {
 		this.clusterBurst = gate.bucket().burst();
 		this.sleeper = sleeper;
 		this.threadFactory = threadFactory;
+	}
+
+	/**
+	 * Create the sharded run of a manager, after checking that its settings allow
+	 * sharding, and make every controller dispatch only the keys this replica owns.
+	 * @param builder the manager's settings
+	 * @param controllers the manager's controllers
+	 * @param gate the manager's gate
+	 * @param clock the manager's clock
+	 * @param threadFactory the manager's thread factory
+	 * @return the sharded run, not started
+	 */
+	static ShardedRun forManager(ControllerManagerBuilder builder, Collection<Controller> controllers, ManagerGate gate,
+			DelayScheduler clock, ThreadFactory threadFactory) {
+		if (builder.leaderElection != null) {
+			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
+		}
+		ShardingSettings settings = builder.sharding;
+		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
+		for (Controller controller : controllers) {
+			Duration timeout = controller.definition().reconcileTimeout();
+			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
+				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
+						+ (timeout.isZero() ? "none" : timeout)
+						+ ", but with sharding it must be below the lease duration (" + settings.leaseDuration()
+						+ ") minus the renew deadline (" + settings.renewDeadline()
+						+ "), so that a reconcile ends before another replica can take its partition over");
+			}
+		}
+		ShardedRun run = new ShardedRun(builder.apiClient, settings, builder.clusterRate, controllers, gate, clock,
+				clock, threadFactory, builder.shutdownTimeout, builder.abandonGrace);
+		controllers.forEach((controller) -> controller.keyOwnership(run.table()));
+		return run;
 	}
 
 	PartitionTable table() {

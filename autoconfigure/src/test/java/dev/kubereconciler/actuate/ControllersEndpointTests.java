@@ -33,6 +33,7 @@ import dev.kubereconciler.actuate.ControllersEndpoint.SimulationDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.DelaySource;
@@ -361,7 +362,7 @@ class ControllersEndpointTests {
 
 	private ControllerManager manager(ManagerGate gate, ControllerDefinition.Builder... definitions) {
 		// never started: its controllers are started one by one and fed keys by the tests
-		ControllerManager.Builder builder = ControllerManager
+		ControllerManagerBuilder builder = ControllerManager
 			.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 			.clock(this.scheduler)
 			.abandonGrace(Duration.ofMillis(100))

@@ -217,7 +217,7 @@ class ReconcileContextIntegrationTests {
 	}
 
 	private ControllerManager start(SharedInformerFactory factory, ControllerDefinition... definitions) {
-		ControllerManager.Builder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
+		ControllerManagerBuilder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
 
 			@Override
 			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request,

@@ -145,7 +145,7 @@ class ShardedControllerManagerTests {
 	@Test
 	void aReconcileTimeoutThatOutlastsTheLeaseIsRejected() {
 		ShardingSettings settings = settings("a");
-		ControllerManager.Builder builder = ControllerManager.builder(this.client)
+		ControllerManagerBuilder builder = ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder("slow", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
 				.reconcileTimeout(Duration.ofSeconds(1))

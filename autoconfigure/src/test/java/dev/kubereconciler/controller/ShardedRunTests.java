@@ -54,7 +54,7 @@ class ShardedRunTests {
 
 	private ShardedRun run(ManagerGate gate, boolean clusterRate) {
 		return new ShardedRun(new ApiClient(), this.settings, clusterRate, List.of(), gate, this.ticker, this.ticker,
-				ControllerManager.Builder.defaultThreadFactory(), Duration.ofSeconds(30), Duration.ofSeconds(5));
+				ControllerManagerBuilder.defaultThreadFactory(), Duration.ofSeconds(30), Duration.ofSeconds(5));
 	}
 
 }

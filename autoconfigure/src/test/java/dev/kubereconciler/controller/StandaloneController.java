@@ -21,7 +21,7 @@ public final class StandaloneController {
 	 * @param clock the clock
 	 * @return the builder
 	 */
-	public static ControllerManager.Builder manager(DelayScheduler clock) {
+	public static ControllerManagerBuilder manager(DelayScheduler clock) {
 		return ControllerManager.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 			.clock(clock)
 			.abandonGrace(Duration.ofSeconds(1));
@@ -37,7 +37,7 @@ public final class StandaloneController {
 	 */
 	public static Controller build(ControllerDefinition definition, DelayScheduler clock, ManagerGate gate,
 			ControllerListener listener) {
-		ControllerManager.Builder builder = manager(clock).listener(listener).controller(definition);
+		ControllerManagerBuilder builder = manager(clock).listener(listener).controller(definition);
 		if (gate != null) {
 			builder.gate(gate);
 		}

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -84,7 +85,7 @@ class SharedBucketUnderLoadTests {
 		AtomicLongArray admittedAt = new AtomicLongArray(OBJECTS);
 		AtomicInteger admitted = new AtomicInteger();
 		AtomicLong lowestTokens = new AtomicLong(BURST);
-		ControllerManager.Builder builder = ControllerManager.builder(this.client).gate(gate);
+		ControllerManagerBuilder builder = ControllerManager.builder(this.client).gate(gate);
 		for (String group : GROUPS) {
 			builder.controller(ControllerDefinition.builder("group-" + group, V1ConfigMap.class)
 				.namespaces(this.namespace.name())
