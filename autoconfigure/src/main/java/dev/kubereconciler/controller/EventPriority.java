@@ -21,8 +21,9 @@ import dev.kubereconciler.queue.RateLimitingQueue;
  * client-go marks initial-list creates with {@code IsInInitialList}; client-java's
  * {@code onAdd} has no such flag. A create counts as part of the initial list when it
  * arrives before the informer has synced, or when the object was created before the
- * informer was wired: client-java hands events to handlers on a thread of their own, so
- * the tail of a large initial list still arrives after {@code hasSynced()} turned true.
+ * informer was wired, or in the same second (creation timestamps have whole seconds):
+ * client-java hands events to handlers on a thread of their own, so the tail of a large
+ * initial list still arrives after {@code hasSynced()} turned true.
  */
 final class EventPriority {
 
@@ -44,7 +45,12 @@ final class EventPriority {
 	private boolean createdBeforeWiring(KubernetesObject object) {
 		OffsetDateTime created = (object != null && object.getMetadata() != null)
 				? object.getMetadata().getCreationTimestamp() : null;
-		return created != null && created.toInstant().isBefore(this.wiredAt);
+		// the second of the wiring counts as before it: objects created just before a
+		// start are
+		// common (a restart, a test), one created later in that same second is rare and
+		// is
+		// still reconciled, only at low priority
+		return created != null && !created.toInstant().isAfter(this.wiredAt);
 	}
 
 	static int ofUpdate(KubernetesObject oldObject, KubernetesObject newObject) {

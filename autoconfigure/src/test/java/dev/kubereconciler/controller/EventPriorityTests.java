@@ -35,8 +35,8 @@ class EventPriorityTests {
 	void createsDeliveredAfterTheSyncAreLowOnlyForObjectsCreatedBeforeTheWiring() {
 		this.synced.set(true);
 		assertThat(this.priority.ofAdd(created("2026-11-23T09:59:59Z"))).isEqualTo(RateLimitingQueue.LOW_PRIORITY);
-		// whole seconds: the second of the wiring counts as after it
-		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:00Z"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
+		// whole seconds: the second of the wiring counts as before it
+		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:00Z"))).isEqualTo(RateLimitingQueue.LOW_PRIORITY);
 		assertThat(this.priority.ofAdd(created("2026-11-23T10:00:01Z"))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 		assertThat(this.priority.ofAdd(configMap(null))).isEqualTo(RateLimitingQueue.NORMAL_PRIORITY);
 	}
