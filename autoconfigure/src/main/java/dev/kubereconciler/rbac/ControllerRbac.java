@@ -39,15 +39,29 @@ public final class ControllerRbac {
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
 		ContextReconciler<?> context = ContextReconciler.of(definition.reconciler());
 		if (context != null) {
-			// what the reconcile context offers: status writes on the primary, writes and
-			// applies
-			// on owned objects, and Kubernetes Events
-			rules.status(primary, definition.namespaces());
+			// what the reconcile context offers: status writes on the primary (for a type
+			// that has a status), writes and applies on owned objects, and Kubernetes
+			// Events
+			if (hasStatus(definition.watches())) {
+				rules.status(primary, definition.namespaces());
+			}
 			if (context.finalizer() != null) {
 				rules.finalizers(primary, definition.namespaces());
 			}
 			definition.owns().forEach((owned) -> rules.writes(ResourceType.of(owned), definition.namespaces()));
 			rules.events();
+		}
+	}
+
+	// client-java models of types with a /status subresource carry a status field;
+	// ConfigMaps and Secrets have none, and their status rule would grant nothing usable
+	private static boolean hasStatus(Class<?> type) {
+		try {
+			type.getMethod("getStatus");
+			return true;
+		}
+		catch (NoSuchMethodException ex) {
+			return false;
 		}
 	}
 
