@@ -2,7 +2,7 @@
 # Runs the whole-controller benchmark (ControllerPeers) and the cache memory of each peer
 # (PeerMemory, one JVM per figure) against a throwaway etcd + kube-apiserver on loopback.
 #
-# Usage: benchmarks/peers.sh [cold N] [write M] [rate R] [seconds S]
+# Usage: benchmarks/peers.sh [cold N] [write M] [rate R] [seconds S] [rounds K]
 #   MEMORY      ConfigMap counts of the memory figures (default "10000 50000"; "" skips them)
 #   API_PORT / ETCD_PORT  loopback ports (default 27443 / 27379; etcd peers use ETCD_PORT+1)
 # Needs `./dev setup` and `./mvnw -pl benchmarks -am package -DskipTests`.

@@ -1,9 +1,10 @@
 package dev.kubereconciler.queue;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Ready keys in controller-runtime's priority order
@@ -13,67 +14,119 @@ import java.util.TreeSet;
  * that raising keeps FIFO order within each level.
  *
  * <p>
+ * Each priority in use has its own FIFO line, and the lines are kept sorted, highest
+ * first. There are few of them (low, normal and any set by results), so offering and
+ * taking a key cost the same whatever the number of ready keys; an ordered tree of all
+ * keys would walk about 17 nodes per operation at 100,000 keys. Raising a key leaves its
+ * old place in the lower line behind as a stale node, which is skipped when it reaches
+ * the head of that line.
+ *
+ * <p>
  * One lock guards the structure; a worker holds it only to take one key.
  *
  * @param <T> the type of item
  */
 final class PriorityReadyKeys<T> implements ReadyKeys<T> {
 
-	private final TreeSet<Node<T>> order = new TreeSet<>();
+	// the lines, highest priority first; a line leaves the list when its last live key
+	// is taken, so the list holds only priorities that have ready keys
+	private final List<Line<T>> lines = new ArrayList<>();
 
+	// the live node of every ready key; a node in a line that is not here is stale
 	private final Map<T, Node<T>> nodes = new HashMap<>();
-
-	private final TreeMap<Integer, Integer> depth = new TreeMap<>();
-
-	private long sequence;
 
 	@Override
 	public synchronized void offer(T item, int priority) {
-		Node<T> node = new Node<>(item, priority, this.sequence++);
+		Line<T> line = line(priority);
+		Node<T> node = new Node<>(item, line);
 		this.nodes.put(item, node);
-		this.order.add(node);
-		this.depth.merge(priority, 1, Integer::sum);
+		line.nodes.add(node);
+		line.live++;
 	}
 
 	@Override
 	public synchronized void raise(T item, int priority) {
 		Node<T> current = this.nodes.get(item);
-		if (current == null || current.priority >= priority) {
+		if (current == null || current.line.priority >= priority) {
 			return;
 		}
-		this.order.remove(current);
-		count(current.priority);
+		taken(current.line);
 		offer(item, priority);
 	}
 
 	@Override
 	public synchronized T poll() {
-		Node<T> first = this.order.pollFirst();
-		if (first == null) {
-			return null;
+		while (!this.lines.isEmpty()) {
+			Line<T> top = this.lines.get(0);
+			// a line in the list has a live node, so this skips stale ones at most
+			Node<T> node = top.nodes.remove();
+			if (this.nodes.remove(node.item, node)) {
+				taken(top);
+				return node.item;
+			}
 		}
-		this.nodes.remove(first.item);
-		count(first.priority);
-		return first.item;
-	}
-
-	private void count(int priority) {
-		this.depth.computeIfPresent(priority, (key, count) -> (count > 1) ? count - 1 : null);
+		return null;
 	}
 
 	@Override
 	public synchronized Map<Integer, Integer> depthByPriority(int ignored) {
-		return Map.copyOf(this.depth);
+		Map<Integer, Integer> depth = new HashMap<>();
+		for (Line<T> line : this.lines) {
+			depth.put(line.priority, line.live);
+		}
+		return Map.copyOf(depth);
 	}
 
-	private record Node<T>(T item, int priority, long sequence) implements Comparable<Node<T>> {
-
-		@Override
-		public int compareTo(Node<T> other) {
-			if (this.priority != other.priority) {
-				return Integer.compare(other.priority, this.priority);
+	private Line<T> line(int priority) {
+		int index = 0;
+		for (; index < this.lines.size(); index++) {
+			Line<T> line = this.lines.get(index);
+			if (line.priority == priority) {
+				return line;
 			}
-			return Long.compare(this.sequence, other.sequence);
+			if (line.priority < priority) {
+				break;
+			}
+		}
+		Line<T> line = new Line<>(priority);
+		this.lines.add(index, line);
+		return line;
+	}
+
+	// a live key of this line was taken or raised out of it
+	private void taken(Line<T> line) {
+		line.live--;
+		if (line.live == 0) {
+			// its remaining nodes are stale; a later offer at this priority starts a
+			// new line
+			this.lines.remove(line);
+		}
+	}
+
+	private static final class Line<T> {
+
+		final int priority;
+
+		final ArrayDeque<Node<T>> nodes = new ArrayDeque<>();
+
+		int live;
+
+		Line(int priority) {
+			this.priority = priority;
+		}
+
+	}
+
+	// identity matters: a key raised twice has a stale node in each line it left
+	private static final class Node<T> {
+
+		final T item;
+
+		final Line<T> line;
+
+		Node(T item, Line<T> line) {
+			this.item = item;
+			this.line = line;
 		}
 
 	}

@@ -70,6 +70,24 @@ class PriorityQueueTests {
 	}
 
 	@Test
+	void aKeyRaisedTwiceAndAddedAgainAtItsFirstPriorityTakesItsNewPlaceInLine() throws Exception {
+		this.queue.add("a", AddCause.EVENT, LOW);
+		this.queue.add("b", AddCause.EVENT, LOW);
+		this.queue.add("a");
+		this.queue.add("a", AddCause.EVENT, 5);
+		assertThat(this.queue.gauges().depthByPriority()).containsOnly(Map.entry(5, 1), Map.entry(LOW, 1));
+		assertThat(this.queue.get()).contains("a");
+		this.queue.done("a");
+		// "a" left its places in the low and normal lines behind; added again at low, it
+		// queues after "b" and is taken once
+		this.queue.add("a", AddCause.EVENT, LOW);
+		this.queue.add("c", AddCause.EVENT, LOW);
+		assertThat(this.queue.gauges().depthByPriority()).containsOnly(Map.entry(LOW, 3));
+		assertThat(takeAll()).containsExactly("b", "a", "c");
+		assertThat(this.queue.gauges().depthByPriority()).isEmpty();
+	}
+
+	@Test
 	void aPriorityNeverFallsWhileTheKeyWaits() throws Exception {
 		this.queue.add("a");
 		this.queue.add("b", AddCause.EVENT, LOW);

@@ -4,8 +4,11 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -31,10 +34,11 @@ import io.kubernetes.client.util.Config;
  * Cache memory is measured by {@link PeerMemory}, one JVM per figure.
  *
  * <p>
- * Usage: {@code ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S]}, by
- * default 10,000, 5,000, 200/s and 60 s. Before the figures, every peer runs each
- * workload once on a few hundred objects, unreported, so that none is measured while its
- * classes load.
+ * Usage:
+ * {@code ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S] [rounds K]},
+ * by default 10,000, 5,000, 200/s, 60 s and 3 rounds (a size of 0 skips its workload).
+ * Before the figures, every peer runs each workload once on a few hundred objects,
+ * unreported, so that none is measured while its classes load.
  */
 public final class ControllerPeers {
 
@@ -60,7 +64,7 @@ public final class ControllerPeers {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length < 1) {
-			System.err.println("Usage: ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S]");
+			System.err.println("Usage: ControllerPeers KUBECONFIG [cold N] [write M] [rate R] [seconds S] [rounds K]");
 			System.exit(2);
 		}
 		Settings settings = Settings.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -86,20 +90,44 @@ public final class ControllerPeers {
 				writeThrough(peer, warmUp);
 			}
 		}
-		System.out.println("== cold start");
-		String cold = namespace("cold");
-		this.configMaps.applyTwoManagers(cold, 0, settings.cold());
-		for (Peer peer : this.peers) {
-			coldStart(peer, cold, settings.cold());
+		if (settings.cold() > 0) {
+			System.out.println("== cold start");
+			String cold = namespace("cold");
+			this.configMaps.applyTwoManagers(cold, 0, settings.cold());
+			for (Peer peer : this.peers) {
+				coldStart(peer, cold, settings.cold());
+			}
 		}
-		System.out.println("== write-through");
-		for (Peer peer : this.peers) {
-			writeThrough(peer, settings.write());
+		if (settings.write() > 0) {
+			System.out.println("== write-through");
+			for (Peer peer : this.peers) {
+				writeThrough(peer, settings.write());
+			}
 		}
-		System.out.println("== steady latency");
-		for (Peer peer : this.peers) {
-			steady(peer, settings.rate(), settings.seconds());
+		if (settings.rate() > 0 && settings.seconds() > 0) {
+			System.out.println("== steady latency");
+			Map<String, List<Double>> p99s = new LinkedHashMap<>();
+			for (int round = 0; round < settings.rounds(); round++) {
+				// each round starts with another peer, so that none always runs first
+				for (int i = 0; i < this.peers.size(); i++) {
+					Peer peer = this.peers.get((round + i) % this.peers.size());
+					double p99 = steady(peer, settings.rate(), settings.seconds());
+					p99s.computeIfAbsent(peer.name(), (name) -> new ArrayList<>()).add(p99);
+				}
+			}
+			if (settings.rounds() > 1) {
+				p99s.forEach((name, values) -> System.out.printf(Locale.ROOT,
+						"%-30s steady p99, median of %d rounds %7.2f ms   rounds %s%n", name, values.size(),
+						median(values), values));
+			}
 		}
+	}
+
+	private static double median(List<Double> values) {
+		List<Double> sorted = new ArrayList<>(values);
+		Collections.sort(sorted);
+		int middle = sorted.size() / 2;
+		return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
 	}
 
 	private void coldStart(Peer peer, String namespace, int count) throws Exception {
@@ -168,7 +196,7 @@ public final class ControllerPeers {
 		}
 	}
 
-	private void steady(Peer peer, int rate, int seconds) throws Exception {
+	private double steady(Peer peer, int rate, int seconds) throws Exception {
 		String namespace = namespace("steady");
 		int count = rate * seconds;
 		// the first second warms up the writers and the watch and is not counted
@@ -195,6 +223,7 @@ public final class ControllerPeers {
 					"%-30s steady %d/s for %d s: reconciled %d of %d   p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms%n",
 					peer.name(), rate, seconds, seen, count - warmUp, millis(sorted, 0.50), millis(sorted, 0.99),
 					millis(sorted, 1.0));
+			return millis(sorted, 0.99);
 		}
 		finally {
 			running.stop();
@@ -256,14 +285,17 @@ public final class ControllerPeers {
 	 * @param write the ConfigMaps of the write-through
 	 * @param rate the creates per second of the steady latency
 	 * @param seconds how long the steady latency creates
+	 * @param rounds how many times the steady latency runs, each round starting with
+	 * another peer; with more than one, the median p99 of each peer is printed too
 	 */
-	record Settings(int cold, int write, int rate, int seconds) {
+	record Settings(int cold, int write, int rate, int seconds, int rounds) {
 
 		static Settings parse(String... args) {
 			int cold = 10_000;
 			int write = 5_000;
 			int rate = 200;
 			int seconds = 60;
+			int rounds = 3;
 			for (int i = 0; i + 1 < args.length; i += 2) {
 				int value = Integer.parseInt(args[i + 1]);
 				switch (args[i]) {
@@ -271,11 +303,12 @@ public final class ControllerPeers {
 					case "write" -> write = value;
 					case "rate" -> rate = value;
 					case "seconds" -> seconds = value;
+					case "rounds" -> rounds = value;
 					default -> throw new IllegalArgumentException(
-							"unknown setting " + args[i] + "; expected cold, write, rate or seconds");
+							"unknown setting " + args[i] + "; expected cold, write, rate, seconds or rounds");
 				}
 			}
-			return new Settings(cold, write, rate, seconds);
+			return new Settings(cold, write, rate, seconds, rounds);
 		}
 
 	}

@@ -28,7 +28,7 @@ class ControllerPeersTests {
 		ControllerPeers peers = new ControllerPeers(this.server.kubeconfig());
 		try {
 			System.setOut(new PrintStream(output, true, StandardCharsets.UTF_8));
-			peers.run(new ControllerPeers.Settings(50, 50, 50, 1), 0);
+			peers.run(new ControllerPeers.Settings(50, 50, 50, 1, 1), 0);
 		}
 		finally {
 			System.setOut(original);
