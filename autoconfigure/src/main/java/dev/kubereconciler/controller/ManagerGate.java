@@ -26,6 +26,9 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
  */
 public final class ManagerGate {
 
+	// values() clones its array on every call, and isOpen() runs once per reconcile
+	private static final int ALL_CAUSES = AddCause.values().length;
+
 	private final TokenBucketRateLimiter<?> bucket;
 
 	private final Set<AddCause> appliesTo;
@@ -156,7 +159,7 @@ public final class ManagerGate {
 	 * @return whether passing is free
 	 */
 	boolean isOpen() {
-		return this.bucket.isUnlimited() && this.appliesTo.size() == AddCause.values().length;
+		return this.bucket.isUnlimited() && this.appliesTo.size() == ALL_CAUSES;
 	}
 
 	/**

@@ -32,6 +32,10 @@ public class TerminalReconcileException extends RuntimeException {
 	 * @return whether the error is terminal
 	 */
 	public static boolean isTerminal(@Nullable Throwable error) {
+		if (error == null) {
+			// the common case, once per successful reconcile: no set to allocate
+			return false;
+		}
 		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 		for (Throwable cause = error; cause != null && seen.add(cause); cause = cause.getCause()) {
 			if (cause instanceof TerminalReconcileException) {

@@ -114,6 +114,13 @@ public class DispatchBenchmark {
 		@Param(Clocks.SYSTEM)
 		public String ticker = Clocks.SYSTEM;
 
+		/**
+		 * {@code priority}, the default queue, or {@code plain}, the FIFO queue of
+		 * {@code kube-reconciler.defaults.priority-queue: false}.
+		 */
+		@Param({ "priority", "plain" })
+		public String queue;
+
 		ScheduledThreadPoolExecutor scheduler;
 
 		Controller controller;
@@ -134,6 +141,7 @@ public class DispatchBenchmark {
 				.build();
 			this.controller = ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
+				.priorityQueue("priority".equals(this.queue))
 				.controller(definition)
 				.build()
 				.controller(definition.name());
