@@ -75,7 +75,7 @@ public class KubeReconcilerRbac {
 		}
 		if (this.properties.getSharding().isEnabled()) {
 			String configured = this.properties.getSharding().getLeaseNamespace();
-			rules.leases((configured != null) ? configured
+			rules.shardLeases((configured != null) ? configured
 					: (deploymentNamespace != null) ? deploymentNamespace : LeaderElectionSettingsFactory
 						.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE));
 		}

@@ -18,6 +18,9 @@ public record RbacPolicy(List<Role> roles) {
 	/** The purpose of the role that holds the rules on leases. */
 	public static final String LEADER_ELECTION = "leader-election";
 
+	/** The purpose of the role that holds the rules on sharding's leases. */
+	public static final String SHARDING = "sharding";
+
 	public RbacPolicy {
 		roles = List.copyOf(roles);
 	}
@@ -33,8 +36,8 @@ public record RbacPolicy(List<Role> roles) {
 	/**
 	 * One role.
 	 *
-	 * @param purpose {@link #CONTROLLERS} or {@link #LEADER_ELECTION}, which names the
-	 * role
+	 * @param purpose {@link #CONTROLLERS}, {@link #LEADER_ELECTION} or {@link #SHARDING},
+	 * which names the role
 	 * @param namespace the namespace of a Role, {@code null} for a ClusterRole
 	 * @param rules the rules
 	 */

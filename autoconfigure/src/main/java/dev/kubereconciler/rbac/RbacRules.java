@@ -38,6 +38,8 @@ public final class RbacRules {
 
 	private final Set<String> leaseNamespaces = new LinkedHashSet<>();
 
+	private final Set<String> shardLeaseNamespaces = new LinkedHashSet<>();
+
 	private boolean events;
 
 	/**
@@ -108,13 +110,24 @@ public final class RbacRules {
 	}
 
 	/**
-	 * Get, create and update on {@code coordination.k8s.io} leases, for leader election
-	 * or sharding.
+	 * Get, create and update on {@code coordination.k8s.io} leases, for leader election.
 	 * @param namespace the namespace of the leases
 	 * @return this
 	 */
 	public RbacRules leases(String namespace) {
 		this.leaseNamespaces.add(Objects.requireNonNull(namespace, "namespace must not be null"));
+		return this;
+	}
+
+	/**
+	 * List, create, update and delete on {@code coordination.k8s.io} leases, for
+	 * sharding: a replica lists its group's member and partition Leases every round, and
+	 * deletes its own member Lease when it leaves.
+	 * @param namespace the namespace of the leases
+	 * @return this
+	 */
+	public RbacRules shardLeases(String namespace) {
+		this.shardLeaseNamespaces.add(Objects.requireNonNull(namespace, "namespace must not be null"));
 		return this;
 	}
 
@@ -155,6 +168,10 @@ public final class RbacRules {
 		for (String namespace : this.leaseNamespaces) {
 			roles.add(new RbacPolicy.Role(RbacPolicy.LEADER_ELECTION, namespace,
 					List.of(PolicyRule.of(LEASES_GROUP, "leases", "get", "create", "update"))));
+		}
+		for (String namespace : this.shardLeaseNamespaces) {
+			roles.add(new RbacPolicy.Role(RbacPolicy.SHARDING, namespace,
+					List.of(PolicyRule.of(LEASES_GROUP, "leases", "list", "create", "update", "delete"))));
 		}
 		return new RbacPolicy(roles);
 	}

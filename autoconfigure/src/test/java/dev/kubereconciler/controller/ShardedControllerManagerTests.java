@@ -16,14 +16,20 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.rbac.ControllerRbac;
+import dev.kubereconciler.rbac.RbacRules;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sharding.Assignment;
 import dev.kubereconciler.sharding.Partitioner;
 import dev.kubereconciler.sharding.ShardingSettings;
+import dev.kubereconciler.test.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,9 +64,29 @@ class ShardedControllerManagerTests {
 
 	private final Partitioner partitioner = new Partitioner(PARTITIONS);
 
+	KubernetesTestServer server;
+
+	// the replicas' own client, whose every request, the Lease requests of a graceful
+	// leave included, must be allowed by the derived RBAC rules
+	private ApiRequestRecorder.Recorded replicaClient;
+
+	@BeforeEach
+	void recordReplicaRequests() {
+		this.replicaClient = ApiRequestRecorder.record(this.server.apiClient());
+	}
+
 	@AfterEach
-	void stopManagers() {
+	void stopManagersAndCheckTheirRequestsAgainstTheDerivedRbac() {
 		this.managers.forEach(ControllerManager::stop);
+		if (this.managers.isEmpty()) {
+			return;
+		}
+		RbacRules rules = ControllerRbac.derive(this.managers.stream()
+			.flatMap((manager) -> manager.controllers().values().stream())
+			.map(Controller::definition)
+			.toList());
+		rules.shardLeases(this.namespace.name());
+		RbacAuthorizer.assertAllowed(rules.build(), this.replicaClient.recorder().requests());
 	}
 
 	@Test
@@ -191,7 +217,7 @@ class ShardedControllerManagerTests {
 	}
 
 	private ControllerManager start(String identity) {
-		ControllerManager manager = ControllerManager.builder(this.client)
+		ControllerManager manager = ControllerManager.builder(this.replicaClient.client())
 			.controller(ControllerDefinition.builder("sharded", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
 				.owns(V1Secret.class)

@@ -84,6 +84,14 @@ class RbacRulesTests {
 	}
 
 	@Test
+	void shardLeasesGetARoleOfTheirOwnThatListsAndDeletes() {
+		RbacPolicy policy = new RbacRules().watches(CONFIG_MAPS, Set.of()).shardLeases("operators").build();
+		assertThat(policy.roles()).hasSize(2);
+		assertThat(policy.roles().get(1)).isEqualTo(new RbacPolicy.Role(RbacPolicy.SHARDING, "operators",
+				List.of(PolicyRule.of("coordination.k8s.io", "leases", "list", "create", "update", "delete"))));
+	}
+
+	@Test
 	void userRulesJoinTheControllersScope() {
 		PolicyRule custom = PolicyRule.of("", "secrets", "get");
 		RbacPolicy policy = new RbacRules().watches(CONFIG_MAPS, Set.of("red")).rule(custom).build();
