@@ -1,9 +1,12 @@
 package dev.kubereconciler.benchmarks;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+
+import javax.management.ObjectName;
 
 import io.kubernetes.client.openapi.ApiException;
 
@@ -19,8 +22,10 @@ import dev.kubereconciler.controller.CacheTransforms;
  *
  * <p>
  * Usage: {@code PeerMemory KUBECONFIG PEER NAMESPACE COUNT}, where PEER is {@code ours},
- * {@code ours-keep-managed-fields}, {@code josdk} or {@code client-java}, and COUNT the
- * ConfigMaps in the namespace. It prints one line: {@code memory PEER COUNT USED-BYTES}.
+ * {@code ours-keep-managed-fields}, {@code ours-no-compact}, {@code josdk} or
+ * {@code client-java}, and COUNT the ConfigMaps in the namespace. It prints one line:
+ * {@code memory PEER COUNT USED-BYTES}; with {@code -Dpeer.memory.histogram=N} it also
+ * prints the N largest lines of the live-object class histogram to standard error.
  * {@code PeerMemory KUBECONFIG populate NAMESPACE FROM TO} creates the namespace if need
  * be and ConfigMaps {@code FROM} to {@code TO - 1} in it, applied by two field managers.
  */
@@ -60,11 +65,31 @@ public final class PeerMemory {
 			case "ours" -> new OursPeer(ControllerPeers.informerClient(kubeconfig));
 			case "ours-keep-managed-fields" -> new OursPeer(ControllerPeers.informerClient(kubeconfig),
 					CacheTransforms.defaults().stripManagedFields(false));
+			case "ours-no-compact" -> new OursPeer(ControllerPeers.informerClient(kubeconfig),
+					CacheTransforms.defaults().compact(false));
 			case "josdk" -> new JosdkPeer(Fabric8Configs.fromKubeconfig(kubeconfig));
 			case "client-java" -> new ClientJavaPeer(ControllerPeers.informerClient(kubeconfig));
 			default -> throw new IllegalArgumentException(
-					"unknown peer " + name + "; expected ours, ours-keep-managed-fields, josdk or client-java");
+					"unknown peer " + name
+							+ "; expected ours, ours-keep-managed-fields, ours-no-compact, josdk or client-java");
 		};
+	}
+
+	/**
+	 * Print the first lines of the class histogram of live objects, which tells what a
+	 * figure is made of.
+	 */
+	private static void printHistogram(int lines) throws Exception {
+		if (lines <= 0) {
+			return;
+		}
+		Object histogram = ManagementFactory.getPlatformMBeanServer()
+			.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
+					new Object[] { null }, new String[] { String[].class.getName() });
+		String[] all = histogram.toString().split("\n");
+		for (int i = 0; i < Math.min(all.length, lines + 3); i++) {
+			System.err.println(all[i]);
+		}
 	}
 
 	/**
@@ -86,7 +111,9 @@ public final class PeerMemory {
 			if (!recorder.isComplete()) {
 				throw new IllegalStateException(peer.name() + " did not reconcile " + count + " ConfigMaps");
 			}
-			return LimiterMemory.usedAfterCollections();
+			long used = LimiterMemory.usedAfterCollections();
+			printHistogram(Integer.getInteger("peer.memory.histogram", 0));
+			return used;
 		}
 		finally {
 			running.stop();

@@ -48,7 +48,8 @@ class ControllerPeersTests {
 		ControllerPeers peers = new ControllerPeers(this.server.kubeconfig());
 		try {
 			String namespace = peers.populated("memory", 50);
-			for (String name : new String[] { "ours", "ours-keep-managed-fields", "josdk", "client-java" }) {
+			for (String name : new String[] { "ours", "ours-no-compact", "ours-keep-managed-fields", "josdk",
+					"client-java" }) {
 				assertThat(PeerMemory.measure(PeerMemory.peer(name, this.server.kubeconfig()), namespace, 50))
 					.isPositive();
 			}
