@@ -151,10 +151,10 @@ public final class CacheTransforms {
 			return null;
 		}
 		boolean strip = this.stripManagedFields;
-		return (object) -> compact(transform(object, strip, copier, custom), compacting);
+		return (object) -> compactSafely(transform(object, strip, copier, custom), compacting);
 	}
 
-	private static KubernetesObject compact(KubernetesObject object, CacheCompactor compactor) {
+	private static KubernetesObject compactSafely(KubernetesObject object, CacheCompactor compactor) {
 		if (compactor == null || object == null) {
 			return object;
 		}
