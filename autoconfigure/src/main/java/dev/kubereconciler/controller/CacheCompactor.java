@@ -27,10 +27,10 @@ import io.kubernetes.client.openapi.models.V1Secret;
  * outside the metadata, ConfigMap and Secret data. Everything it shares is immutable, and
  * the maps it puts in stay mutable and ordered, because cached objects reach user code
  * without a copy. The interners are bounded (see {@link BoundedInterner}): at most
- * {@value #NAMES} names of up to {@value #MAX_NAME_LENGTH} characters,
- * {@value #VALUES} values of up to {@value #MAX_VALUE_LENGTH} and {@value #TIMES}
- * timestamps, about 1.7 MB in the worst case, whatever the number of objects. One
- * compactor serves the informers of one manager; it is thread-safe.
+ * {@value #NAMES} names of up to {@value #MAX_NAME_LENGTH} characters, {@value #VALUES}
+ * values of up to {@value #MAX_VALUE_LENGTH} and {@value #TIMES} timestamps, about 1.7 MB
+ * in the worst case, whatever the number of objects. One compactor serves the informers
+ * of one manager; it is thread-safe.
  */
 final class CacheCompactor {
 
@@ -46,7 +46,8 @@ final class CacheCompactor {
 	// label values are at most 63 characters, uids 36; longer values are rarely repeated
 	static final int MAX_VALUE_LENGTH = 64;
 
-	// scanning is as quick as hashing for this many entries; larger maps keep a hash table
+	// scanning is as quick as hashing for this many entries; larger maps keep a hash
+	// table
 	static final int MAX_COMPACT_ENTRIES = 16;
 
 	private final BoundedInterner<String> names = new BoundedInterner<>(NAMES / 2);

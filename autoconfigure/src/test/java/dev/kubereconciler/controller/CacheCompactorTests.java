@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests for {@link CacheCompactor} on objects decoded by client-java, as the informers
- * decode them. What the informers do with it is in {@link CacheTransformsIntegrationTests}.
+ * decode them. What the informers do with it is in
+ * {@link CacheTransformsIntegrationTests}.
  */
 class CacheCompactorTests {
 
@@ -45,10 +46,14 @@ class CacheCompactorTests {
 		assertThat(second.getKind()).isSameAs(first.getKind());
 		assertThat(two.getNamespace()).isSameAs(one.getNamespace());
 		assertThat(two.getCreationTimestamp()).isSameAs(one.getCreationTimestamp());
-		assertThat(key(two.getLabels(), "app.kubernetes.io/name")).isSameAs(key(one.getLabels(), "app.kubernetes.io/name"));
-		assertThat(two.getLabels().get("app.kubernetes.io/name")).isSameAs(one.getLabels().get("app.kubernetes.io/name"));
-		assertThat(key(two.getAnnotations(), "example.com/owner")).isSameAs(key(one.getAnnotations(), "example.com/owner"));
-		assertThat(two.getAnnotations().get("example.com/owner")).isSameAs(one.getAnnotations().get("example.com/owner"));
+		assertThat(key(two.getLabels(), "app.kubernetes.io/name"))
+			.isSameAs(key(one.getLabels(), "app.kubernetes.io/name"));
+		assertThat(two.getLabels().get("app.kubernetes.io/name"))
+			.isSameAs(one.getLabels().get("app.kubernetes.io/name"));
+		assertThat(key(two.getAnnotations(), "example.com/owner"))
+			.isSameAs(key(one.getAnnotations(), "example.com/owner"));
+		assertThat(two.getAnnotations().get("example.com/owner"))
+			.isSameAs(one.getAnnotations().get("example.com/owner"));
 		assertThat(two.getFinalizers().get(0)).isSameAs(one.getFinalizers().get(0));
 		assertThat(two.getOwnerReferences().get(0).getKind()).isSameAs(one.getOwnerReferences().get(0).getKind());
 		assertThat(two.getOwnerReferences().get(0).getUid()).isSameAs(one.getOwnerReferences().get(0).getUid());
@@ -59,7 +64,8 @@ class CacheCompactorTests {
 	void dataValuesAndLongValuesAreNotShared() {
 		V1ConfigMap first = this.compactor.compact(decode(1));
 		V1ConfigMap second = this.compactor.compact(decode(2));
-		// data is the payload of an object; equal payloads are a coincidence not worth a lookup
+		// data is the payload of an object; equal payloads are a coincidence not worth a
+		// lookup
 		assertThat(second.getData().get("payload")).isEqualTo(PAYLOAD).isNotSameAs(first.getData().get("payload"));
 		assertThat(second.getMetadata().getAnnotations().get("example.com/long")).isEqualTo(LONG)
 			.isNotSameAs(first.getMetadata().getAnnotations().get("example.com/long"));

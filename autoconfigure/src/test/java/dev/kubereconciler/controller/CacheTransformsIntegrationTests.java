@@ -62,8 +62,8 @@ class CacheTransformsIntegrationTests {
 		CoreV1Api core = new CoreV1Api(this.client);
 		String body = """
 				{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s",
-				"labels":{"app.kubernetes.io/name":"shop"}},"data":{"color":"red"}}"""
-			.formatted(name, this.namespace.name());
+				"labels":{"app.kubernetes.io/name":"shop"}},"data":{"color":"red"}}""".formatted(name,
+				this.namespace.name());
 		PatchUtils.patch(V1ConfigMap.class,
 				() -> core.patchNamespacedConfigMap(name, this.namespace.name(), new V1Patch(body))
 					.fieldManager("cache-tests")
@@ -237,8 +237,9 @@ class CacheTransformsIntegrationTests {
 		holder[0] = manager;
 		this.managers.add(manager);
 		manager.start();
-		await().atMost(TIMEOUT).until(() -> this.cached.containsKey(this.name)
-				&& Arrays.stream(others).allMatch(this.cached::containsKey));
+		await().atMost(TIMEOUT)
+			.until(() -> this.cached.containsKey(this.name)
+					&& Arrays.stream(others).allMatch(this.cached::containsKey));
 		return manager;
 	}
 

@@ -65,13 +65,12 @@ public final class PeerMemory {
 			case "ours" -> new OursPeer(ControllerPeers.informerClient(kubeconfig));
 			case "ours-keep-managed-fields" -> new OursPeer(ControllerPeers.informerClient(kubeconfig),
 					CacheTransforms.defaults().stripManagedFields(false));
-			case "ours-no-compact" -> new OursPeer(ControllerPeers.informerClient(kubeconfig),
-					CacheTransforms.defaults().compact(false));
+			case "ours-no-compact" ->
+				new OursPeer(ControllerPeers.informerClient(kubeconfig), CacheTransforms.defaults().compact(false));
 			case "josdk" -> new JosdkPeer(Fabric8Configs.fromKubeconfig(kubeconfig));
 			case "client-java" -> new ClientJavaPeer(ControllerPeers.informerClient(kubeconfig));
-			default -> throw new IllegalArgumentException(
-					"unknown peer " + name
-							+ "; expected ours, ours-keep-managed-fields, ours-no-compact, josdk or client-java");
+			default -> throw new IllegalArgumentException("unknown peer " + name
+					+ "; expected ours, ours-keep-managed-fields, ours-no-compact, josdk or client-java");
 		};
 	}
 
