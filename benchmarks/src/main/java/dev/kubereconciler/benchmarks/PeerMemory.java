@@ -86,9 +86,11 @@ public final class PeerMemory {
 			.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
 					new Object[] { null }, new String[] { String[].class.getName() });
 		String[] all = histogram.toString().split("\n");
-		for (int i = 0; i < Math.min(all.length, lines + 3); i++) {
+		for (int i = 0; i < Math.min(all.length, lines + 2); i++) {
 			System.err.println(all[i]);
 		}
+		// the total of live objects, which no dead space left by the collector inflates
+		System.err.println(all[all.length - 1]);
 	}
 
 	/**
