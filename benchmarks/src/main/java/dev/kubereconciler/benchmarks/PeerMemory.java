@@ -92,11 +92,11 @@ public final class PeerMemory {
 			.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
 					new Object[] { null }, new String[] { String[].class.getName() });
 		String[] all = histogram.toString().split("\n");
-		for (int i = 0; i < Math.min(all.length, lines + 2); i++) {
-			System.err.println(all[i]);
-		}
 		String total = all[all.length - 1].trim();
 		if (lines > 0) {
+			for (int i = 0; i < Math.min(all.length - 1, lines + 2); i++) {
+				System.err.println(all[i]);
+			}
 			System.err.println(total);
 		}
 		if (!total.startsWith("Total")) {
