@@ -31,9 +31,9 @@ timeout 1800 "${jvm[@]}" dev.kubereconciler.benchmarks.ControllerPeers "$kubecon
 
 memory=${MEMORY-10000 50000}
 [ -n "$memory" ] || exit 0
-echo "== cache memory (retained heap after full GC, controller running, minus the same peer on an empty namespace)"
-peers=(ours ours-keep-managed-fields josdk client-java)
-figure() { # figure PEER NAMESPACE COUNT [JVM FLAG]: the heap in use, in bytes
+echo "== cache memory (live objects after a full GC, controller running, minus the same peer on an empty namespace)"
+peers=(ours ours-no-compact ours-keep-managed-fields josdk client-java)
+figure() { # figure PEER NAMESPACE COUNT [JVM FLAG]: the bytes of live objects (class histogram total)
     timeout 600 "${jvm[@]:0:4}" ${4:-} "${jvm[@]:4}" dev.kubereconciler.benchmarks.PeerMemory \
         "$kubeconfig" "$1" "$2" "$3" 2>"$run/memory-$1-$3.err" | awk '/^memory /{print $4}' || true
 }

@@ -96,7 +96,8 @@ public final class KubeReconcilerAutoConfiguration {
 						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
 						.priorityQueue(properties.getDefaults().isPriorityQueue())
 						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
-							.stripManagedFields(properties.getCache().isStripManagedFields())))
+							.stripManagedFields(properties.getCache().isStripManagedFields())
+							.compact(properties.getCache().isCompact())))
 						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 					eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
 					resolved.forEach(builder::controller);

@@ -444,12 +444,27 @@ public class KubeReconcilerProperties {
 		 */
 		private boolean stripManagedFields = true;
 
+		/**
+		 * Whether to compact every cached object: share the strings and timestamps that
+		 * many objects repeat and hold small label, annotation and data maps in arrays,
+		 * which saves memory without changing what the objects say.
+		 */
+		private boolean compact = true;
+
 		public boolean isStripManagedFields() {
 			return this.stripManagedFields;
 		}
 
 		public void setStripManagedFields(boolean stripManagedFields) {
 			this.stripManagedFields = stripManagedFields;
+		}
+
+		public boolean isCompact() {
+			return this.compact;
+		}
+
+		public void setCompact(boolean compact) {
+			this.compact = compact;
 		}
 
 	}

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * controllers: by default they drop {@code metadata.managedFields}, as
  * controller-runtime's {@code cache.TransformStripManagedFields} does, because
  * server-side apply bookkeeping is often the largest part of a small object and
- * reconcilers rarely read it.
+ * reconcilers rarely read it. By default they also compact every object (see
+ * {@link #compact(boolean)}), which changes how it is held, not what it says.
  *
  * <p>
  * A type can also be cached with its metadata only (its spec, data and status dropped),
@@ -34,23 +35,27 @@ public final class CacheTransforms {
 
 	private static final Logger logger = LoggerFactory.getLogger(CacheTransforms.class);
 
-	private static final CacheTransforms DEFAULTS = new CacheTransforms(true, Set.of(), Map.of());
+	private static final CacheTransforms DEFAULTS = new CacheTransforms(true, true, Set.of(), Map.of());
 
 	private final boolean stripManagedFields;
+
+	private final boolean compact;
 
 	private final Set<Class<?>> metadataOnly;
 
 	private final Map<Class<?>, UnaryOperator<KubernetesObject>> custom;
 
-	private CacheTransforms(boolean stripManagedFields, Set<Class<?>> metadataOnly,
+	private CacheTransforms(boolean stripManagedFields, boolean compact, Set<Class<?>> metadataOnly,
 			Map<Class<?>, UnaryOperator<KubernetesObject>> custom) {
 		this.stripManagedFields = stripManagedFields;
+		this.compact = compact;
 		this.metadataOnly = metadataOnly;
 		this.custom = custom;
 	}
 
 	/**
-	 * Return the defaults: {@code managedFields} are dropped from every cached object.
+	 * Return the defaults: {@code managedFields} are dropped from every cached object,
+	 * and cached objects are compacted.
 	 * @return the default transforms
 	 */
 	public static CacheTransforms defaults() {
@@ -63,7 +68,21 @@ public final class CacheTransforms {
 	 * @return new transforms
 	 */
 	public CacheTransforms stripManagedFields(boolean strip) {
-		return new CacheTransforms(strip, this.metadataOnly, this.custom);
+		return new CacheTransforms(strip, this.compact, this.metadataOnly, this.custom);
+	}
+
+	/**
+	 * Return these transforms with cached objects compacted or kept as decoded.
+	 * Compacting shares equal strings and timestamps that many objects repeat (namespace,
+	 * label and annotation keys and short values, owner references, finalizers, creation
+	 * times, ConfigMap and Secret data keys) through bounded interners, and replaces
+	 * small label, annotation and data maps by mutable, ordered array maps. It runs after
+	 * every other transform, a type's own included.
+	 * @param compact whether to compact every cached object
+	 * @return new transforms
+	 */
+	public CacheTransforms compact(boolean compact) {
+		return new CacheTransforms(this.stripManagedFields, compact, this.metadataOnly, this.custom);
 	}
 
 	/**
@@ -78,7 +97,8 @@ public final class CacheTransforms {
 		MetadataCopier.of(type);
 		Set<Class<?>> types = new LinkedHashSet<>(this.metadataOnly);
 		types.add(type);
-		return new CacheTransforms(this.stripManagedFields, Collections.unmodifiableSet(types), this.custom);
+		return new CacheTransforms(this.stripManagedFields, this.compact, Collections.unmodifiableSet(types),
+				this.custom);
 	}
 
 	/**
@@ -96,7 +116,8 @@ public final class CacheTransforms {
 		}
 		Map<Class<?>, UnaryOperator<KubernetesObject>> custom = new LinkedHashMap<>(this.custom);
 		custom.put(type, (UnaryOperator<KubernetesObject>) transform);
-		return new CacheTransforms(this.stripManagedFields, this.metadataOnly, Collections.unmodifiableMap(custom));
+		return new CacheTransforms(this.stripManagedFields, this.compact, this.metadataOnly,
+				Collections.unmodifiableMap(custom));
 	}
 
 	/**
@@ -108,19 +129,42 @@ public final class CacheTransforms {
 	}
 
 	/**
+	 * Return whether cached objects are compacted.
+	 * @return whether objects are compacted
+	 */
+	public boolean isCompact() {
+		return this.compact;
+	}
+
+	/**
 	 * Return the informer transform for a type.
 	 * @param type the model type
+	 * @param compactor the compactor of the manager's informers
 	 * @return the transform, or {@code null} when objects of the type are cached as
 	 * received
 	 */
-	TransformFunc forType(Class<?> type) {
+	TransformFunc forType(Class<?> type, CacheCompactor compactor) {
 		MetadataCopier copier = this.metadataOnly.contains(type) ? MetadataCopier.of(type) : null;
 		UnaryOperator<KubernetesObject> custom = this.custom.get(type);
-		if (!this.stripManagedFields && copier == null && custom == null) {
+		CacheCompactor compacting = this.compact ? compactor : null;
+		if (!this.stripManagedFields && copier == null && custom == null && compacting == null) {
 			return null;
 		}
 		boolean strip = this.stripManagedFields;
-		return (object) -> transform(object, strip, copier, custom);
+		return (object) -> compactSafely(transform(object, strip, copier, custom), compacting);
+	}
+
+	private static KubernetesObject compactSafely(KubernetesObject object, CacheCompactor compactor) {
+		if (compactor == null || object == null) {
+			return object;
+		}
+		try {
+			return compactor.compact(object);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Compacting {} failed; caching it as it is", describe(object), ex);
+			return object;
+		}
 	}
 
 	private static KubernetesObject transform(KubernetesObject object, boolean strip, MetadataCopier copier,

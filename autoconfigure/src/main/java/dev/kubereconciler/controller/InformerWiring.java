@@ -47,6 +47,8 @@ final class InformerWiring {
 
 	private final CacheTransforms transforms;
 
+	private final CacheCompactor compactor = new CacheCompactor();
+
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory) {
 		this(apiClient, factory, CacheTransforms.defaults());
 	}
@@ -132,7 +134,7 @@ final class InformerWiring {
 		}
 		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
 				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector), (Class) type, resync);
-		TransformFunc transform = this.transforms.forType(type);
+		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		if (transform != null) {
 			informer.setTransform(transform);
 		}

@@ -9,6 +9,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.controller.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.LeaderElectionSettings;
@@ -57,6 +58,16 @@ class ConfigurationMetadataDefaultsTests {
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE));
 		assertThat(defaultOf("kube-reconciler.leader-election.retry-period"))
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
+	}
+
+	@Test
+	void cacheDefaultsAreThoseOfTheDefaultTransforms() {
+		assertThat(defaultOf("kube-reconciler.cache.compact")).isEqualTo(CacheTransforms.defaults().isCompact());
+		assertThat(defaultOf("kube-reconciler.cache.strip-managed-fields"))
+			.isEqualTo(CacheTransforms.defaults().isStripManagedFields());
+		KubeReconcilerProperties.Cache cache = new KubeReconcilerProperties().getCache();
+		assertThat(cache.isCompact()).isEqualTo(CacheTransforms.defaults().isCompact());
+		assertThat(cache.isStripManagedFields()).isEqualTo(CacheTransforms.defaults().isStripManagedFields());
 	}
 
 	@Test

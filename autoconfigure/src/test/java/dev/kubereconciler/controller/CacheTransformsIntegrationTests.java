@@ -2,6 +2,7 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,21 +50,26 @@ class CacheTransformsIntegrationTests {
 	@BeforeEach
 	void applyConfigMap(TestInfo test) throws ApiException {
 		this.name = test.getTestMethod().orElseThrow().getName().toLowerCase(Locale.ROOT);
+		apply(this.name);
+		// the premise: the server records who set which field
+		assertThat(new CoreV1Api(this.client).readNamespacedConfigMap(this.name, this.namespace.name())
+			.execute()
+			.getMetadata()
+			.getManagedFields()).isNotEmpty();
+	}
+
+	private void apply(String name) throws ApiException {
 		CoreV1Api core = new CoreV1Api(this.client);
 		String body = """
-				{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s"},"data":{"color":"red"}}"""
-			.formatted(this.name, this.namespace.name());
+				{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s",
+				"labels":{"app.kubernetes.io/name":"shop"}},"data":{"color":"red"}}""".formatted(name,
+				this.namespace.name());
 		PatchUtils.patch(V1ConfigMap.class,
-				() -> core.patchNamespacedConfigMap(this.name, this.namespace.name(), new V1Patch(body))
+				() -> core.patchNamespacedConfigMap(name, this.namespace.name(), new V1Patch(body))
 					.fieldManager("cache-tests")
 					.force(true)
 					.buildCall(null),
 				V1Patch.PATCH_FORMAT_APPLY_YAML, this.client);
-		// the premise: the server records who set which field
-		assertThat(core.readNamespacedConfigMap(this.name, this.namespace.name())
-			.execute()
-			.getMetadata()
-			.getManagedFields()).isNotEmpty();
 	}
 
 	@AfterEach
@@ -126,6 +132,74 @@ class CacheTransformsIntegrationTests {
 	}
 
 	@Test
+	void cachedObjectsShareRepeatedStringsByDefault() throws ApiException {
+		apply(this.name + "-2");
+		ControllerManager manager = start(CacheTransforms.defaults(), this.name + "-2");
+		V1ConfigMap first = cached(manager, this.name);
+		V1ConfigMap second = cached(manager, this.name + "-2");
+		assertThat(second.getMetadata().getNamespace()).isSameAs(first.getMetadata().getNamespace());
+		assertThat(key(second.getMetadata().getLabels())).isSameAs(key(first.getMetadata().getLabels()));
+		assertThat(second.getMetadata().getLabels().get("app.kubernetes.io/name"))
+			.isSameAs(first.getMetadata().getLabels().get("app.kubernetes.io/name"));
+		assertThat(key(second.getData())).isSameAs(key(first.getData()));
+		assertThat(second.getMetadata().getCreationTimestamp()).isNotNull();
+		// still readable, and still mutable for code that changes what a lister returns
+		assertThat(first.getMetadata().getLabels()).containsExactly(Map.entry("app.kubernetes.io/name", "shop"));
+		assertThat(first.getData()).containsExactly(Map.entry("color", "red"));
+		assertThat(first.getMetadata().getLabels()).isInstanceOf(CompactMap.class);
+		assertThat(first.getMetadata().getManagedFields()).isNull();
+	}
+
+	@Test
+	void compactionOffCachesObjectsAsDecoded() throws ApiException {
+		apply(this.name + "-2");
+		ControllerManager manager = start(CacheTransforms.defaults().compact(false), this.name + "-2");
+		V1ConfigMap first = cached(manager, this.name);
+		V1ConfigMap second = cached(manager, this.name + "-2");
+		assertThat(second.getMetadata().getNamespace()).isEqualTo(first.getMetadata().getNamespace())
+			.isNotSameAs(first.getMetadata().getNamespace());
+		assertThat(key(second.getMetadata().getLabels())).isEqualTo(key(first.getMetadata().getLabels()))
+			.isNotSameAs(key(first.getMetadata().getLabels()));
+		assertThat(first.getMetadata().getLabels()).isNotInstanceOf(CompactMap.class);
+		assertThat(first.getData()).isNotInstanceOf(CompactMap.class);
+		assertThat(first.getMetadata().getManagedFields()).isNull();
+	}
+
+	@Test
+	void reconcilersGetMutableCopiesOfCompactedObjects() {
+		Map<String, String> seen = new ConcurrentHashMap<>();
+		ControllerDefinition definition = ControllerDefinition.builder("cache-copies", V1ConfigMap.class)
+			.namespaces(this.namespace.name())
+			.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+				configMap.getMetadata().putLabelsItem("seen", "yes");
+				configMap.getData().remove("color");
+				V1ConfigMap read = context
+					.get(V1ConfigMap.class, configMap.getMetadata().getNamespace(), configMap.getMetadata().getName())
+					.orElseThrow();
+				read.getData().put("read", "changed");
+				for (V1ConfigMap listed : context.list(V1ConfigMap.class, this.namespace.name(), null)) {
+					listed.getMetadata().getLabels().clear();
+				}
+				seen.put(configMap.getMetadata().getName(), configMap.getMetadata().getLabels().get("seen")
+						+ configMap.getData().keySet() + read.getData().keySet());
+				return Result.done();
+			}))
+			.build();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(definition)
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.build();
+		this.managers.add(manager);
+		manager.start();
+		await().atMost(TIMEOUT).until(() -> seen.containsKey(this.name));
+		assertThat(seen.get(this.name)).isEqualTo("yes[][color, read]");
+		V1ConfigMap cached = manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get(this.name);
+		assertThat(cached.getMetadata().getLabels()).isInstanceOf(CompactMap.class)
+			.containsExactly(Map.entry("app.kubernetes.io/name", "shop"));
+		assertThat(cached.getData()).containsExactly(Map.entry("color", "red"));
+	}
+
+	@Test
 	void metadataOnlyRejectsATypeItCannotCopy() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> CacheTransforms.defaults().metadataOnly(NoDefaultConstructor.class))
@@ -133,7 +207,15 @@ class CacheTransformsIntegrationTests {
 			.withMessageContaining("no-argument constructor");
 	}
 
-	private ControllerManager start(CacheTransforms transforms) {
+	private V1ConfigMap cached(ControllerManager manager, String name) {
+		return manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get(name);
+	}
+
+	private static String key(Map<String, String> map) {
+		return map.keySet().iterator().next();
+	}
+
+	private ControllerManager start(CacheTransforms transforms, String... others) {
 		ControllerManager[] holder = new ControllerManager[1];
 		ControllerDefinition definition = ControllerDefinition.builder("cache", V1ConfigMap.class)
 			.namespaces(this.namespace.name())
@@ -155,7 +237,9 @@ class CacheTransformsIntegrationTests {
 		holder[0] = manager;
 		this.managers.add(manager);
 		manager.start();
-		await().atMost(TIMEOUT).until(() -> this.cached.containsKey(this.name));
+		await().atMost(TIMEOUT)
+			.until(() -> this.cached.containsKey(this.name)
+					&& Arrays.stream(others).allMatch(this.cached::containsKey));
 		return manager;
 	}
 

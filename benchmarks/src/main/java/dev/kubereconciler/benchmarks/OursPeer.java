@@ -36,7 +36,9 @@ final class OursPeer implements Peer {
 
 	@Override
 	public String name() {
-		return this.transforms.isStripManagedFields() ? "kube-reconciler" : "kube-reconciler, managedFields kept";
+		String name = this.transforms.isStripManagedFields() ? "kube-reconciler"
+				: "kube-reconciler, managedFields kept";
+		return this.transforms.isCompact() ? name : name + ", not compacted";
 	}
 
 	@Override

@@ -48,9 +48,12 @@ class ControllerPeersTests {
 		ControllerPeers peers = new ControllerPeers(this.server.kubeconfig());
 		try {
 			String namespace = peers.populated("memory", 50);
-			for (String name : new String[] { "ours", "ours-keep-managed-fields", "josdk", "client-java" }) {
-				assertThat(PeerMemory.measure(PeerMemory.peer(name, this.server.kubeconfig()), namespace, 50))
-					.isPositive();
+			for (String name : new String[] { "ours", "ours-no-compact", "ours-keep-managed-fields", "josdk",
+					"client-java" }) {
+				PeerMemory.Heap heap = PeerMemory.measure(PeerMemory.peer(name, this.server.kubeconfig()), namespace,
+						50);
+				assertThat(heap.live()).isPositive();
+				assertThat(heap.used()).isPositive();
 			}
 		}
 		finally {
