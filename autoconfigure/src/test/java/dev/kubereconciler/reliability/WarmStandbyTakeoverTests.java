@@ -238,8 +238,13 @@ class WarmStandbyTakeoverTests {
 			long firstChange, long lastChange) {
 
 		String cacheBefore() {
-			return !this.cachesStarted ? "not started, 0 objects"
-					: ((this.synced ? "synced, " : "syncing, ") + this.cached + " objects");
+			if (!this.cachesStarted) {
+				return "not started, " + this.cached + " objects";
+			}
+			if (!this.synced) {
+				return "syncing, " + this.cached + " objects";
+			}
+			return "synced, " + this.cached + " objects";
 		}
 
 	}
