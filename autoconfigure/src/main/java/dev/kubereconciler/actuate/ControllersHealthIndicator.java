@@ -16,8 +16,8 @@ import dev.kubereconciler.controller.ControllerState;
  * Health of the controllers: {@code DOWN} when a controller failed, for example because
  * its informer cache did not sync, or stopped while the manager runs; {@code UNKNOWN}
  * while the manager is not running or its caches are still syncing; {@code UP} otherwise,
- * also for a cold standby whose informers have not started.
- * The details give each controller's state.
+ * also for a cold standby whose informers have not started. The details give each
+ * controller's state.
  */
 public class ControllersHealthIndicator extends AbstractHealthIndicator {
 

@@ -79,8 +79,7 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	/**
 	 * Return these settings with a warm or a cold standby.
 	 * @param warmup {@code true} for followers that sync their caches before they lead,
-	 * {@code false} for followers that start their informers only once they win the
-	 * Lease
+	 * {@code false} for followers that start their informers only once they win the Lease
 	 * @return the settings
 	 */
 	public LeaderElectionSettings withWarmup(boolean warmup) {

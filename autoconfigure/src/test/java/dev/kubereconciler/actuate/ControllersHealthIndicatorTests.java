@@ -109,8 +109,8 @@ class ControllersHealthIndicatorTests {
 				.namespaces(namespace.name())
 				.reconciler((request) -> Result.done())
 				.build())
-			.leaderElection(new LeaderElectionSettings("held-elsewhere", namespace.name(), "cold", Duration.ofMinutes(5),
-					Duration.ofSeconds(3), Duration.ofMillis(200))
+			.leaderElection(new LeaderElectionSettings("held-elsewhere", namespace.name(), "cold",
+					Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200))
 				.withWarmup(false))
 			.build();
 		this.manager.start();

@@ -57,7 +57,8 @@ class ConfigurationMetadataDefaultsTests {
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE));
 		assertThat(defaultOf("kube-reconciler.leader-election.retry-period"))
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
-		assertThat(defaultOf("kube-reconciler.leader-election.warmup")).isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
+		assertThat(defaultOf("kube-reconciler.leader-election.warmup"))
+			.isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
 	}
 
 	@Test

@@ -451,8 +451,8 @@ class KubeReconcilerAutoConfigurationTests {
 			.withPropertyValues("spring.application.name=mirror-service",
 					"kube-reconciler.leader-election.enabled=true",
 					"kube-reconciler.leader-election.lease-namespace=ops",
-					"kube-reconciler.leader-election.lease-duration=20s", "kube-reconciler.leader-election.warmup=false",
-					"kube-reconciler.shutdown-timeout=12s")
+					"kube-reconciler.leader-election.lease-duration=20s",
+					"kube-reconciler.leader-election.warmup=false", "kube-reconciler.shutdown-timeout=12s")
 			.run((context) -> {
 				LeaderElectionSettings settings = manager(context).leaderElection();
 				assertThat(settings.leaseName()).isEqualTo("mirror-service-leader");

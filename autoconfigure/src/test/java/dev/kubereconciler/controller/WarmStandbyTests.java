@@ -60,7 +60,8 @@ class WarmStandbyTests {
 							.renewTime(now)))
 			.execute();
 		new CoreV1Api(this.client)
-			.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("before")))
+			.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("before")))
 			.execute();
 	}
 
@@ -103,7 +104,8 @@ class WarmStandbyTests {
 		assertThat(names(this.manager)).containsExactly("before");
 		await().atMost(TIMEOUT).until(() -> this.reconciled.contains("before"));
 		new CoreV1Api(this.client)
-			.createNamespacedConfigMap(this.namespace.name(), new V1ConfigMap().metadata(new V1ObjectMeta().name("after")))
+			.createNamespacedConfigMap(this.namespace.name(),
+					new V1ConfigMap().metadata(new V1ObjectMeta().name("after")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> this.reconciled.contains("after"));
 	}

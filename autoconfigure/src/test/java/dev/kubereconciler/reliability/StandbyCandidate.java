@@ -28,8 +28,8 @@ import dev.kubereconciler.reconcile.Result;
 /**
  * One application instance of the warm standby scenario: a controller with leader
  * election, warm or cold, that journals when its workers start and each reconcile of a
- * ConfigMap whose data says {@code v: changed-<lease name>}, with {@link System#nanoTime()}
- * (one monotonic clock for every process of the machine).
+ * ConfigMap whose data says {@code v: changed-<lease name>}, with
+ * {@link System#nanoTime()} (one monotonic clock for every process of the machine).
  *
  * <p>
  * The test runs the leader in its own JVM, so that it can kill it, and the follower in
@@ -62,13 +62,14 @@ public final class StandbyCandidate {
 		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
 			.properties("kubeconfig=" + kubeconfig, "journal=" + journal, "identity=" + identity,
 					"kube-reconciler.controllers.standby.namespaces=" + namespace,
-					"kube-reconciler.leader-election.enabled=true", "kube-reconciler.leader-election.lease-name=" + lease,
+					"kube-reconciler.leader-election.enabled=true",
+					"kube-reconciler.leader-election.lease-name=" + lease,
 					"kube-reconciler.leader-election.lease-namespace=" + namespace,
 					"kube-reconciler.leader-election.lease-duration="
 							+ WarmStandbyTakeoverTests.LEASE_DURATION.toMillis() + "ms",
 					"kube-reconciler.leader-election.renew-deadline=3s",
-					"kube-reconciler.leader-election.retry-period="
-							+ WarmStandbyTakeoverTests.RETRY_PERIOD.toMillis() + "ms",
+					"kube-reconciler.leader-election.retry-period=" + WarmStandbyTakeoverTests.RETRY_PERIOD.toMillis()
+							+ "ms",
 					"kube-reconciler.leader-election.warmup=" + warmup,
 					"kube-reconciler.defaults.max-concurrent-reconciles=2", "kube-reconciler.shutdown-timeout=2s")
 			.run();

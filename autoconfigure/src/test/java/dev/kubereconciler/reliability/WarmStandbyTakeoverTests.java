@@ -96,10 +96,11 @@ class WarmStandbyTakeoverTests {
 		List<Reliability.ThrowingRunnable> writers = new ArrayList<>();
 		for (int i = 0; i < OBJECTS; i++) {
 			String name = name(i);
-			writers.add(() -> core
-				.createNamespacedConfigMap(this.namespace.name(),
-						new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "0")))
-				.execute());
+			writers
+				.add(() -> core
+					.createNamespacedConfigMap(this.namespace.name(),
+							new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", "0")))
+					.execute());
 		}
 		long createStart = System.nanoTime();
 		Reliability.inParallel(16, writers);
@@ -138,10 +139,9 @@ class WarmStandbyTakeoverTests {
 		String mode = warmup ? "warm" : "cold";
 		String lease = "standby-" + mode;
 		Path journal = this.folder.resolve(mode + ".journal");
-		this.leader = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-cp", System.getProperty("java.class.path"), StandbyCandidate.class.getName(),
-				this.server.kubeconfig().toString(), this.namespace.name(), journal.toString(), "leader", lease,
-				"true")
+		this.leader = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+				"-cp", System.getProperty("java.class.path"), StandbyCandidate.class.getName(),
+				this.server.kubeconfig().toString(), this.namespace.name(), journal.toString(), "leader", lease, "true")
 			.redirectErrorStream(true)
 			.redirectOutput(this.folder.resolve(mode + "-leader.log").toFile())
 			.start();
@@ -163,7 +163,8 @@ class WarmStandbyTakeoverTests {
 		for (int i = 0; i < CHANGED; i++) {
 			String name = name(i * (OBJECTS / CHANGED));
 			core.replaceNamespacedConfigMap(name, this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(Map.of("v", StandbyCandidate.changed(lease))))
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(name))
+						.data(Map.of("v", StandbyCandidate.changed(lease))))
 				.execute();
 			changed.add(name);
 		}
