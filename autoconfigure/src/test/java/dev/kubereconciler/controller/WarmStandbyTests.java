@@ -3,6 +3,7 @@ package dev.kubereconciler.controller;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -17,6 +18,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -35,8 +37,6 @@ class WarmStandbyTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-	private static final String LEASE = "standby-leader";
-
 	ApiClient client;
 
 	TestNamespace namespace;
@@ -48,12 +48,16 @@ class WarmStandbyTests {
 
 	private ControllerManager manager;
 
+	// the namespace is the whole class's: each test has its own Lease and label
+	private String test;
+
 	@BeforeEach
-	void holdTheLeaseElsewhereAndCreateAnObject() throws ApiException {
+	void holdTheLeaseElsewhereAndCreateAnObject(TestInfo info) throws ApiException {
+		this.test = info.getTestMethod().orElseThrow().getName().startsWith("warm") ? "warm" : "cold";
 		OffsetDateTime now = OffsetDateTime.now();
 		new CoordinationV1Api(this.client)
 			.createNamespacedLease(this.namespace.name(),
-					new V1Lease().metadata(new V1ObjectMeta().name(LEASE))
+					new V1Lease().metadata(new V1ObjectMeta().name(lease()))
 						.spec(new V1LeaseSpec().holderIdentity("another-replica")
 							.leaseDurationSeconds(60)
 							.acquireTime(now)
@@ -61,7 +65,7 @@ class WarmStandbyTests {
 			.execute();
 		new CoreV1Api(this.client)
 			.createNamespacedConfigMap(this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("before")))
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.test + "-before").labels(Map.of("test", this.test))))
 			.execute();
 	}
 
@@ -79,13 +83,13 @@ class WarmStandbyTests {
 		assertThat(this.manager.isLeader()).isFalse();
 		assertThat(this.manager.cachesStarted()).isTrue();
 		assertThat(this.manager.hasSynced()).isTrue();
-		assertThat(names(this.manager)).containsExactly("before");
+		assertThat(names(this.manager)).containsExactly(this.test + "-before");
 		assertThat(this.manager.controller("standby").state()).isEqualTo(ControllerState.WAITING_FOR_LEADERSHIP);
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> !this.manager.isLeader());
 		assertThat(this.reconciled).isEmpty();
 		winTheLease();
 		assertThat(this.syncedWhenRunning.get()).isTrue();
-		await().atMost(TIMEOUT).until(() -> this.reconciled.contains("before"));
+		await().atMost(TIMEOUT).until(() -> this.reconciled.contains(this.test + "-before"));
 	}
 
 	@Test
@@ -101,17 +105,17 @@ class WarmStandbyTests {
 		// the workers started only after the list the cold standby made once it won
 		assertThat(this.syncedWhenRunning.get()).isTrue();
 		assertThat(this.manager.cachesStarted()).isTrue();
-		assertThat(names(this.manager)).containsExactly("before");
-		await().atMost(TIMEOUT).until(() -> this.reconciled.contains("before"));
+		assertThat(names(this.manager)).containsExactly(this.test + "-before");
+		await().atMost(TIMEOUT).until(() -> this.reconciled.contains(this.test + "-before"));
 		new CoreV1Api(this.client)
 			.createNamespacedConfigMap(this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name("after")))
+					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.test + "-after").labels(Map.of("test", this.test))))
 			.execute();
-		await().atMost(TIMEOUT).until(() -> this.reconciled.contains("after"));
+		await().atMost(TIMEOUT).until(() -> this.reconciled.contains(this.test + "-after"));
 	}
 
 	private void winTheLease() throws ApiException {
-		new CoordinationV1Api(this.client).deleteNamespacedLease(LEASE, this.namespace.name()).execute();
+		new CoordinationV1Api(this.client).deleteNamespacedLease(lease(), this.namespace.name()).execute();
 		await().atMost(TIMEOUT).until(this.manager::isLeader);
 		await().atMost(TIMEOUT).until(() -> this.syncedWhenRunning.get() != null);
 	}
@@ -121,6 +125,7 @@ class WarmStandbyTests {
 		ControllerManager manager = ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder("standby", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
+				.labelSelector("test=" + this.test)
 				.reconciler((request) -> {
 					this.reconciled.add(request.name());
 					return Result.done();
@@ -128,7 +133,7 @@ class WarmStandbyTests {
 				.build())
 			// a lease duration longer than the test, so that only deleting the Lease
 			// lets this manager win it
-			.leaderElection(new LeaderElectionSettings(LEASE, this.namespace.name(), "standby", Duration.ofMinutes(5),
+			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby", Duration.ofMinutes(5),
 					Duration.ofSeconds(3), Duration.ofMillis(200))
 				.withWarmup(warmup))
 			.listener(new ControllerListener() {
@@ -146,6 +151,10 @@ class WarmStandbyTests {
 		self.set(manager);
 		manager.start();
 		return manager;
+	}
+
+	private String lease() {
+		return "standby-" + this.test;
 	}
 
 	private static List<String> names(ControllerManager manager) {
