@@ -65,7 +65,8 @@ class WarmStandbyTests {
 			.execute();
 		new CoreV1Api(this.client)
 			.createNamespacedConfigMap(this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.test + "-before").labels(Map.of("test", this.test))))
+					new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(this.test + "-before").labels(Map.of("test", this.test))))
 			.execute();
 	}
 
@@ -109,7 +110,8 @@ class WarmStandbyTests {
 		await().atMost(TIMEOUT).until(() -> this.reconciled.contains(this.test + "-before"));
 		new CoreV1Api(this.client)
 			.createNamespacedConfigMap(this.namespace.name(),
-					new V1ConfigMap().metadata(new V1ObjectMeta().name(this.test + "-after").labels(Map.of("test", this.test))))
+					new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(this.test + "-after").labels(Map.of("test", this.test))))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> this.reconciled.contains(this.test + "-after"));
 	}
