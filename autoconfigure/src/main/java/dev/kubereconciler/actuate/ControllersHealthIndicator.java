@@ -15,8 +15,9 @@ import dev.kubereconciler.controller.ControllerState;
 /**
  * Health of the controllers: {@code DOWN} when a controller failed, for example because
  * its informer cache did not sync, or stopped while the manager runs; {@code UNKNOWN}
- * while the manager is not running or its caches are still syncing; {@code UP} otherwise.
- * The details give each controller's state.
+ * while the manager is not running or its caches are still syncing; {@code UP} otherwise,
+ * also for a cold standby whose informers have not started. The details give each
+ * controller's state.
  */
 public class ControllersHealthIndicator extends AbstractHealthIndicator {
 
@@ -54,11 +55,15 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 		// fails,
 		// and the controllers turn failed, once the cache sync timeout passes
 		boolean synced = manager.hasSynced();
-		Status status = failed ? Status.DOWN : ((running && synced) ? Status.UP : Status.UNKNOWN);
+		// a cold standby starts its informers only once it wins the Lease: until then
+		// it is not syncing, it is waiting
+		boolean cachesReady = synced || !manager.cachesStarted();
+		Status status = failed ? Status.DOWN : ((running && cachesReady) ? Status.UP : Status.UNKNOWN);
 		builder.status(status)
 			.withDetail("running", running)
 			.withDetail("leader", manager.isLeader())
 			.withDetail("cachesSynced", synced)
+			.withDetail("cachesStarted", manager.cachesStarted())
 			.withDetail("controllers", controllers);
 		if (manager.shardCoordinator() != null) {
 			// a replica that holds no partition is a healthy standby, so this never

@@ -11,9 +11,10 @@ import dev.kubereconciler.controller.ControllerManager;
 /**
  * Readiness of the controllers, a member of the {@code readiness} health group:
  * {@code DOWN} until the manager runs and every informer cache has synced, {@code UP}
- * after. Leadership is deliberately not asked: a replica that is not the leader still
- * serves the Actuator endpoint and its caches, so it is ready. Nothing here belongs in
- * liveness, since restarting a pod does not bring back an unreachable API server.
+ * after, or at once for a cold standby, whose informers start when it wins the Lease.
+ * Leadership is deliberately not asked: a replica that is not the leader still serves the
+ * Actuator endpoint and its caches, so it is ready. Nothing here belongs in liveness,
+ * since restarting a pod does not bring back an unreachable API server.
  */
 public class ControllersReadinessIndicator extends AbstractHealthIndicator {
 
@@ -33,9 +34,13 @@ public class ControllersReadinessIndicator extends AbstractHealthIndicator {
 		ControllerManager manager = this.manager.get();
 		boolean running = manager.isRunning();
 		boolean synced = manager.hasSynced();
-		builder.status((running && synced) ? Status.UP : Status.DOWN)
+		// a cold standby lists only once it wins the Lease; it serves this endpoint
+		// meanwhile
+		boolean cachesReady = synced || !manager.cachesStarted();
+		builder.status((running && cachesReady) ? Status.UP : Status.DOWN)
 			.withDetail("running", running)
 			.withDetail("cachesSynced", synced)
+			.withDetail("cachesStarted", manager.cachesStarted())
 			.withDetail("leader", manager.isLeader());
 	}
 

@@ -361,6 +361,13 @@ public class KubeReconcilerProperties {
 		 */
 		private Duration retryPeriod = LeaderElectionSettings.DEFAULT_RETRY_PERIOD;
 
+		/**
+		 * Whether followers start their informers and sync their caches before they win
+		 * the Lease (a warm standby), so that a new leader does not wait for a full list.
+		 * With false, a follower lists only once it wins the Lease.
+		 */
+		private boolean warmup = LeaderElectionSettings.DEFAULT_WARMUP;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -407,6 +414,14 @@ public class KubeReconcilerProperties {
 
 		public void setRetryPeriod(Duration retryPeriod) {
 			this.retryPeriod = retryPeriod;
+		}
+
+		public boolean isWarmup() {
+			return this.warmup;
+		}
+
+		public void setWarmup(boolean warmup) {
+			this.warmup = warmup;
 		}
 
 	}

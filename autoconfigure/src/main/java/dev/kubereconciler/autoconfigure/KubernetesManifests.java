@@ -141,6 +141,8 @@ public class KubernetesManifests {
 				.value(election.getRenewDeadline().toString()));
 			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RETRYPERIOD")
 				.value(election.getRetryPeriod().toString()));
+			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_WARMUP")
+				.value(Boolean.toString(election.isWarmup())));
 		}
 		// hook (shard helper): KUBE_RECONCILER_SHARDING_ENABLED and its settings, from
 		// its properties

@@ -56,7 +56,7 @@ final class LeaderElectionSettingsFactory {
 					"Keep retry-period < renew-deadline < lease-duration, for example 2s, 10s and 15s.");
 		}
 		return new LeaderElectionSettings(name, namespace, identity(), config.getLeaseDuration(),
-				config.getRenewDeadline(), config.getRetryPeriod());
+				config.getRenewDeadline(), config.getRetryPeriod(), config.isWarmup());
 	}
 
 	private static void requirePositive(String name, Duration value) {

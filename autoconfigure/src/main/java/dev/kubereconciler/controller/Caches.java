@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -85,6 +86,18 @@ public final class Caches {
 	 * @throws IllegalStateException if a cache does not sync in time
 	 */
 	void awaitSync(Collection<Controller> controllers) {
+		awaitSync(controllers, () -> true);
+	}
+
+	/**
+	 * Wait for the caches each controller needs, within the controller's cache sync
+	 * timeout, unless told to give up first.
+	 * @param controllers the controllers
+	 * @param keepWaiting whether to go on waiting, asked before each check
+	 * @return {@code true} if the caches synced, {@code false} if it gave up
+	 * @throws IllegalStateException if a cache does not sync in time
+	 */
+	boolean awaitSync(Collection<Controller> controllers, BooleanSupplier keepWaiting) {
 		for (Controller controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			long deadline = this.clock.read() + definition.cacheSyncTimeout().toNanos();
@@ -92,6 +105,9 @@ public final class Caches {
 			needed.add(this.wiring.informers().get(definition.watches()));
 			definition.owns().forEach((type) -> needed.add(this.wiring.informers().get(type)));
 			while (!needed.stream().allMatch(SharedIndexInformer::hasSynced)) {
+				if (!keepWaiting.getAsBoolean()) {
+					return false;
+				}
 				if (this.clock.read() - deadline >= 0) {
 					throw new IllegalStateException("Controller '" + definition.name() + "': the cache of "
 							+ controller.resourceType().displayName() + " did not sync within "
@@ -108,6 +124,7 @@ public final class Caches {
 				}
 			}
 		}
+		return true;
 	}
 
 	/**

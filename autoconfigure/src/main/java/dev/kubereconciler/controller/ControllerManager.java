@@ -67,6 +67,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private volatile boolean leader;
 
+	private final StandbyCaches standbyCaches;
+
 	private LeaderElectionRunner election;
 
 	private final @Nullable ShardedRun sharding;
@@ -82,6 +84,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, toolkit));
 		this.caches = new Caches(builder.apiClient, builder.informerFactory, builder.cacheTransforms, this.clock);
 		this.caches.wire(this.controllers.values());
+		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
 		toolkit.attach(this.caches.informers(), this.controllers.values());
 		this.sharding = (builder.sharding != null)
 				? ShardedRun.forManager(builder, this.controllers.values(), this.gate, this.clock, this.threadFactory)
@@ -200,8 +203,19 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	/**
+	 * Return whether the informers run. They start with the manager, except in a cold
+	 * standby (leader election without warmup), where they start only once this instance
+	 * first wins the Lease, and then keep running until the manager stops.
+	 * @return {@code true} once the informers were started
+	 */
+	public boolean cachesStarted() {
+		return this.standbyCaches.started();
+	}
+
+	/**
 	 * Start the informers, wait for their caches, then start the controllers (or the
-	 * leader election that starts them).
+	 * leader election that starts them). In a cold standby the informers start only once
+	 * this instance wins the Lease.
 	 * @throws IllegalStateException if a cache does not sync within its controller's
 	 * cache sync timeout
 	 */
@@ -214,15 +228,21 @@ public final class ControllerManager implements ControllerRegistry {
 			if (this.clock instanceof ManagedDelayScheduler managed) {
 				managed.start();
 			}
-			this.caches.start();
-			try {
-				this.caches.awaitSync(this.controllers.values());
+			if (this.leaderElection == null || this.leaderElection.warmup()) {
+				this.standbyCaches.start();
+				try {
+					this.caches.awaitSync(this.controllers.values());
+				}
+				catch (RuntimeException ex) {
+					this.controllers.values().forEach((controller) -> controller.fail(ex));
+					this.standbyCaches.stop();
+					this.running = false;
+					throw ex;
+				}
 			}
-			catch (RuntimeException ex) {
-				this.controllers.values().forEach((controller) -> controller.fail(ex));
-				this.caches.stop();
-				this.running = false;
-				throw ex;
+			else {
+				logger.info("Cold standby: the informers start once this instance wins the Lease {}/{}",
+						this.leaderElection.leaseNamespace(), this.leaderElection.leaseName());
 			}
 			this.watchdog.start();
 			if (this.leaderElection == null) {
@@ -235,6 +255,7 @@ public final class ControllerManager implements ControllerRegistry {
 			else {
 				this.controllers.values().forEach(Controller::waitForLeadership);
 				this.election = new LeaderElectionRunner(this.apiClient, this.leaderElection, this.threadFactory,
+						(termLasts) -> this.standbyCaches.prepareLeading(this.controllers.values(), termLasts),
 						this::startLeading, this::stopLeading);
 				this.election.start();
 			}
@@ -284,7 +305,7 @@ public final class ControllerManager implements ControllerRegistry {
 			}
 			this.leader = false;
 			this.watchdog.stop();
-			this.caches.stop();
+			this.standbyCaches.stop();
 			if (this.clock instanceof ManagedDelayScheduler managed) {
 				managed.stop();
 			}

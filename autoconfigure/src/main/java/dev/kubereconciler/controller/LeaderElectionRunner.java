@@ -1,6 +1,9 @@
 package dev.kubereconciler.controller;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.kubernetes.client.extended.leaderelection.LeaderElector;
@@ -11,7 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs client-java's {@link LeaderElector} on a Lease in a loop: when leadership is lost,
- * the controllers stop at once and this instance becomes a candidate again.
+ * the controllers stop at once and this instance becomes a candidate again. Each term
+ * first prepares (a cold standby syncs its caches there), then starts leading; a term
+ * that cannot prepare gives the Lease up.
  */
 final class LeaderElectionRunner {
 
@@ -23,6 +28,8 @@ final class LeaderElectionRunner {
 
 	private final ThreadFactory threadFactory;
 
+	private final Predicate<BooleanSupplier> prepareLeading;
+
 	private final Runnable onStartLeading;
 
 	private final Runnable onStopLeading;
@@ -33,11 +40,20 @@ final class LeaderElectionRunner {
 
 	private Thread thread;
 
+	/**
+	 * Create a runner.
+	 * @param prepareLeading runs when a term begins, before {@code onStartLeading}, and
+	 * is told whether the term still lasts; it returns {@code false} when it could not
+	 * prepare, and the Lease is then given up
+	 * @param onStartLeading starts the controllers
+	 * @param onStopLeading stops them
+	 */
 	LeaderElectionRunner(ApiClient apiClient, LeaderElectionSettings settings, ThreadFactory threadFactory,
-			Runnable onStartLeading, Runnable onStopLeading) {
+			Predicate<BooleanSupplier> prepareLeading, Runnable onStartLeading, Runnable onStopLeading) {
 		this.apiClient = apiClient;
 		this.settings = settings;
 		this.threadFactory = threadFactory;
+		this.prepareLeading = prepareLeading;
 		this.onStartLeading = onStartLeading;
 		this.onStopLeading = onStopLeading;
 	}
@@ -63,17 +79,25 @@ final class LeaderElectionRunner {
 			// the
 			// stop hook of the same term; a term that ended never starts the controllers
 			Object term = new Object();
-			boolean[] ended = { false };
+			AtomicBoolean ended = new AtomicBoolean();
 			Runnable start = () -> {
+				// preparing may take as long as a cache sync, so it holds no lock: a lost
+				// Lease ends the term meanwhile, and preparing gives up
+				if (!this.prepareLeading.test(() -> this.running && !ended.get())) {
+					if (this.running && !ended.get()) {
+						resign(elector);
+					}
+					return;
+				}
 				synchronized (term) {
-					if (!ended[0]) {
+					if (!ended.get()) {
 						this.onStartLeading.run();
 					}
 				}
 			};
 			Runnable stop = () -> {
 				synchronized (term) {
-					ended[0] = true;
+					ended.set(true);
 					this.onStopLeading.run();
 				}
 			};
@@ -87,6 +111,19 @@ final class LeaderElectionRunner {
 				elector.close();
 			}
 		}
+	}
+
+	/**
+	 * Give the Lease up and become a candidate again. Closing the elector ends its renew
+	 * loop, and so the term; it waits for the hook thread, so it runs on a thread of its
+	 * own.
+	 */
+	private void resign(LeaderElector elector) {
+		logger.warn("Giving up the Lease {}/{} until the next election", this.settings.leaseNamespace(),
+				this.settings.leaseName());
+		Thread thread = this.threadFactory.newThread(elector::close);
+		thread.setName("kube-reconciler-leader-resign");
+		thread.start();
 	}
 
 	void stop() {

@@ -14,9 +14,12 @@ import java.util.Objects;
  * @param renewDeadline how long the leader keeps trying to renew before it gives up,
  * default 10 s
  * @param retryPeriod how often candidates try to acquire or renew, default 2 s
+ * @param warmup whether a follower starts its informers and syncs their caches before it
+ * wins the Lease (a warm standby, as controller-runtime's {@code EnableWarmup}), rather
+ * than only once it wins it (a cold standby); default {@code true}
  */
 public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, Duration leaseDuration,
-		Duration renewDeadline, Duration retryPeriod) {
+		Duration renewDeadline, Duration retryPeriod, boolean warmup) {
 
 	/**
 	 * How long a lease is valid without renewal, by default: 15 s, as in
@@ -36,6 +39,12 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 */
 	public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
 
+	/**
+	 * Whether followers keep warm caches, by default: {@code true}, so that a new leader
+	 * does not wait for a full list.
+	 */
+	public static final boolean DEFAULT_WARMUP = true;
+
 	public LeaderElectionSettings {
 		Objects.requireNonNull(leaseName, "leaseName must not be null");
 		Objects.requireNonNull(leaseNamespace, "leaseNamespace must not be null");
@@ -54,8 +63,33 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	}
 
 	/**
+	 * Create settings for a warm standby: followers sync their caches before they lead.
+	 * @param leaseName the name of the Lease
+	 * @param leaseNamespace the namespace of the Lease
+	 * @param identity this instance's identity
+	 * @param leaseDuration how long a lease is valid without renewal
+	 * @param renewDeadline how long the leader keeps trying to renew
+	 * @param retryPeriod how often candidates try to acquire or renew
+	 */
+	public LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, Duration leaseDuration,
+			Duration renewDeadline, Duration retryPeriod) {
+		this(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod, DEFAULT_WARMUP);
+	}
+
+	/**
+	 * Return these settings with a warm or a cold standby.
+	 * @param warmup {@code true} for followers that sync their caches before they lead,
+	 * {@code false} for followers that start their informers only once they win the Lease
+	 * @return the settings
+	 */
+	public LeaderElectionSettings withWarmup(boolean warmup) {
+		return new LeaderElectionSettings(this.leaseName, this.leaseNamespace, this.identity, this.leaseDuration,
+				this.renewDeadline, this.retryPeriod, warmup);
+	}
+
+	/**
 	 * Return settings with controller-runtime's default timings: 15 s lease, 10 s renew
-	 * deadline, 2 s retry period.
+	 * deadline, 2 s retry period, and a warm standby.
 	 * @param leaseName the name of the Lease
 	 * @param leaseNamespace the namespace of the Lease
 	 * @param identity this instance's identity

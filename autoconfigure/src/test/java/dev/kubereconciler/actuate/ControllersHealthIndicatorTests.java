@@ -1,10 +1,16 @@
 package dev.kubereconciler.actuate;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +19,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.controller.LeaderElectionSettings;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -22,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link ControllersHealthIndicator} with managers that really start, against
- * the test API server, or that fail to because their informers cannot sync.
+ * the test API server, or that fail to because their informers cannot sync, and for a
+ * cold standby's health and readiness.
  */
 @KubernetesTest
 class ControllersHealthIndicatorTests {
@@ -81,6 +89,39 @@ class ControllersHealthIndicatorTests {
 			.containsEntry("cachesSynced", false)
 			.containsEntry("controllers",
 					Map.of("mirror", Map.of("status", "DOWN", "state", "failed", "watches", "v1/ConfigMap")));
+	}
+
+	@Test
+	void aColdStandbyWaitingForTheLeaseIsUpAndReadyBeforeItsInformersStart(ApiClient client, TestNamespace namespace)
+			throws ApiException {
+		OffsetDateTime now = OffsetDateTime.now();
+		new CoordinationV1Api(client)
+			.createNamespacedLease(namespace.name(),
+					new V1Lease().metadata(new V1ObjectMeta().name("held-elsewhere"))
+						.spec(new V1LeaseSpec().holderIdentity("another-replica")
+							.leaseDurationSeconds(300)
+							.acquireTime(now)
+							.renewTime(now)))
+			.execute();
+		this.manager = ControllerManager.builder(client)
+			.shutdownTimeout(Duration.ofSeconds(5))
+			.controller(ControllerDefinition.builder("mirror", V1ConfigMap.class)
+				.namespaces(namespace.name())
+				.reconciler((request) -> Result.done())
+				.build())
+			.leaderElection(new LeaderElectionSettings("held-elsewhere", namespace.name(), "cold",
+					Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200))
+				.withWarmup(false))
+			.build();
+		this.manager.start();
+		Health health = new ControllersHealthIndicator(() -> this.manager).health(true);
+		assertThat(health.getStatus()).isEqualTo(Status.UP);
+		assertThat(health.getDetails()).containsEntry("leader", false)
+			.containsEntry("cachesStarted", false)
+			.containsEntry("cachesSynced", false);
+		Health readiness = new ControllersReadinessIndicator(() -> this.manager).health(true);
+		assertThat(readiness.getStatus()).isEqualTo(Status.UP);
+		assertThat(readiness.getDetails()).containsEntry("cachesStarted", false);
 	}
 
 	private static ControllerManager manager(ApiClient client, TestNamespace namespace, Duration cacheSyncTimeout) {

@@ -58,6 +58,8 @@ class ConfigurationMetadataDefaultsTests {
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE));
 		assertThat(defaultOf("kube-reconciler.leader-election.retry-period"))
 			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
+		assertThat(defaultOf("kube-reconciler.leader-election.warmup"))
+			.isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
 	}
 
 	@Test
@@ -81,6 +83,7 @@ class ConfigurationMetadataDefaultsTests {
 		assertThat(properties.getDefaults().getResyncPeriod()).isEqualTo(ControllerDefinition.DEFAULT_RESYNC_PERIOD);
 		assertThat(properties.getLeaderElection().getLeaseDuration())
 			.isEqualTo(LeaderElectionSettings.DEFAULT_LEASE_DURATION);
+		assertThat(properties.getLeaderElection().isWarmup()).isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
 	}
 
 	private Object defaultOf(String name) {

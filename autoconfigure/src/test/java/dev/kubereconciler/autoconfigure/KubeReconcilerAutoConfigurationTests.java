@@ -451,10 +451,12 @@ class KubeReconcilerAutoConfigurationTests {
 			.withPropertyValues("spring.application.name=mirror-service",
 					"kube-reconciler.leader-election.enabled=true",
 					"kube-reconciler.leader-election.lease-namespace=ops",
-					"kube-reconciler.leader-election.lease-duration=20s", "kube-reconciler.shutdown-timeout=12s")
+					"kube-reconciler.leader-election.lease-duration=20s",
+					"kube-reconciler.leader-election.warmup=false", "kube-reconciler.shutdown-timeout=12s")
 			.run((context) -> {
 				LeaderElectionSettings settings = manager(context).leaderElection();
 				assertThat(settings.leaseName()).isEqualTo("mirror-service-leader");
+				assertThat(settings.warmup()).isFalse();
 				assertThat(settings.leaseNamespace()).isEqualTo("ops");
 				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(20));
 				assertThat(settings.renewDeadline()).isEqualTo(Duration.ofSeconds(10));

@@ -69,6 +69,7 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
 		assertThat(container.getEnv()).extracting(V1EnvVar::getName, V1EnvVar::getValue)
 			.contains(org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_LEADERELECTION_ENABLED", "true"),
+					org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_LEADERELECTION_WARMUP", "true"),
 					org.assertj.core.groups.Tuple.tuple("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED", "true"));
 		V1Service service = load("service.yaml", V1Service.class);
 		assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9090);
