@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -16,6 +17,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,6 +25,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.PartitionHoldListener;
 
 /**
  * One replica of the sharding scenario, run in its own JVM: a sharded controller that
@@ -41,7 +44,8 @@ public final class ShardReplica {
 
 	/**
 	 * Run a replica until the process ends.
-	 * @param args the kubeconfig, the namespace, the journal file and the replica's name
+	 * @param args the kubeconfig, the namespace, the journal file and the replica's name,
+	 * then {@code --property=value} arguments that override the defaults below
 	 */
 	public static void main(String[] args) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
@@ -55,7 +59,7 @@ public final class ShardReplica {
 					"kube-reconciler.sharding.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
 					"kube-reconciler.defaults.reconcile-timeout=3s",
 					"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s")
-			.run();
+			.run(Arrays.copyOfRange(args, 4, args.length));
 		String identity = context.getBean(ManagedControllers.class)
 			.getManager()
 			.shardCoordinator()
@@ -77,6 +81,66 @@ public final class ShardReplica {
 		Journal journal(org.springframework.core.env.Environment environment) {
 			return new Journal(Path.of(environment.getRequiredProperty("journal")),
 					environment.getRequiredProperty("replica"));
+		}
+
+		@Bean
+		SmartLifecycle partitionJournal(ManagedControllers controllers, Journal journal) {
+			return new PartitionJournal(controllers, journal);
+		}
+
+	}
+
+	/**
+	 * Journals, with {@link System#nanoTime()}, when this replica starts and stops holding
+	 * each partition: {@code acquire}, {@code release} (handed over) or {@code lost}. The
+	 * table calls it under the partition's lock, so an {@code acquire} precedes every
+	 * reconcile of the partition here and a {@code release} follows them. Started just
+	 * before the manager, so that it sees the first acquisitions.
+	 */
+	static final class PartitionJournal implements SmartLifecycle {
+
+		private final ManagedControllers controllers;
+
+		private final Journal journal;
+
+		private volatile boolean running;
+
+		PartitionJournal(ManagedControllers controllers, Journal journal) {
+			this.controllers = controllers;
+			this.journal = journal;
+		}
+
+		@Override
+		public void start() {
+			this.controllers.getManager().shardCoordinator().table().holdListener(new PartitionHoldListener() {
+
+				@Override
+				public void held(int partition) {
+					PartitionJournal.this.journal.write("acquire", String.valueOf(partition));
+				}
+
+				@Override
+				public void freed(int partition, boolean lost) {
+					PartitionJournal.this.journal.write(lost ? "lost" : "release", String.valueOf(partition));
+				}
+
+			});
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return ManagedControllers.PHASE - 1;
 		}
 
 	}
