@@ -25,8 +25,9 @@ import dev.kubereconciler.ratelimit.Ticker;
  *
  * <p>
  * As in client-go's leader election, another replica's Lease counts as expired only when
- * this replica has seen it unchanged for the lease duration by its own ticker; the times
- * written in the Lease are never compared across machines.
+ * this replica has seen it unchanged for the lease duration by its own ticker, counted
+ * from when the list that first showed its current version returned; the times written in
+ * the Lease are never compared across machines.
  */
 public final class ShardCoordinator {
 

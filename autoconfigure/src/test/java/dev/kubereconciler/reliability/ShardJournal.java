@@ -43,7 +43,10 @@ final class ShardJournal {
 		if (!Files.exists(this.file)) {
 			return facts;
 		}
-		for (String line : Files.readAllLines(this.file)) {
+		String content = Files.readString(this.file);
+		// a line still being appended by a replica is left for the next read
+		String[] lines = content.substring(0, content.lastIndexOf('\n') + 1).split("\n");
+		for (String line : lines) {
 			String[] parts = line.split(" ");
 			if (parts.length == 4 && (replica == null || parts[0].equals(replica))
 					&& (fact == null || parts[1].equals(fact))) {

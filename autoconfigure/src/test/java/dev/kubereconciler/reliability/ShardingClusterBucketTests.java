@@ -49,6 +49,17 @@ class ShardingClusterBucketTests {
 
 	private static final Duration LIMIT = Duration.ofSeconds(90);
 
+	private static final String INTRO = """
+			`ShardingClusterBucketTests` (opt-in, `-Dkube-reconciler.reliability.sharding=true`) runs
+			three replicas with `kube-reconciler.manager.rate-limiter.scope: cluster`, `qps: 30` and
+			`burst: 30`, so each gets 10 qps and a burst of 10, and creates 3,000 ConfigMaps, far more
+			than the gate lets through in the windows. The rate is the count of reconcile starts in
+			the journal over a 60 s window, from 5 s after the first. Then a second round of updates
+			keeps the queues full, one replica is killed (SIGKILL), and once the survivors have taken
+			its partitions over (they retune to 15 qps and a burst of 15 in the same round) the rate
+			is measured over another 60 s window, from 2 s after the takeover.
+			""";
+
 	@TempDir(cleanup = CleanupMode.ON_SUCCESS)
 	Path folder;
 
@@ -139,7 +150,8 @@ class ShardingClusterBucketTests {
 			.isNotEmpty();
 		updater.join();
 		figures.put("scenario took", ShardJournal.seconds(System.nanoTime() - began));
-		Reliability.report("9c-sharding-cluster-bucket", "9c. Sharding: the cluster-wide manager bucket", figures);
+		Reliability.report("9c-sharding-cluster-bucket", "9c. Sharding: the cluster-wide manager bucket", INTRO,
+				figures);
 		assertThat(rate1).isBetween(QPS * 0.95, QPS * 1.05);
 		assertThat(rate2).isBetween(QPS * 0.95, QPS * 1.05);
 	}

@@ -57,6 +57,24 @@ class ShardingScenarioTests {
 
 	private static final Duration CONVERGE_LIMIT = Duration.ofSeconds(90);
 
+	private static final String INTRO = """
+			`ShardingScenarioTests` runs replicas of a sharded controller (`ShardReplica`) in separate
+			JVMs against one API server: one replica reconciles every object; two more join (1 → 3);
+			a round of updates is shared; one replica is killed (SIGKILL) during a round of updates
+			and the survivors take its partitions over after Lease expiry; another leaves gracefully
+			(SIGTERM) and the last one holds everything (3 → 1). Each replica journals, with
+			`System.nanoTime()` (one monotonic clock for every process of the machine), when each
+			reconcile starts and ends and, from its partition table's `PartitionHoldListener`, when it
+			starts and stops holding each partition. The table calls that listener under the
+			partition's lock, so a replica's `acquire` precedes every reconcile it runs of the
+			partition and its `release` follows them and precedes the Lease's release: two holding
+			intervals in the journal that intersect would be a real double holding. CI runs it at a
+			reduced size (200 objects, 16 partitions, a 6 s lease, a 4 s renew deadline, a 1 s
+			reconcile timeout); `-Dkube-reconciler.reliability.sharding=true` runs it at 1,000
+			objects, 32 partitions and a 10 s lease, and asserts the ±25% share. The first row says
+			which size produced the figures.
+			""";
+
 	// kept when the test fails, for the replicas' logs
 	@TempDir(cleanup = CleanupMode.ON_SUCCESS)
 	Path folder;
@@ -143,6 +161,7 @@ class ShardingScenarioTests {
 		writer.start();
 		long dead = this.replicas.kill("r3");
 		writer.join();
+		assertThat(sent).as("every object was updated").hasSize(OBJECTS);
 		Set<String> two = Set.of("r1", "r2");
 		await().atMost(CONVERGE_LIMIT).until(() -> {
 			Map<String, Integer> now = journal.held();
@@ -165,7 +184,9 @@ class ShardingScenarioTests {
 		long left = System.nanoTime();
 		this.replicas.leave("r2");
 		await().atMost(CONVERGE_LIMIT).until(() -> journal.held().getOrDefault("r1", 0) == PARTITIONS);
-		long alone = ShardJournal.balancedSince(journal.facts(null, null), Set.of("r1"), PARTITIONS, left);
+		// r3 was killed and journaled no release
+		List<Fact> living = journal.facts(null, null).stream().filter((fact) -> !fact.replica().equals("r3")).toList();
+		long alone = ShardJournal.balancedSince(living, Set.of("r1"), PARTITIONS, left);
 		figures.put("graceful leave of r2 (SIGTERM): until r1 held all " + PARTITIONS,
 				ShardJournal.seconds(alone - left));
 		long last = System.nanoTime();
@@ -183,7 +204,7 @@ class ShardingScenarioTests {
 		figures.put("scenario took", ShardJournal.seconds(System.nanoTime() - began));
 		assertThat(overlaps).isEmpty();
 		assertThat(doubleHeld).isEmpty();
-		Reliability.report("9a-sharding", "9. Sharding across replicas" + (FULL ? "" : " (CI size)"), figures);
+		Reliability.report("9a-sharding", "9. Sharding across replicas" + (FULL ? "" : " (CI size)"), INTRO, figures);
 	}
 
 	private static Set<Integer> partitionsHeld(ShardJournal journal, String replica) throws Exception {
