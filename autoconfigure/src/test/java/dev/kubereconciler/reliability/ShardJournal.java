@@ -122,14 +122,13 @@ final class ShardJournal {
 	static boolean balanced(Map<String, Integer> held, Set<String> replicas, int partitions) {
 		int floor = partitions / replicas.size();
 		int ceil = floor + ((partitions % replicas.size() != 0) ? 1 : 0);
-		return held.keySet().equals(replicas)
-				&& held.values().stream().mapToInt(Integer::intValue).sum() == partitions
+		return held.keySet().equals(replicas) && held.values().stream().mapToInt(Integer::intValue).sum() == partitions
 				&& held.values().stream().allMatch((count) -> count == floor || count == ceil);
 	}
 
 	/**
-	 * Return when the holdings last became balanced over the given replicas, at or after a
-	 * time, and stayed so to the end of the journal.
+	 * Return when the holdings last became balanced over the given replicas, at or after
+	 * a time, and stayed so to the end of the journal.
 	 * @param facts the facts, ordered by time
 	 * @param replicas the replicas
 	 * @param partitions the number of partitions

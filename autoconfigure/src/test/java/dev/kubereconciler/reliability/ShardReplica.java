@@ -91,11 +91,11 @@ public final class ShardReplica {
 	}
 
 	/**
-	 * Journals, with {@link System#nanoTime()}, when this replica starts and stops holding
-	 * each partition: {@code acquire}, {@code release} (handed over) or {@code lost}. The
-	 * table calls it under the partition's lock, so an {@code acquire} precedes every
-	 * reconcile of the partition here and a {@code release} follows them. Started just
-	 * before the manager, so that it sees the first acquisitions.
+	 * Journals, with {@link System#nanoTime()}, when this replica starts and stops
+	 * holding each partition: {@code acquire}, {@code release} (handed over) or
+	 * {@code lost}. The table calls it under the partition's lock, so an {@code acquire}
+	 * precedes every reconcile of the partition here and a {@code release} follows them.
+	 * Started just before the manager, so that it sees the first acquisitions.
 	 */
 	static final class PartitionJournal implements SmartLifecycle {
 

@@ -35,8 +35,8 @@ import static org.awaitility.Awaitility.await;
  * overlaps with the new holder's is reported, not asserted: no Lease can prevent that.
  *
  * <p>
- * Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): about a minute and a
- * half with three JVMs.
+ * Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): about a minute and a half
+ * with three JVMs.
  */
 @KubernetesTest
 @EnabledIfSystemProperty(named = "kube-reconciler.reliability.sharding", matches = "true")
@@ -123,13 +123,15 @@ class ShardingPausedReplicaTests {
 			.orElseThrow();
 		long contAt = System.nanoTime();
 		this.replicas.signal("r2", "CONT");
-		await().atMost(LIMIT).until(() -> ShardJournal.balanced(journal.held(), three, PARTITIONS)
-				&& journal.facts("r2", "acquire").stream().anyMatch((fact) -> fact.nanos() > contAt));
+		await().atMost(LIMIT)
+			.until(() -> ShardJournal.balanced(journal.held(), three, PARTITIONS)
+					&& journal.facts("r2", "acquire").stream().anyMatch((fact) -> fact.nanos() > contAt));
 		long rebalanced = ShardJournal.balancedSince(journal.facts(null, null), three, PARTITIONS, contAt);
-		await().atMost(LIMIT).until(() -> journal.facts("r2", "start")
-			.stream()
-			.filter((fact) -> fact.nanos() > rebalanced)
-			.count() >= 20);
+		await().atMost(LIMIT)
+			.until(() -> journal.facts("r2", "start")
+				.stream()
+				.filter((fact) -> fact.nanos() > rebalanced)
+				.count() >= 20);
 		writing.set(false);
 		writer.join();
 
@@ -175,9 +177,10 @@ class ShardingPausedReplicaTests {
 		figures.put("reconciles r2 started after SIGCONT; of partitions it had not acquired again",
 				startsAfter.size() + "; " + notHeld.size());
 		figures.put("reconciles in flight on r2 at the SIGSTOP; overlapping another replica's of the same key",
-				inFlight.size() + "; " + overlaps.stream()
-					.filter((pair) -> inFlight.contains(pair[0]) || inFlight.contains(pair[1]))
-					.count());
+				inFlight.size() + "; "
+						+ overlaps.stream()
+							.filter((pair) -> inFlight.contains(pair[0]) || inFlight.contains(pair[1]))
+							.count());
 		figures.put("other keys reconciled by two replicas at once", otherOverlaps.size());
 		figures.put("rounds of updates written", rounds.get());
 		figures.put("scenario took", ShardJournal.seconds(System.nanoTime() - began));

@@ -31,8 +31,8 @@ import static org.awaitility.Awaitility.await;
  * Scenario 9: sharding across replicas in separate JVMs. One replica reconciles
  * everything; two more join and the partitions rebalance; a round of updates is shared;
  * one replica is killed (SIGKILL) during a round of updates and its partitions are taken
- * over after Lease expiry; another leaves gracefully and the last one takes everything
- * (1 → 3 → 1). Over the whole run no key is reconciled by two replicas at once, and no
+ * over after Lease expiry; another leaves gracefully and the last one takes everything (1
+ * → 3 → 1). Over the whole run no key is reconciled by two replicas at once, and no
  * partition is held by two replicas at once, by the journal each replica writes.
  *
  * <p>
@@ -105,8 +105,8 @@ class ShardingScenarioTests {
 		ShardJournal journal = this.replicas.journal();
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("objects; partitions; lease duration; renew deadline; retry period; reconcile timeout",
-				OBJECTS + "; " + PARTITIONS + "; " + LEASE_DURATION.toSeconds() + " s; "
-						+ RENEW_DEADLINE.toSeconds() + " s; 1 s; " + RECONCILE_TIMEOUT.toSeconds() + " s");
+				OBJECTS + "; " + PARTITIONS + "; " + LEASE_DURATION.toSeconds() + " s; " + RENEW_DEADLINE.toSeconds()
+						+ " s; 1 s; " + RECONCILE_TIMEOUT.toSeconds() + " s");
 		this.replicas.start("r1");
 		await().atMost(CONVERGE_LIMIT).until(() -> journal.held().getOrDefault("r1", 0) == PARTITIONS);
 		this.replicas.write(this.client, OBJECTS, "v1");
@@ -126,8 +126,8 @@ class ShardingScenarioTests {
 				ShardJournal.seconds(balanced - started));
 		figures.put("partitions held after 1 → 3", held);
 		figures.put("partitions handed over in 1 → 3 (the fewest possible)",
-				facts.stream().filter((fact) -> fact.fact().equals("release") && fact.nanos() >= joined).count()
-						+ " (" + (PARTITIONS - held.get("r1")) + ")");
+				facts.stream().filter((fact) -> fact.fact().equals("release") && fact.nanos() >= joined).count() + " ("
+						+ (PARTITIONS - held.get("r1")) + ")");
 
 		// one round of updates, shared
 		long shared = System.nanoTime();
@@ -174,8 +174,8 @@ class ShardingScenarioTests {
 			.mapToLong(Fact::nanos)
 			.max()
 			.orElseThrow();
-		figures.put("SIGKILL of r3 during a round of updates: until r1 and r2 held its " + ofR3.size()
-				+ " partitions", ShardJournal.seconds(takenOver - killedAt));
+		figures.put("SIGKILL of r3 during a round of updates: until r1 and r2 held its " + ofR3.size() + " partitions",
+				ShardJournal.seconds(takenOver - killedAt));
 		// every object written after the kill is reconciled by a survivor after its write
 		await().atMost(CONVERGE_LIMIT).until(() -> unreconciledSince(journal, sent).isEmpty());
 		figures.put("objects updated after the kill and not reconciled after their update", 0);
