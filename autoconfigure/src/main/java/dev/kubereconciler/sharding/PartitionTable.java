@@ -127,7 +127,7 @@ public final class PartitionTable implements KeyOwnership {
 		synchronized (slot) {
 			slot.state = State.HELD;
 			slot.renewedAt = renewedAt;
-			this.holdListener.held(partition);
+			notifyHeld(partition);
 		}
 	}
 
@@ -158,7 +158,7 @@ public final class PartitionTable implements KeyOwnership {
 		synchronized (slot) {
 			if (slot.state != State.FREE) {
 				slot.state = State.FREE;
-				this.holdListener.freed(partition, true);
+				notifyFreed(partition, true);
 			}
 			return slot.interruptAll();
 		}
@@ -197,7 +197,7 @@ public final class PartitionTable implements KeyOwnership {
 			}
 			if (slot.inFlight.isEmpty()) {
 				slot.state = State.FREE;
-				this.holdListener.freed(partition, false);
+				notifyFreed(partition, false);
 				return HandoverStep.RELEASE;
 			}
 			if (!slot.interrupted) {
@@ -217,7 +217,7 @@ public final class PartitionTable implements KeyOwnership {
 			logger.error("Handover of partition {}: {} reconcile(s) ignored the interrupt; releasing the Lease "
 					+ "anyway, so they may overlap with the new holder", partition, slot.inFlight.size());
 			slot.state = State.FREE;
-			this.holdListener.freed(partition, false);
+			notifyFreed(partition, false);
 			return HandoverStep.RELEASE;
 		}
 	}
@@ -269,6 +269,25 @@ public final class PartitionTable implements KeyOwnership {
 		Slot slot = this.slots[partition];
 		synchronized (slot) {
 			return slot.inFlight.size();
+		}
+	}
+
+	// a failing listener must not leave a slot half changed or stop a handover
+	private void notifyHeld(int partition) {
+		try {
+			this.holdListener.held(partition);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Partition hold listener failed for partition {}", partition, ex);
+		}
+	}
+
+	private void notifyFreed(int partition, boolean lost) {
+		try {
+			this.holdListener.freed(partition, lost);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Partition hold listener failed for partition {}", partition, ex);
 		}
 	}
 

@@ -1,13 +1,15 @@
 package dev.kubereconciler.reliability;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -16,6 +18,7 @@ import io.kubernetes.client.util.Config;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
@@ -83,9 +86,12 @@ public final class ShardReplica {
 					environment.getRequiredProperty("replica"));
 		}
 
+		// looked up, not injected: a SmartLifecycle that depends on ManagedControllers is
+		// stopped with it and counts down its phase's latch, so that Spring would no
+		// longer wait for the manager's asynchronous stop and its graceful leave
 		@Bean
-		SmartLifecycle partitionJournal(ManagedControllers controllers, Journal journal) {
-			return new PartitionJournal(controllers, journal);
+		SmartLifecycle partitionJournal(ApplicationContext context, Journal journal) {
+			return new PartitionJournal(() -> context.getBean(ManagedControllers.class), journal);
 		}
 
 	}
@@ -99,20 +105,20 @@ public final class ShardReplica {
 	 */
 	static final class PartitionJournal implements SmartLifecycle {
 
-		private final ManagedControllers controllers;
+		private final Supplier<ManagedControllers> controllers;
 
 		private final Journal journal;
 
 		private volatile boolean running;
 
-		PartitionJournal(ManagedControllers controllers, Journal journal) {
+		PartitionJournal(Supplier<ManagedControllers> controllers, Journal journal) {
 			this.controllers = controllers;
 			this.journal = journal;
 		}
 
 		@Override
 		public void start() {
-			this.controllers.getManager().shardCoordinator().table().holdListener(new PartitionHoldListener() {
+			this.controllers.get().getManager().shardCoordinator().table().holdListener(new PartitionHoldListener() {
 
 				@Override
 				public void held(int partition) {
@@ -169,8 +175,10 @@ public final class ShardReplica {
 
 		synchronized void write(String fact, String name) {
 			String line = this.replica + " " + fact + " " + name + " " + System.nanoTime() + "\n";
-			try {
-				Files.writeString(this.file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			// not Files.writeString: its channel is closed by an interrupt, and the
+			// partition table interrupts the reconciles of a partition it loses
+			try (OutputStream out = new FileOutputStream(this.file.toFile(), true)) {
+				out.write(line.getBytes(StandardCharsets.UTF_8));
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
