@@ -83,7 +83,8 @@ public final class ShardReplica {
 		@Bean
 		Journal journal(org.springframework.core.env.Environment environment) {
 			return new Journal(Path.of(environment.getRequiredProperty("journal")),
-					environment.getRequiredProperty("replica"));
+					environment.getRequiredProperty("replica"),
+					Duration.ofMillis(environment.getProperty("reconcile-millis", Long.class, 10L)));
 		}
 
 		// looked up, not injected: a SmartLifecycle that depends on ManagedControllers is
@@ -160,16 +161,19 @@ public final class ShardReplica {
 
 		private final String replica;
 
-		Journal(Path file, String replica) {
+		private final Duration work;
+
+		Journal(Path file, String replica, Duration work) {
 			this.file = file;
 			this.replica = replica;
+			this.work = work;
 		}
 
 		@Reconciler(name = "sharded", watches = V1ConfigMap.class)
 		void reconcile(Request request) {
 			write("start", request.name());
 			// some work, so that overlapping reconciles of two replicas would show
-			LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+			LockSupport.parkNanos(this.work.toNanos());
 			write("end", request.name());
 		}
 

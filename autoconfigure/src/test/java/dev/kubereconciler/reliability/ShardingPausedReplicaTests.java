@@ -83,7 +83,9 @@ class ShardingPausedReplicaTests {
 	@Test
 	void aResumedReplicaStartsNoReconcileOfAPartitionItLost() throws Exception {
 		long began = System.nanoTime();
-		this.replicas = new ShardReplicas(this.server, this.namespace.name(), this.folder, List.of());
+		// reconciles of 200 ms, so that some are in flight at the SIGSTOP
+		this.replicas = new ShardReplicas(this.server, this.namespace.name(), this.folder,
+				List.of("--reconcile-millis=200"));
 		ShardJournal journal = this.replicas.journal();
 		Set<String> three = Set.of("r1", "r2", "r3");
 		this.replicas.start("r1", "r2", "r3");
@@ -163,8 +165,8 @@ class ShardingPausedReplicaTests {
 			.toList();
 
 		Map<String, Object> figures = new LinkedHashMap<>();
-		figures.put("objects; partitions; lease duration; renew deadline; retry period",
-				OBJECTS + "; " + PARTITIONS + "; 10 s; 6 s; 1 s");
+		figures.put("objects; partitions; lease duration; renew deadline; retry period; reconcile",
+				OBJECTS + "; " + PARTITIONS + "; 10 s; 6 s; 1 s; 200 ms");
 		figures.put("partitions held before the pause", before);
 		figures.put("r2 paused (SIGSTOP to SIGCONT)", ShardJournal.seconds(contAt - stoppedAt));
 		figures.put("r1 and r3 held all " + PARTITIONS + " after the SIGSTOP",
