@@ -42,6 +42,8 @@ public final class PartitionTable implements KeyOwnership {
 
 	private final Slot[] slots;
 
+	private volatile PartitionHoldListener holdListener = PartitionHoldListener.NONE;
+
 	/**
 	 * Create a table in which no partition is held.
 	 * @param partitioner maps keys to partitions
@@ -68,6 +70,15 @@ public final class PartitionTable implements KeyOwnership {
 
 	public Partitioner partitioner() {
 		return this.partitioner;
+	}
+
+	/**
+	 * Set the listener told when this replica starts and stops holding a partition; set
+	 * it before the coordinator's first round, so that it sees every change.
+	 * @param listener the listener
+	 */
+	public void holdListener(PartitionHoldListener listener) {
+		this.holdListener = (listener != null) ? listener : PartitionHoldListener.NONE;
 	}
 
 	@Override
@@ -116,6 +127,7 @@ public final class PartitionTable implements KeyOwnership {
 		synchronized (slot) {
 			slot.state = State.HELD;
 			slot.renewedAt = renewedAt;
+			notifyHeld(partition);
 		}
 	}
 
@@ -144,7 +156,10 @@ public final class PartitionTable implements KeyOwnership {
 	public int lost(int partition) {
 		Slot slot = this.slots[partition];
 		synchronized (slot) {
-			slot.state = State.FREE;
+			if (slot.state != State.FREE) {
+				slot.state = State.FREE;
+				notifyFreed(partition, true);
+			}
 			return slot.interruptAll();
 		}
 	}
@@ -182,6 +197,7 @@ public final class PartitionTable implements KeyOwnership {
 			}
 			if (slot.inFlight.isEmpty()) {
 				slot.state = State.FREE;
+				notifyFreed(partition, false);
 				return HandoverStep.RELEASE;
 			}
 			if (!slot.interrupted) {
@@ -201,6 +217,7 @@ public final class PartitionTable implements KeyOwnership {
 			logger.error("Handover of partition {}: {} reconcile(s) ignored the interrupt; releasing the Lease "
 					+ "anyway, so they may overlap with the new holder", partition, slot.inFlight.size());
 			slot.state = State.FREE;
+			notifyFreed(partition, false);
 			return HandoverStep.RELEASE;
 		}
 	}
@@ -252,6 +269,25 @@ public final class PartitionTable implements KeyOwnership {
 		Slot slot = this.slots[partition];
 		synchronized (slot) {
 			return slot.inFlight.size();
+		}
+	}
+
+	// a failing listener must not leave a slot half changed or stop a handover
+	private void notifyHeld(int partition) {
+		try {
+			this.holdListener.held(partition);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Partition hold listener failed for partition {}", partition, ex);
+		}
+	}
+
+	private void notifyFreed(int partition, boolean lost) {
+		try {
+			this.holdListener.freed(partition, lost);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Partition hold listener failed for partition {}", partition, ex);
 		}
 	}
 

@@ -25,8 +25,9 @@ import dev.kubereconciler.ratelimit.Ticker;
  *
  * <p>
  * As in client-go's leader election, another replica's Lease counts as expired only when
- * this replica has seen it unchanged for the lease duration by its own ticker; the times
- * written in the Lease are never compared across machines.
+ * this replica has seen it unchanged for the lease duration by its own ticker, counted
+ * from when the list that first showed its current version returned; the times written in
+ * the Lease are never compared across machines.
  */
 public final class ShardCoordinator {
 
@@ -109,9 +110,12 @@ public final class ShardCoordinator {
 	 * @throws ApiException if the API server could not be reached
 	 */
 	public synchronized void round() throws ApiException {
-		long now = this.ticker.read();
 		renewMember();
 		List<V1Lease> all = this.leases.list();
+		// read after the list returns: a version first seen in it may have been written
+		// at any time before, so counting its lease duration from the start of the round
+		// (before a slow renewal and list) would expire it early by that much
+		long now = this.ticker.read();
 		Map<String, V1Lease> byName = new HashMap<>();
 		List<String> live = new ArrayList<>();
 		live.add(this.settings.identity());

@@ -41,7 +41,23 @@ final class Reliability {
 	 * @param figures the figures, in order
 	 */
 	static void report(String scenario, String title, Map<String, Object> figures) {
-		StringBuilder section = new StringBuilder("### ").append(title).append("\n\n| figure | value |\n|---|---|\n");
+		report(scenario, title, null, figures);
+	}
+
+	/**
+	 * Write a scenario's figures as a Markdown section, after a paragraph that explains
+	 * them, to {@code target/reliability/<scenario>.md}.
+	 * @param scenario the file name, such as {@code 1-flaky-reconciler}
+	 * @param title the section title
+	 * @param intro Markdown put between the title and the figures, or {@code null}
+	 * @param figures the figures, in order
+	 */
+	static void report(String scenario, String title, String intro, Map<String, Object> figures) {
+		StringBuilder section = new StringBuilder("### ").append(title).append("\n\n");
+		if (intro != null) {
+			section.append(intro.strip()).append("\n\n");
+		}
+		section.append("| figure | value |\n|---|---|\n");
 		figures.forEach((name, value) -> section.append("| ").append(name).append(" | ").append(value).append(" |\n"));
 		try {
 			Path folder = Path.of("target", "reliability");

@@ -1,12 +1,15 @@
 package dev.kubereconciler.reliability;
 
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -15,7 +18,9 @@ import io.kubernetes.client.util.Config;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,6 +28,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.PartitionHoldListener;
 
 /**
  * One replica of the sharding scenario, run in its own JVM: a sharded controller that
@@ -41,7 +47,8 @@ public final class ShardReplica {
 
 	/**
 	 * Run a replica until the process ends.
-	 * @param args the kubeconfig, the namespace, the journal file and the replica's name
+	 * @param args the kubeconfig, the namespace, the journal file and the replica's name,
+	 * then {@code --property=value} arguments that override the defaults below
 	 */
 	public static void main(String[] args) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
@@ -55,7 +62,7 @@ public final class ShardReplica {
 					"kube-reconciler.sharding.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
 					"kube-reconciler.defaults.reconcile-timeout=3s",
 					"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s")
-			.run();
+			.run(Arrays.copyOfRange(args, 4, args.length));
 		String identity = context.getBean(ManagedControllers.class)
 			.getManager()
 			.shardCoordinator()
@@ -76,7 +83,71 @@ public final class ShardReplica {
 		@Bean
 		Journal journal(org.springframework.core.env.Environment environment) {
 			return new Journal(Path.of(environment.getRequiredProperty("journal")),
-					environment.getRequiredProperty("replica"));
+					environment.getRequiredProperty("replica"),
+					Duration.ofMillis(environment.getProperty("reconcile-millis", Long.class, 10L)));
+		}
+
+		// looked up, not injected: a SmartLifecycle that depends on ManagedControllers is
+		// stopped with it and counts down its phase's latch, so that Spring would no
+		// longer wait for the manager's asynchronous stop and its graceful leave
+		@Bean
+		SmartLifecycle partitionJournal(ApplicationContext context, Journal journal) {
+			return new PartitionJournal(() -> context.getBean(ManagedControllers.class), journal);
+		}
+
+	}
+
+	/**
+	 * Journals, with {@link System#nanoTime()}, when this replica starts and stops
+	 * holding each partition: {@code acquire}, {@code release} (handed over) or
+	 * {@code lost}. The table calls it under the partition's lock, so an {@code acquire}
+	 * precedes every reconcile of the partition here and a {@code release} follows them.
+	 * Started just before the manager, so that it sees the first acquisitions.
+	 */
+	static final class PartitionJournal implements SmartLifecycle {
+
+		private final Supplier<ManagedControllers> controllers;
+
+		private final Journal journal;
+
+		private volatile boolean running;
+
+		PartitionJournal(Supplier<ManagedControllers> controllers, Journal journal) {
+			this.controllers = controllers;
+			this.journal = journal;
+		}
+
+		@Override
+		public void start() {
+			this.controllers.get().getManager().shardCoordinator().table().holdListener(new PartitionHoldListener() {
+
+				@Override
+				public void held(int partition) {
+					PartitionJournal.this.journal.write("acquire", String.valueOf(partition));
+				}
+
+				@Override
+				public void freed(int partition, boolean lost) {
+					PartitionJournal.this.journal.write(lost ? "lost" : "release", String.valueOf(partition));
+				}
+
+			});
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return ManagedControllers.PHASE - 1;
 		}
 
 	}
@@ -90,23 +161,28 @@ public final class ShardReplica {
 
 		private final String replica;
 
-		Journal(Path file, String replica) {
+		private final Duration work;
+
+		Journal(Path file, String replica, Duration work) {
 			this.file = file;
 			this.replica = replica;
+			this.work = work;
 		}
 
 		@Reconciler(name = "sharded", watches = V1ConfigMap.class)
 		void reconcile(Request request) {
 			write("start", request.name());
 			// some work, so that overlapping reconciles of two replicas would show
-			LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+			LockSupport.parkNanos(this.work.toNanos());
 			write("end", request.name());
 		}
 
 		synchronized void write(String fact, String name) {
 			String line = this.replica + " " + fact + " " + name + " " + System.nanoTime() + "\n";
-			try {
-				Files.writeString(this.file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			// not Files.writeString: its channel is closed by an interrupt, and the
+			// partition table interrupts the reconciles of a partition it loses
+			try (OutputStream out = new FileOutputStream(this.file.toFile(), true)) {
+				out.write(line.getBytes(StandardCharsets.UTF_8));
 			}
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -20,6 +21,7 @@ import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership.Permit;
 import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +44,8 @@ class ShardCoordinatorTests {
 	ApiClient client;
 
 	TestNamespace namespace;
+
+	KubernetesTestServer server;
 
 	private final ManualClock ticker = new ManualClock(5_000);
 
@@ -186,6 +190,93 @@ class ShardCoordinatorTests {
 		assertThat(a.table().held()).hasSize(PARTITIONS);
 	}
 
+	@Test
+	void aLeaseRenewedWhileTheListWasSlowExpiresALeaseDurationAfterTheListReturned() throws ApiException {
+		AtomicReference<Runnable> duringNextList = new AtomicReference<>();
+		ApiClient slowList = this.server.apiClient();
+		slowList.setHttpClient(slowList.getHttpClient().newBuilder().addInterceptor((chain) -> {
+			boolean list = chain.request().method().equals("GET")
+					&& chain.request().url().encodedPath().endsWith("/leases");
+			Runnable action = list ? duringNextList.getAndSet(null) : null;
+			if (action != null) {
+				action.run();
+			}
+			return chain.proceed(chain.request());
+		}).build());
+		Replica a = replica("a", slowList);
+		Replica b = replica("b");
+		for (int i = 0; i < 3; i++) {
+			a.round();
+			b.round();
+		}
+		List<Integer> ofB = b.table().held();
+		assertThat(ofB).hasSize(PARTITIONS / 2);
+		// a's round starts; before its list is answered 2 s pass and b renews
+		// everything, then b stops running rounds, as if killed
+		duringNextList.set(() -> {
+			this.ticker.advance(Duration.ofSeconds(2));
+			try {
+				b.round();
+			}
+			catch (ApiException ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		a.round();
+		assertThat(duringNextList.get()).as("the list ran the action").isNull();
+		// b's renewals may have been sent 2 s after a's round started: counting from the
+		// start of the round would take b's partitions 2 s early
+		this.ticker.advance(LEASE_DURATION.minusMillis(1));
+		a.round();
+		assertThat(a.table().held()).hasSize(PARTITIONS / 2);
+		this.ticker.advance(Duration.ofMillis(1));
+		a.round();
+		assertThat(a.coordinator.members()).containsExactly("a");
+		assertThat(a.table().held()).hasSize(PARTITIONS);
+	}
+
+	@Test
+	void theHoldListenerBracketsEveryReconcileOfAPartition() throws ApiException {
+		Replica a = replica("a");
+		List<String> holds = new CopyOnWriteArrayList<>();
+		a.table().holdListener(new PartitionHoldListener() {
+
+			@Override
+			public void held(int partition) {
+				holds.add("held " + partition + " " + a.table().inFlight(partition));
+			}
+
+			@Override
+			public void freed(int partition, boolean lost) {
+				holds.add((lost ? "lost " : "freed ") + partition + " " + a.table().inFlight(partition));
+			}
+
+		});
+		a.round();
+		assertThat(holds).hasSize(PARTITIONS).allMatch((event) -> event.startsWith("held "));
+		Assignment split = Assignment.compute(List.of("a", "b"), PARTITIONS);
+		int moving = split.partitionsOf("b").get(0);
+		Permit running = a.table().tryDispatch(keyOf(moving));
+		Replica b = replica("b");
+		b.round();
+		a.round();
+		assertThat(a.table().isHandingOver(moving)).isTrue();
+		assertThat(holds).as("not freed while a reconcile of it runs")
+			.noneMatch((event) -> event.startsWith("freed " + moving + " "));
+		running.close();
+		a.round();
+		assertThat(holds).filteredOn((event) -> event.startsWith("freed "))
+			.hasSize(PARTITIONS / 2)
+			.contains("freed " + moving + " 0");
+		int kept = split.partitionsOf("a").get(0);
+		CoordinationV1Api api = new CoordinationV1Api(this.client);
+		V1Lease lease = api.readNamespacedLease(this.prefix + "-partition-" + kept, this.namespace.name()).execute();
+		lease.getSpec().holderIdentity("intruder");
+		api.replaceNamespacedLease(this.prefix + "-partition-" + kept, this.namespace.name(), lease).execute();
+		a.round();
+		assertThat(holds).contains("lost " + kept + " 0");
+	}
+
 	private void assertNoOverlap() {
 		for (int p = 0; p < PARTITIONS; p++) {
 			int holders = 0;
@@ -254,6 +345,10 @@ class ShardCoordinatorTests {
 	}
 
 	private Replica replica(String identity) {
+		return replica(identity, this.client);
+	}
+
+	private Replica replica(String identity, ApiClient client) {
 		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS,
 				LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2));
 		PartitionTable table = new PartitionTable(new Partitioner(PARTITIONS), this.ticker, RENEW_DEADLINE,
@@ -278,7 +373,7 @@ class ShardCoordinatorTests {
 
 		};
 		Replica replica = new Replica(
-				new ShardCoordinator(this.client, settings, table, this.ticker, Clock.systemUTC(), listener), events);
+				new ShardCoordinator(client, settings, table, this.ticker, Clock.systemUTC(), listener), events);
 		this.replicas.add(replica);
 		return replica;
 	}
