@@ -15,6 +15,13 @@ final class KeyEntry {
 	// left the map: an add must make a new entry
 	static final int RETIRED = 3;
 
+	// the key, for the worker that takes this entry from the ready keys
+	final Object item;
+
+	// in priority mode, this entry's node among the ready keys while it is ready;
+	// guarded by the ready keys' lock
+	Object readyNode;
+
 	int state = PENDING;
 
 	// the cause of the add that made the key pending, and of the hold that follows it
@@ -32,7 +39,8 @@ final class KeyEntry {
 
 	int nextPriority;
 
-	KeyEntry(AddCause cause, int priority, long time) {
+	KeyEntry(Object item, AddCause cause, int priority, long time) {
+		this.item = item;
 		this.cause = cause;
 		this.priority = priority;
 		this.time = time;

@@ -41,7 +41,7 @@ final class KeyTable<T> {
 	private final ConcurrentHashMap<T, KeyEntry> entries = new ConcurrentHashMap<>();
 
 	// pending keys that no worker holds, in the order workers take them; one permit each
-	private final ReadyKeys<T> ready;
+	private final ReadyKeys ready;
 
 	private final Semaphore readyPermits = new Semaphore(0);
 
@@ -51,7 +51,7 @@ final class KeyTable<T> {
 
 	private volatile boolean shuttingDown;
 
-	KeyTable(Ticker ticker, QueueObserver<T> observer, ReadyKeys<T> ready) {
+	KeyTable(Ticker ticker, QueueObserver<T> observer, ReadyKeys ready) {
 		this.ticker = ticker;
 		this.ready = ready;
 		this.observer = observer;
@@ -77,13 +77,13 @@ final class KeyTable<T> {
 		while (true) {
 			KeyEntry entry = this.entries.get(item);
 			if (entry == null) {
-				KeyEntry fresh = new KeyEntry(cause, priority, now);
+				KeyEntry fresh = new KeyEntry(item, cause, priority, now);
 				// locked until it is ready, so that a concurrent add raises it where it
 				// stands
 				synchronized (fresh) {
 					if (this.entries.putIfAbsent(item, fresh) == null) {
 						this.observer.added(item, cause, priority);
-						makeReady(item, priority);
+						makeReady(fresh, priority);
 						return;
 					}
 				}
@@ -114,15 +114,15 @@ final class KeyTable<T> {
 		}
 	}
 
-	private void makeReady(T item, int priority) {
-		this.ready.offer(item, priority);
+	private void makeReady(KeyEntry entry, int priority) {
+		this.ready.offer(entry, priority);
 		this.readyPermits.release();
 	}
 
 	private void raise(T item, KeyEntry entry, int priority) {
 		if (priority > entry.priority) {
 			entry.priority = priority;
-			this.ready.raise(item, priority);
+			this.ready.raise(entry, priority);
 		}
 	}
 
@@ -163,8 +163,10 @@ final class KeyTable<T> {
 		if (this.shuttingDown) {
 			return null;
 		}
-		T item = this.ready.poll();
-		KeyEntry entry = this.entries.get(item);
+		// the ready keys hand over the entry itself: no lookup in the table per key
+		KeyEntry entry = this.ready.poll();
+		@SuppressWarnings("unchecked")
+		T item = (T) entry.item;
 		long queued;
 		AddCause cause;
 		int priority;
@@ -207,7 +209,7 @@ final class KeyTable<T> {
 				entry.cause = entry.nextCause;
 				entry.time = entry.nextAddedAt;
 				entry.priority = entry.nextPriority;
-				makeReady(item, entry.priority);
+				makeReady(entry, entry.priority);
 			}
 			else {
 				entry.state = KeyEntry.RETIRED;

@@ -22,47 +22,45 @@ import java.util.Map;
  * the head of that line.
  *
  * <p>
- * One lock guards the structure; a worker holds it only to take one key.
- *
- * @param <T> the type of item
+ * One lock guards the structure, and each entry's {@code readyNode}, its live node; a
+ * worker holds it only to take one key.
  */
-final class PriorityReadyKeys<T> implements ReadyKeys<T> {
+final class PriorityReadyKeys implements ReadyKeys {
 
 	// the lines, highest priority first; a line leaves the list when its last live key
 	// is taken, so the list holds only priorities that have ready keys
-	private final List<Line<T>> lines = new ArrayList<>();
-
-	// the live node of every ready key; a node in a line that is not here is stale
-	private final Map<T, Node<T>> nodes = new HashMap<>();
+	private final List<Line> lines = new ArrayList<>();
 
 	@Override
-	public synchronized void offer(T item, int priority) {
-		Line<T> line = line(priority);
-		Node<T> node = new Node<>(item, line);
-		this.nodes.put(item, node);
+	public synchronized void offer(KeyEntry entry, int priority) {
+		Line line = line(priority);
+		Node node = new Node(entry, line);
+		// a node in a line that is not its entry's readyNode is stale
+		entry.readyNode = node;
 		line.nodes.add(node);
 		line.live++;
 	}
 
 	@Override
-	public synchronized void raise(T item, int priority) {
-		Node<T> current = this.nodes.get(item);
+	public synchronized void raise(KeyEntry entry, int priority) {
+		Node current = (Node) entry.readyNode;
 		if (current == null || current.line.priority >= priority) {
 			return;
 		}
 		taken(current.line);
-		offer(item, priority);
+		offer(entry, priority);
 	}
 
 	@Override
-	public synchronized T poll() {
+	public synchronized KeyEntry poll() {
 		while (!this.lines.isEmpty()) {
-			Line<T> top = this.lines.get(0);
+			Line top = this.lines.get(0);
 			// a line in the list has a live node, so this skips stale ones at most
-			Node<T> node = top.nodes.remove();
-			if (this.nodes.remove(node.item, node)) {
+			Node node = top.nodes.remove();
+			if (node.entry.readyNode == node) {
+				node.entry.readyNode = null;
 				taken(top);
-				return node.item;
+				return node.entry;
 			}
 		}
 		return null;
@@ -71,16 +69,16 @@ final class PriorityReadyKeys<T> implements ReadyKeys<T> {
 	@Override
 	public synchronized Map<Integer, Integer> depthByPriority(int ignored) {
 		Map<Integer, Integer> depth = new HashMap<>();
-		for (Line<T> line : this.lines) {
+		for (Line line : this.lines) {
 			depth.put(line.priority, line.live);
 		}
 		return Map.copyOf(depth);
 	}
 
-	private Line<T> line(int priority) {
+	private Line line(int priority) {
 		int index = 0;
 		for (; index < this.lines.size(); index++) {
-			Line<T> line = this.lines.get(index);
+			Line line = this.lines.get(index);
 			if (line.priority == priority) {
 				return line;
 			}
@@ -88,13 +86,13 @@ final class PriorityReadyKeys<T> implements ReadyKeys<T> {
 				break;
 			}
 		}
-		Line<T> line = new Line<>(priority);
+		Line line = new Line(priority);
 		this.lines.add(index, line);
 		return line;
 	}
 
 	// a live key of this line was taken or raised out of it
-	private void taken(Line<T> line) {
+	private void taken(Line line) {
 		line.live--;
 		if (line.live == 0) {
 			// its remaining nodes are stale; a later offer at this priority starts a
@@ -103,11 +101,11 @@ final class PriorityReadyKeys<T> implements ReadyKeys<T> {
 		}
 	}
 
-	private static final class Line<T> {
+	private static final class Line {
 
 		final int priority;
 
-		final ArrayDeque<Node<T>> nodes = new ArrayDeque<>();
+		final ArrayDeque<Node> nodes = new ArrayDeque<>();
 
 		int live;
 
@@ -118,14 +116,14 @@ final class PriorityReadyKeys<T> implements ReadyKeys<T> {
 	}
 
 	// identity matters: a key raised twice has a stale node in each line it left
-	private static final class Node<T> {
+	private static final class Node {
 
-		final T item;
+		final KeyEntry entry;
 
-		final Line<T> line;
+		final Line line;
 
-		Node(T item, Line<T> line) {
-			this.item = item;
+		Node(KeyEntry entry, Line line) {
+			this.entry = entry;
 			this.line = line;
 		}
 

@@ -66,7 +66,7 @@ public final class RateLimitingQueue<T> {
 		this.ticker = builder.scheduler;
 		this.priority = builder.priority;
 		this.table = new KeyTable<>(this.ticker, builder.observer,
-				builder.priority ? ReadyKeys.byPriority() : ReadyKeys.fifo());
+				builder.priority ? new PriorityReadyKeys() : new ReadyKeys.Fifo());
 		this.delayed = new DelayedAdds<>(builder.scheduler, this.table::add);
 		this.gauges = new TableGauges<>(this.table, this.delayed);
 	}

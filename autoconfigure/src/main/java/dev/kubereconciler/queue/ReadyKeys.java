@@ -4,51 +4,32 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The keys of a {@link KeyTable} that are ready and held by no worker, in the order
- * workers take them: first in, first out, or by priority. The table counts them with a
- * semaphore, so {@link #poll()} is only called when a key is there.
- *
- * @param <T> the type of item
+ * The entries of a {@link KeyTable} whose keys are ready and held by no worker, in the
+ * order workers take them: first in, first out, or by priority. The table counts them
+ * with a semaphore, so {@link #poll()} is only called when one is there. Entries, not
+ * keys, are kept, so that a worker that takes one needs no lookup in the table.
  */
-interface ReadyKeys<T> {
+interface ReadyKeys {
 
 	/**
-	 * Return ready keys in plain FIFO order; priorities are ignored.
-	 * @param <T> the type of item
-	 * @return the keys
-	 */
-	static <T> ReadyKeys<T> fifo() {
-		return new Fifo<>();
-	}
-
-	/**
-	 * Return ready keys ordered by priority, highest first, FIFO within a priority.
-	 * @param <T> the type of item
-	 * @return the keys
-	 */
-	static <T> ReadyKeys<T> byPriority() {
-		return new PriorityReadyKeys<>();
-	}
-
-	/**
-	 * Make a key ready.
-	 * @param item the key, which is not ready yet
+	 * Make an entry's key ready.
+	 * @param entry the entry, which is not ready yet
 	 * @param priority its priority
 	 */
-	void offer(T item, int priority);
+	void offer(KeyEntry entry, int priority);
 
 	/**
-	 * Move a ready key to a higher priority, if it is still ready.
-	 * @param item the key
+	 * Move a ready entry to a higher priority, if it is still ready.
+	 * @param entry the entry
 	 * @param priority its new priority, higher than its current one
 	 */
-	void raise(T item, int priority);
+	void raise(KeyEntry entry, int priority);
 
 	/**
-	 * Take the next key.
-	 * @return the key
+	 * Take the next entry.
+	 * @return the entry
 	 */
-	T poll();
+	KeyEntry poll();
 
 	/**
 	 * Return the number of ready keys at each priority.
@@ -58,26 +39,24 @@ interface ReadyKeys<T> {
 	Map<Integer, Integer> depthByPriority(int depth);
 
 	/**
-	 * Ready keys in the order they became ready.
-	 *
-	 * @param <T> the type of item
+	 * Ready keys in the order they became ready; priorities are ignored.
 	 */
-	final class Fifo<T> implements ReadyKeys<T> {
+	final class Fifo implements ReadyKeys {
 
-		private final ConcurrentLinkedQueue<T> keys = new ConcurrentLinkedQueue<>();
+		private final ConcurrentLinkedQueue<KeyEntry> entries = new ConcurrentLinkedQueue<>();
 
 		@Override
-		public void offer(T item, int priority) {
-			this.keys.offer(item);
+		public void offer(KeyEntry entry, int priority) {
+			this.entries.offer(entry);
 		}
 
 		@Override
-		public void raise(T item, int priority) {
+		public void raise(KeyEntry entry, int priority) {
 		}
 
 		@Override
-		public T poll() {
-			return this.keys.poll();
+		public KeyEntry poll() {
+			return this.entries.poll();
 		}
 
 		@Override
