@@ -81,13 +81,13 @@ final class ReconcileWorker implements Runnable {
 		// a key this worker finished, marked done together with taking the next one, and
 		// the
 		// clock reading that ended it, which also stands for when the next one is taken
-		Request finished = null;
+		Taken<Request> finished = null;
 		long finishedAt = 0;
 		try {
 			while (!this.stopped) {
 				try {
 					if (finished != null && this.context.pause().isPaused()) {
-						this.queue.done(finished);
+						this.queue.done(finished.item());
 						finished = null;
 					}
 					if (finished == null) {
@@ -95,9 +95,9 @@ final class ReconcileWorker implements Runnable {
 						finishedAt = this.context.clock().read();
 					}
 					// done before it waits, even if the wait is interrupted
-					Request done = finished;
+					Taken<Request> done = finished;
 					finished = null;
-					Taken<Request> taken = this.queue.next(done, finishedAt);
+					Taken<Request> taken = this.queue.nextAfter(done, finishedAt);
 					if (taken == null) {
 						return;
 					}
@@ -106,7 +106,7 @@ final class ReconcileWorker implements Runnable {
 						return;
 					}
 					if (step == WorkerStep.FINISHED) {
-						finished = taken.item();
+						finished = taken;
 						finishedAt = this.endedAt;
 					}
 				}
@@ -119,7 +119,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		finally {
 			if (finished != null) {
-				this.queue.done(finished);
+				this.queue.done(finished.item());
 			}
 		}
 	}

@@ -155,6 +155,17 @@ final class KeyTable<T> {
 		if (done != null) {
 			done(done, now);
 		}
+		return take(now);
+	}
+
+	Taken<T> nextAfter(Taken<T> done, long now) throws InterruptedException {
+		if (done != null) {
+			done(done.item(), done.entry, now);
+		}
+		return take(now);
+	}
+
+	private Taken<T> take(long now) throws InterruptedException {
 		long takenAt = now;
 		if (!this.readyPermits.tryAcquire()) {
 			this.readyPermits.acquire();
@@ -178,7 +189,7 @@ final class KeyTable<T> {
 			priority = entry.priority;
 		}
 		this.observer.dequeued(item, queued);
-		return new Taken<>(item, cause, priority, takenAt);
+		return new Taken<>(item, cause, priority, takenAt, entry);
 	}
 
 	void startWork(T item) {
@@ -195,9 +206,13 @@ final class KeyTable<T> {
 
 	void done(T item, long now) {
 		KeyEntry entry = this.entries.get(item);
-		if (entry == null) {
-			return;
+		if (entry != null) {
+			done(item, entry, now);
 		}
+	}
+
+	// the entry a worker took: if it is no longer held, its hold already ended
+	private void done(T item, KeyEntry entry, long now) {
 		long worked;
 		synchronized (entry) {
 			if (!entry.isHeld()) {

@@ -55,6 +55,21 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
+	 * Mark the key of an earlier {@link #next} done, if any, and take the next one, as
+	 * {@link #next(Object, long)} does; handing back what {@code next} returned spares
+	 * looking the finished key up.
+	 * @param done what the caller took and finished, or {@code null}
+	 * @param now a reading of the queue's ticker, taken when the caller finished
+	 * @return the next key with the cause of its add and when it was taken, or
+	 * {@code null} once the queue is shut down
+	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
+	 * is done all the same
+	 */
+	public Taken<T> nextAfter(Taken<T> done, long now) throws InterruptedException {
+		return this.table.nextAfter(done, now);
+	}
+
+	/**
 	 * Restart the work clock of a key a worker holds, once the worker has waited for
 	 * something that is not work on the key, such as the manager gate: work duration,
 	 * unfinished work and the longest running processor then leave that wait out.
@@ -107,13 +122,66 @@ public final class WorkerQueue<T> {
 	 * for, and when.
 	 *
 	 * @param <T> the type of item
-	 * @param item the key
-	 * @param cause the cause of its latest add
-	 * @param priority the priority it was taken at; a requeue keeps it unless the
-	 * reconcile sets another
-	 * @param takenAt when the worker took it, as a reading of the queue's ticker
 	 */
-	public record Taken<T>(T item, AddCause cause, int priority, long takenAt) {
+	public static final class Taken<T> {
+
+		private final T item;
+
+		private final AddCause cause;
+
+		private final int priority;
+
+		private final long takenAt;
+
+		// the table's entry of the key, so that marking it done needs no lookup
+		final KeyEntry entry;
+
+		Taken(T item, AddCause cause, int priority, long takenAt, KeyEntry entry) {
+			this.item = item;
+			this.cause = cause;
+			this.priority = priority;
+			this.takenAt = takenAt;
+			this.entry = entry;
+		}
+
+		/**
+		 * Return the key.
+		 * @return the key
+		 */
+		public T item() {
+			return this.item;
+		}
+
+		/**
+		 * Return the cause of the key's latest add.
+		 * @return the cause
+		 */
+		public AddCause cause() {
+			return this.cause;
+		}
+
+		/**
+		 * Return the priority the key was taken at; a requeue keeps it unless the
+		 * reconcile sets another.
+		 * @return the priority
+		 */
+		public int priority() {
+			return this.priority;
+		}
+
+		/**
+		 * Return when the worker took the key, as a reading of the queue's ticker.
+		 * @return the reading
+		 */
+		public long takenAt() {
+			return this.takenAt;
+		}
+
+		@Override
+		public String toString() {
+			return "Taken[item=" + this.item + ", cause=" + this.cause + ", priority=" + this.priority + ", takenAt="
+					+ this.takenAt + "]";
+		}
 
 	}
 
