@@ -97,7 +97,7 @@ final class ReconcileWorker implements Runnable {
 					// done before it waits, even if the wait is interrupted
 					Taken<Request> done = finished;
 					finished = null;
-					Taken<Request> taken = this.queue.nextAfter(done, finishedAt);
+					Taken<Request> taken = this.queue.next(done, finishedAt);
 					if (taken == null) {
 						return;
 					}

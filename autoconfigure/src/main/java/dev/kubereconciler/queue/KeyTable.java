@@ -107,7 +107,7 @@ final class KeyTable<T> {
 				}
 				else {
 					entry.cause = cause;
-					raise(item, entry, priority);
+					raise(entry, priority);
 				}
 				return;
 			}
@@ -119,7 +119,7 @@ final class KeyTable<T> {
 		this.readyPermits.release();
 	}
 
-	private void raise(T item, KeyEntry entry, int priority) {
+	private void raise(KeyEntry entry, int priority) {
 		if (priority > entry.priority) {
 			entry.priority = priority;
 			this.ready.raise(entry, priority);
@@ -140,7 +140,7 @@ final class KeyTable<T> {
 		}
 		synchronized (entry) {
 			if (entry.state == KeyEntry.PENDING) {
-				raise(item, entry, priority);
+				raise(entry, priority);
 				return true;
 			}
 			if (entry.state == KeyEntry.HELD_DIRTY) {
@@ -151,21 +151,14 @@ final class KeyTable<T> {
 		}
 	}
 
-	Taken<T> next(T done, long now) throws InterruptedException {
-		if (done != null) {
-			done(done, now);
-		}
-		return take(now);
-	}
-
-	Taken<T> nextAfter(Taken<T> done, long now) throws InterruptedException {
+	Taken<T> next(Taken<T> done, long now) throws InterruptedException {
 		if (done != null) {
 			done(done.item(), done.entry, now);
 		}
 		return take(now);
 	}
 
-	private Taken<T> take(long now) throws InterruptedException {
+	Taken<T> take(long now) throws InterruptedException {
 		long takenAt = now;
 		if (!this.readyPermits.tryAcquire()) {
 			this.readyPermits.acquire();

@@ -221,7 +221,7 @@ public final class RateLimitingQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
 	public Optional<T> get() throws InterruptedException {
-		Taken<T> taken = this.table.next(null, this.ticker.read());
+		Taken<T> taken = this.table.take(this.ticker.read());
 		return (taken != null) ? Optional.of(taken.item()) : Optional.empty();
 	}
 

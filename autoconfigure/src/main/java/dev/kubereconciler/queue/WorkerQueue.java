@@ -39,25 +39,11 @@ public final class WorkerQueue<T> {
 	}
 
 	/**
-	 * Mark a key {@link RateLimitingQueue#done done}, if any, and take the next one, for
-	 * a worker that reads the clock itself: the time it read when it finished one key
-	 * stands for the end of that key's work and, unless the worker has to wait, for the
-	 * start of the next key's.
-	 * @param done the key the caller finished, or {@code null}
-	 * @param now a reading of the queue's ticker, taken when the caller finished
-	 * @return the next key with the cause of its add and when it was taken, or
-	 * {@code null} once the queue is shut down
-	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
-	 * is done all the same
-	 */
-	public Taken<T> next(T done, long now) throws InterruptedException {
-		return this.table.next(done, now);
-	}
-
-	/**
-	 * Mark the key of an earlier {@link #next} done, if any, and take the next one, as
-	 * {@link #next(Object, long)} does; handing back what {@code next} returned spares
-	 * looking the finished key up.
+	 * Mark the key of an earlier {@code next} {@link RateLimitingQueue#done done}, if
+	 * any, and take the next one, for a worker that reads the clock itself: the time it
+	 * read when it finished one key stands for the end of that key's work and, unless the
+	 * worker has to wait, for the start of the next key's. Handing back what {@code next}
+	 * returned spares looking the finished key up.
 	 * @param done what the caller took and finished, or {@code null}
 	 * @param now a reading of the queue's ticker, taken when the caller finished
 	 * @return the next key with the cause of its add and when it was taken, or
@@ -65,8 +51,8 @@ public final class WorkerQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
 	 * is done all the same
 	 */
-	public Taken<T> nextAfter(Taken<T> done, long now) throws InterruptedException {
-		return this.table.nextAfter(done, now);
+	public Taken<T> next(Taken<T> done, long now) throws InterruptedException {
+		return this.table.next(done, now);
 	}
 
 	/**

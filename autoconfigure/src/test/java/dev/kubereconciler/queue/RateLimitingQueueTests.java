@@ -89,27 +89,28 @@ class RateLimitingQueueTests {
 	void workerNextFinishesOneKeyAndTakesTheNext() throws Exception {
 		this.queue.add("a");
 		this.queue.add("b");
-		assertThat(take()).isEqualTo("a");
+		WorkerQueue.Taken<String> first = this.worker.next(null, this.scheduler.read());
+		assertThat(first.item()).isEqualTo("a");
 		this.queue.add("a");
 		this.scheduler.advanceWithoutRunning(Duration.ofMillis(4));
 		long now = this.scheduler.read();
-		WorkerQueue.Taken<String> taken = this.worker.next("a", now);
+		WorkerQueue.Taken<String> taken = this.worker.next(first, now);
 		assertThat(taken.item()).isEqualTo("b");
 		assertThat(taken.takenAt()).isEqualTo(now);
 		assertThat(this.observer.worked).containsExactly(Duration.ofMillis(4).toNanos());
 		assertThat(this.queue.gauges().inFlight()).isEqualTo(1);
 		// "a" was re-added while held: done put it back, behind "b"
-		assertThat(this.worker.next("b", now).item()).isEqualTo("a");
+		assertThat(this.worker.next(taken, now).item()).isEqualTo("a");
 		assertThat(this.queue.depth()).isZero();
 	}
 
 	@Test
 	void workerNextMarksTheKeyDoneEvenWhenTheWaitIsInterrupted() throws Exception {
 		this.queue.add("a");
-		take();
+		WorkerQueue.Taken<String> taken = this.worker.next(null, this.scheduler.read());
 		Thread.currentThread().interrupt();
 		assertThatExceptionOfType(InterruptedException.class)
-			.isThrownBy(() -> this.worker.next("a", this.scheduler.read()));
+			.isThrownBy(() -> this.worker.next(taken, this.scheduler.read()));
 		assertThat(this.queue.gauges().inFlight()).isZero();
 	}
 
