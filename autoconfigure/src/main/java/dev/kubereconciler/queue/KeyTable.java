@@ -3,7 +3,6 @@ package dev.kubereconciler.queue;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 
 import dev.kubereconciler.queue.WorkerQueue.Taken;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -45,14 +44,13 @@ final class KeyTable<T> {
 
 	private final Semaphore readyPermits = new Semaphore(0);
 
-	private final Object drainMonitor = new Object();
-
-	private volatile int drainers;
+	private final DrainWaiters drainWaiters;
 
 	private volatile boolean shuttingDown;
 
 	KeyTable(Ticker ticker, QueueObserver<T> observer, ReadyKeys ready) {
 		this.ticker = ticker;
+		this.drainWaiters = new DrainWaiters(ticker);
 		this.ready = ready;
 		this.observer = observer;
 		this.observed = observer != QueueObserver.none();
@@ -227,9 +225,7 @@ final class KeyTable<T> {
 		if (this.observed) {
 			this.observer.finished(item, worked);
 		}
-		if (this.drainers > 0) {
-			wakeDrainers();
-		}
+		this.drainWaiters.wakeIfWaiting();
 	}
 
 	void shutDown() {
@@ -238,35 +234,16 @@ final class KeyTable<T> {
 	}
 
 	/**
-	 * Wait until no key is held, or until the ticker reaches the deadline. The deadline
-	 * is read from the injected ticker only; {@code wakeUp} is scheduled on the same
-	 * clock, so a manual clock moving past the deadline ends the wait as real time does.
+	 * Wait until no key is held, or until the ticker reaches the deadline.
 	 * @param deadline the deadline, as a reading of the ticker
 	 * @return whether no key is held
 	 */
 	boolean awaitDrained(long deadline) throws InterruptedException {
-		synchronized (this.drainMonitor) {
-			this.drainers++;
-			try {
-				while (inFlight() > 0) {
-					long remaining = deadline - this.ticker.read();
-					if (remaining <= 0) {
-						return false;
-					}
-					TimeUnit.NANOSECONDS.timedWait(this.drainMonitor, remaining);
-				}
-				return true;
-			}
-			finally {
-				this.drainers--;
-			}
-		}
+		return this.drainWaiters.await(deadline, this::inFlight);
 	}
 
 	void wakeDrainers() {
-		synchronized (this.drainMonitor) {
-			this.drainMonitor.notifyAll();
-		}
+		this.drainWaiters.wake();
 	}
 
 	int depth() {
