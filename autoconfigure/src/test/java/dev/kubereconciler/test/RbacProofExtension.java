@@ -13,10 +13,11 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 import dev.kubereconciler.autoconfigure.KubeReconcilerRbac;
 
 /**
- * After a Spring test class of {@link KubernetesTest @KubernetesTest}, checks that the
- * RBAC rules the application derives allow every request its {@code ApiClient} bean sent,
- * as recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}.
- * Test fixtures use the class's own client, which is not recorded.
+ * After a Spring test class of {@link KubernetesTest @KubernetesTest} (found by its
+ * extension through {@code ServiceLoader}), checks that the RBAC rules the application
+ * derives allow every request its {@code ApiClient} bean sent, as recorded by the
+ * {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}. Test fixtures use
+ * the class's own client, which is not recorded.
  */
 public final class RbacProofExtension implements AfterAllCallback {
 

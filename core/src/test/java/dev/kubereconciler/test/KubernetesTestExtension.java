@@ -6,12 +6,14 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceLoader;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
@@ -25,9 +27,14 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the
  * binaries are missing, gives each test class a namespace and a client of its own on the
  * {@linkplain KubernetesTestServer#shared() shared} server, and injects them.
+ *
+ * <p>
+ * After each class it runs the checks that the class path declares as
+ * {@code META-INF/services/org.junit.jupiter.api.extension.AfterAllCallback}, such as the
+ * Spring module's RBAC proof, so that this harness needs no Spring of its own.
  */
-public final class KubernetesTestExtension
-		implements ExecutionCondition, BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
+public final class KubernetesTestExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback,
+		TestInstancePostProcessor, ParameterResolver {
 
 	private static final Namespace STORE = Namespace.create(KubernetesTestExtension.class);
 
@@ -71,6 +78,14 @@ public final class KubernetesTestExtension
 		// at class level, so that a server that cannot start fails the class once, up
 		// front
 		resources(context);
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) throws Exception {
+		for (AfterAllCallback check : ServiceLoader.load(AfterAllCallback.class,
+				KubernetesTestExtension.class.getClassLoader())) {
+			check.afterAll(context);
+		}
 	}
 
 	@Override

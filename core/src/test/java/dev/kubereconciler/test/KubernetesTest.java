@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 @Inherited
-@ExtendWith({ KubernetesTestExtension.class, RbacProofExtension.class })
+@ExtendWith(KubernetesTestExtension.class)
 public @interface KubernetesTest {
 
 }
