@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.LongAdder;
 import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Records what each controller did, for the {@code controllers} endpoint: reconciles by
@@ -84,7 +84,7 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
+	public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
 		Activity activity = record(controller);
 		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
@@ -290,7 +290,7 @@ public class ControllerActivity implements ControllerListener {
 	 * @param delay the delay
 	 * @param time when the decision was made
 	 */
-	public record Decision(Request request, AddCause cause, DelaySource source, Duration delay, Instant time) {
+	public record Decision(Request request, Trigger cause, DelaySource source, Duration delay, Instant time) {
 
 	}
 

@@ -22,8 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import dev.kubereconciler.actuate.ControllerActivity.DelayStatistics;
 import dev.kubereconciler.actuate.ControllerActivity.ReconcileCounts;
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiterState;
 import dev.kubereconciler.ratelimit.RateLimiterStates;
 import dev.kubereconciler.ratelimit.StormSimulator;
@@ -198,7 +198,7 @@ public class ControllersEndpoint {
 					throw new InvalidEndpointRequestException("forget takes only 'key'", "Unexpected argument");
 				}
 				Request request = WriteArguments.parseKey(key);
-				controller.queue().forget(request);
+				controller.forget(request);
 				this.activity.forget(name, request);
 			}
 			case "retune" -> {
@@ -235,7 +235,7 @@ public class ControllersEndpoint {
 		return new ControllerDescriptor(controller.resourceType().displayName(), controller.state().label(),
 				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
 				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
-						controller.queue().gauges().inFlight(), depthByPriority(controller)),
+						controller.queue().inFlight(), depthByPriority(controller)),
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name),
 				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
@@ -246,7 +246,6 @@ public class ControllersEndpoint {
 		// highest priority first, the order in which the keys are handed out
 		Map<String, Integer> depth = new LinkedHashMap<>();
 		controller.queue()
-			.gauges()
 			.depthByPriority()
 			.entrySet()
 			.stream()
@@ -256,7 +255,7 @@ public class ControllersEndpoint {
 	}
 
 	private static ItemDescriptor describe(Controller controller, Request request, long retries, boolean showKeys) {
-		Duration nextAttemptIn = controller.queue().gauges().remainingDelay(request).orElse(Duration.ZERO);
+		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
 		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
 				nextAttemptIn.toString());
 	}

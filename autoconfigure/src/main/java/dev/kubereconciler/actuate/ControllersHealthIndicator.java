@@ -9,8 +9,8 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ControllerManager;
 import dev.kubereconciler.controller.ControllerState;
+import dev.kubereconciler.manager.ControllerManager;
 
 /**
  * Health of the controllers: {@code DOWN} when a controller failed, for example because

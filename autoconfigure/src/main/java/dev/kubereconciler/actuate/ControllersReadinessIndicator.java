@@ -6,7 +6,7 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 
 /**
  * Readiness of the controllers, a member of the {@code readiness} health group:

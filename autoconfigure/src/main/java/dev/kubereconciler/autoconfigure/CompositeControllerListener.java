@@ -6,11 +6,11 @@ import java.util.Objects;
 
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
-import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.controller.ReconcileOutcome;
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Fans every callback out to several {@link ControllerListener} beans.
@@ -42,7 +42,7 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
+	public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
 		this.listeners.forEach((listener) -> listener.limiterDelayed(controller, request, cause, source, delay));
 	}
 
@@ -63,7 +63,7 @@ final class CompositeControllerListener implements ControllerListener {
 		return (observers.size() == 1) ? observers.get(0) : new QueueObserver<>() {
 
 			@Override
-			public void added(Request item, AddCause cause, int priority) {
+			public void added(Request item, Trigger cause, int priority) {
 				observers.forEach((observer) -> observer.added(item, cause, priority));
 			}
 

@@ -14,9 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.CleanupMethod;
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.LabelSelector;
-import dev.kubereconciler.controller.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -249,7 +249,7 @@ final class ControllerDefinitions {
 	private static String labelSelector(String prefix, ControllerProperties overrides, String fallback) {
 		String selector = (overrides.getLabelSelector() != null) ? overrides.getLabelSelector() : fallback;
 		try {
-			LabelSelector.parse(selector);
+			LabelMatcher.parse(selector);
 			return selector;
 		}
 		catch (IllegalArgumentException ex) {

@@ -21,12 +21,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.controller.CacheTransforms;
+import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.events.EventRecorders;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -90,7 +90,7 @@ public final class KubeReconcilerAutoConfiguration {
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
 		return new ManagedControllers(() -> definitions.resolve(methods.getMethods(), methods.getCleanups(),
 				definitionBeans.orderedStream().toList()), (resolved) -> {
-					ControllerManagerBuilder builder = ControllerManager.builder(apiClient)
+					ManagerBuilder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
 						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))

@@ -12,9 +12,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.LeaderElectionSettings;
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Configuration properties for kube-reconciler.
@@ -257,7 +257,7 @@ public class KubeReconcilerProperties {
 		 * Which causes of a reconcile pass through the bucket: event, retry,
 		 * requeue-after.
 		 */
-		private Set<AddCause> appliesTo = EnumSet.allOf(AddCause.class);
+		private Set<Trigger> appliesTo = EnumSet.allOf(Trigger.class);
 
 		/**
 		 * Whether qps and burst are each replica's (replica) or the whole cluster's,
@@ -289,11 +289,11 @@ public class KubeReconcilerProperties {
 			this.maxWait = maxWait;
 		}
 
-		public Set<AddCause> getAppliesTo() {
+		public Set<Trigger> getAppliesTo() {
 			return this.appliesTo;
 		}
 
-		public void setAppliesTo(Set<AddCause> appliesTo) {
+		public void setAppliesTo(Set<Trigger> appliesTo) {
 			this.appliesTo = appliesTo;
 		}
 

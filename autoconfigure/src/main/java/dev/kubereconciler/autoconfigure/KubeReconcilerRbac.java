@@ -5,7 +5,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.rbac.ControllerRbac;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacManifests;

@@ -10,7 +10,7 @@ import java.util.UUID;
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
-import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 
 /**
  * Turns {@code kube-reconciler.leader-election.*} into {@link LeaderElectionSettings}:

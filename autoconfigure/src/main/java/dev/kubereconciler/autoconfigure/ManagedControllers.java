@@ -15,9 +15,9 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ControllerRegistry;
 
 /**
  * Builds the {@link ControllerManager} once every bean exists (so every

@@ -5,9 +5,9 @@ import java.util.EnumSet;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.ManagerRateLimiter;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Turns the manager-level properties ({@code kube-reconciler.manager.*} and
@@ -41,7 +41,7 @@ final class ManagerSettings {
 			throw new InvalidPropertyException(BUCKET + "max-wait", maxWait, "the max wait cannot be negative",
 					"Set " + BUCKET + "max-wait to 0 or a positive duration, or remove it for no limit.");
 		}
-		EnumSet<AddCause> causes = EnumSet.noneOf(AddCause.class);
+		EnumSet<Trigger> causes = EnumSet.noneOf(Trigger.class);
 		causes.addAll(config.getAppliesTo());
 		return new ManagerGate(bucket, causes, maxWait);
 	}

@@ -7,7 +7,7 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.Scope;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManagerBuilder;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.sharding.ShardingSettings;
 
 /**
@@ -21,7 +21,7 @@ final class ShardingConfigurer {
 	private ShardingConfigurer() {
 	}
 
-	static void configure(ControllerManagerBuilder builder, List<ControllerDefinition> definitions,
+	static void configure(ManagerBuilder builder, List<ControllerDefinition> definitions,
 			KubeReconcilerProperties properties, Environment environment, String podNamespace, String identity) {
 		ShardingProperties config = properties.getSharding();
 		if (properties.getLeaderElection().isEnabled()) {

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.MappedWatch;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.RequestMapper;

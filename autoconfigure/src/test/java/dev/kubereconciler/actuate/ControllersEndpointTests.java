@@ -32,10 +32,10 @@ import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.SimulationDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -44,6 +44,7 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -68,7 +69,7 @@ class ControllersEndpointTests {
 
 	private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
 
-	private final List<Controller> started = new ArrayList<>();
+	private final List<DefaultController> started = new ArrayList<>();
 
 	private ControllerManager manager;
 
@@ -159,7 +160,7 @@ class ControllersEndpointTests {
 	@Test
 	void managerGateWaitsAreLimiterDelayFromTheManagerButNoRetries() {
 		TokenBucketRateLimiter<Object> gateBucket = RateLimiters.bucket(10, 1, this.scheduler);
-		this.manager = manager(new ManagerGate(gateBucket, EnumSet.allOf(AddCause.class), Duration.ofMinutes(1)),
+		this.manager = manager(new ManagerGate(gateBucket, EnumSet.allOf(Trigger.class), Duration.ofMinutes(1)),
 				definition("gated", (request) -> Result.done()));
 		ControllersEndpoint endpoint = new ControllersEndpoint(() -> this.manager, this.activity, Show.ALWAYS);
 		Controller gated = start("gated");
@@ -180,7 +181,7 @@ class ControllersEndpointTests {
 	void theDecisionLogKeepsOnlyTheLatestDecisions() {
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("failing", (request) -> Result.requeue()));
 		for (String name : List.of("a", "b", "c", "d", "e")) {
-			this.activity.limiterDelayed("failing", new Request("ns", name), AddCause.RETRY, DelaySource.BACKOFF,
+			this.activity.limiterDelayed("failing", new Request("ns", name), Trigger.RETRY, DelaySource.BACKOFF,
 					Duration.ZERO);
 		}
 		assertThat(endpoint.controller("failing").events()).extracting(DecisionDescriptor::key)
@@ -356,13 +357,13 @@ class ControllersEndpointTests {
 	}
 
 	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder... definitions) {
-		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null), definitions);
+		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(Trigger.class), null), definitions);
 		return new ControllersEndpoint(() -> this.manager, this.activity, show);
 	}
 
 	private ControllerManager manager(ManagerGate gate, ControllerDefinition.Builder... definitions) {
 		// never started: its controllers are started one by one and fed keys by the tests
-		ControllerManagerBuilder builder = ControllerManager
+		ManagerBuilder builder = ControllerManager
 			.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 			.clock(this.scheduler)
 			.abandonGrace(Duration.ofMillis(100))
@@ -374,15 +375,15 @@ class ControllersEndpointTests {
 		return builder.build();
 	}
 
-	private Controller start(String name) {
-		Controller controller = this.manager.controller(name);
+	private DefaultController start(String name) {
+		DefaultController controller = (DefaultController) this.manager.controller(name);
 		controller.start();
 		this.started.add(controller);
 		return controller;
 	}
 
 	private static boolean idle(Controller controller) {
-		return controller.queue().gauges().inFlight() == 0 && controller.queue().depth() == 0;
+		return controller.queue().inFlight() == 0 && controller.queue().depth() == 0;
 	}
 
 	private static SecurityContext user(String role) {

@@ -18,8 +18,9 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -71,7 +72,7 @@ class ControllersHealthIndicatorTests {
 	void downWhenAControllerStopsWhileTheManagerRuns(ApiClient client, TestNamespace namespace) {
 		this.manager = manager(client, namespace, Duration.ofSeconds(30));
 		this.manager.start();
-		this.manager.controller("mirror").stop(Duration.ZERO);
+		((DefaultController) this.manager.controller("mirror")).stop(Duration.ZERO);
 		Health health = new ControllersHealthIndicator(() -> this.manager).health(true);
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("controllers",

@@ -20,7 +20,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ShardMetrics;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sharding.ShardingSettings;

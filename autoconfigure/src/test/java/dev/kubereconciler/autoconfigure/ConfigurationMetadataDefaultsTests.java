@@ -9,10 +9,10 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.controller.CacheTransforms;
+import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.ControllerRegistry;
-import dev.kubereconciler.controller.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;

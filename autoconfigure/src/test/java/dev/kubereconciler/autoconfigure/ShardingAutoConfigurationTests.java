@@ -10,7 +10,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfigurationTests.MirrorConfiguration;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.sharding.ShardingSettings;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;

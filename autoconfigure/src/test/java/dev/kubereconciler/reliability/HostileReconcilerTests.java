@@ -102,7 +102,7 @@ class HostileReconcilerTests {
 		assertThat(this.hostile.calls.get("ignores-interrupts")).hasValue(2);
 		assertThat(this.hostile.interrupted).hasValue(1);
 		// the workers are all still there, and every key takes new work
-		assertThat(controller.queue().gauges().inFlight()).isLessThanOrEqualTo(1);
+		assertThat(controller.queue().inFlight()).isLessThanOrEqualTo(1);
 		for (String name : List.of("returns-null", "throws-error", "hangs")) {
 			V1ConfigMap current = core.readNamespacedConfigMap(name, this.namespace.name()).execute();
 			core.replaceNamespacedConfigMap(name, this.namespace.name(), current.data(Map.of("touched", "yes")))

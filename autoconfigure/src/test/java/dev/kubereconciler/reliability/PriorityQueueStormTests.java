@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
@@ -127,7 +127,7 @@ class PriorityQueueStormTests {
 					return new QueueObserver<>() {
 
 						@Override
-						public void added(Request item, AddCause cause, int priority) {
+						public void added(Request item, Trigger cause, int priority) {
 							// the controller's own handler queued the update's key
 							if (updating.get() && item.name().equals(target.get())
 									&& queuedAt.compareAndSet(0, System.nanoTime())) {
@@ -181,7 +181,7 @@ class PriorityQueueStormTests {
 		try {
 			manager.start();
 			Controller controller = manager.controllers().get("storm");
-			Map<Integer, Integer> startDepth = controller.queue().gauges().depthByPriority();
+			Map<Integer, Integer> startDepth = controller.queue().depthByPriority();
 			await().atMost(Duration.ofMinutes(2)).until(() -> reconciles.get() >= OBJECTS / 10);
 			target.set(first.get());
 			int backlog = controller.queue().depth();

@@ -21,13 +21,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
-import dev.kubereconciler.controller.ControllerManagerBuilder;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
@@ -81,11 +81,11 @@ class SharedBucketUnderLoadTests {
 		}
 		Reliability.inParallel(16, writers);
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(QPS, BURST);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
 		AtomicLongArray admittedAt = new AtomicLongArray(OBJECTS);
 		AtomicInteger admitted = new AtomicInteger();
 		AtomicLong lowestTokens = new AtomicLong(BURST);
-		ControllerManagerBuilder builder = ControllerManager.builder(this.client).gate(gate);
+		ManagerBuilder builder = ControllerManager.builder(this.client).gate(gate);
 		for (String group : GROUPS) {
 			builder.controller(ControllerDefinition.builder("group-" + group, V1ConfigMap.class)
 				.namespaces(this.namespace.name())

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.ManagedControllers;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;

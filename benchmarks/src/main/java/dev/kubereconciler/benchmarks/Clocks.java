@@ -2,7 +2,7 @@ package dev.kubereconciler.benchmarks;
 
 import java.util.concurrent.ScheduledExecutorService;
 
-import dev.kubereconciler.ratelimit.DelayScheduler;
+import dev.kubereconciler.time.DelayScheduler;
 
 /**
  * Delay schedulers for our engine: the real one, and a diagnostic one whose clock never

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.kubereconciler.controller.ModelCopier;
+import dev.kubereconciler.internal.context.ModelCopier;
 
 /**
  * Cost of the private copy an object-taking reconciler gets: {@link ModelCopier}'s

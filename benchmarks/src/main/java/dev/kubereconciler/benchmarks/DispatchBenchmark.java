@@ -31,9 +31,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -41,7 +41,7 @@ import dev.kubereconciler.reconcile.Result;
 
 /**
  * Time to drain 100,000 distinct keys through a no-op reconcile on 2 workers: our
- * {@link Controller}, client-java's {@code DefaultController}, and a bare
+ * {@link DefaultController}, client-java's {@code DefaultController}, and a bare
  * {@link ThreadPoolExecutor} running the same no-op, which is the practical limit.
  *
  * <p>
@@ -123,7 +123,7 @@ public class DispatchBenchmark {
 
 		ScheduledThreadPoolExecutor scheduler;
 
-		Controller controller;
+		DefaultController controller;
 
 		@Setup(Level.Invocation)
 		public void setUp(Work work) {
@@ -139,7 +139,7 @@ public class DispatchBenchmark {
 				.maxConcurrentReconciles(WORKERS)
 				.rateLimiter(rateLimiter)
 				.build();
-			this.controller = ControllerManager.builder(new ApiClient().setReadTimeout(0))
+			this.controller = (DefaultController) ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
 				.priorityQueue("priority".equals(this.queue))
 				.controller(definition)
@@ -152,12 +152,11 @@ public class DispatchBenchmark {
 
 		@TearDown(Level.Invocation)
 		public void tearDown() {
-			// Controller.stop() can stall for the 5 s abandon grace when a worker is
-			// between two
-			// keys as it starts (see RESULTS.md); shutting the queue down releases the
-			// workers
+			// stop() can stall for the 5 s abandon grace when a worker is between two
+			// keys
+			// as it starts (see RESULTS.md); shutting the queue down releases the workers
 			// just as well, and this controller is discarded anyway
-			this.controller.queue().shutDown();
+			this.controller.workQueue().shutDown();
 			this.scheduler.shutdownNow();
 		}
 

@@ -10,9 +10,9 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.PatchUtils;
 
-import dev.kubereconciler.controller.CacheTransforms;
+import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerManager;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 
 /**

@@ -5,12 +5,11 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
 import javax.management.ObjectName;
 
 import io.kubernetes.client.openapi.ApiException;
 
-import dev.kubereconciler.controller.CacheTransforms;
+import dev.kubereconciler.cache.CacheTransforms;
 
 /**
  * The heap a peer's controller retains with the ConfigMaps of one namespace cached:

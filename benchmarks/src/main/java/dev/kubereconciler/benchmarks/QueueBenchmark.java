@@ -25,10 +25,11 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
-import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.internal.queue.ReconcileQueue;
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Work-queue throughput, ours side by side with client-java-extended's
@@ -87,13 +88,13 @@ public class QueueBenchmark {
 
 		ScheduledThreadPoolExecutor scheduler;
 
-		RateLimitingQueue<Request> queue;
+		ReconcileQueue<Request> queue;
 
 		@Setup(Level.Trial)
 		public void setUp() {
 			this.scheduler = new ScheduledThreadPoolExecutor(1, Keys.daemonThreads("delays"));
 			this.scheduler.setRemoveOnCancelPolicy(true);
-			this.queue = RateLimitingQueue.<Request>builder()
+			this.queue = ReconcileQueue.<Request>builder()
 				.name("benchmark")
 				.rateLimiter(RateLimiters.controllerDefault())
 				.scheduler(Clocks.scheduler(this.ticker, this.scheduler))
@@ -160,13 +161,12 @@ public class QueueBenchmark {
 	@Benchmark
 	@OperationsPerInvocation(BATCH)
 	public void addGetDoneOurs(OurQueue queue, Batch batch) throws InterruptedException {
-		RateLimitingQueue<Request> q = queue.queue;
+		ReconcileQueue<Request> q = queue.queue;
 		Request[] keys = batch.ours;
 		for (int i = 0; i < BATCH; i++) {
 			// half of them as an initial list would add them; the plain queue ignores
 			// priorities
-			q.add(keys[i], AddCause.EVENT,
-					((i & 1) == 0) ? RateLimitingQueue.LOW_PRIORITY : RateLimitingQueue.NORMAL_PRIORITY);
+			q.add(keys[i], Trigger.EVENT, ((i & 1) == 0) ? Priorities.LOW : Priorities.NORMAL);
 		}
 		for (int i = 0; i < BATCH; i++) {
 			Request key = q.get().orElseThrow();
@@ -210,7 +210,7 @@ public class QueueBenchmark {
 		public void setUp() {
 			this.delegate.mode = this.mode;
 			this.delegate.setUp();
-			RateLimitingQueue<Request> queue = this.delegate.queue;
+			ReconcileQueue<Request> queue = this.delegate.queue;
 			this.consumer = Consumer.start("ours", () -> {
 				Optional<Request> key = queue.get();
 				key.ifPresent(queue::done);
@@ -326,7 +326,7 @@ public class QueueBenchmark {
 
 	@Benchmark
 	public void addAfterOurs(OurDelayedQueue queue, OurProducer producer) {
-		queue.delegate.queue.addAfter(producer.next(), SHORT_DELAY, AddCause.REQUEUE_AFTER);
+		queue.delegate.queue.addAfter(producer.next(), SHORT_DELAY, Trigger.REQUEUE_AFTER);
 	}
 
 	@Benchmark

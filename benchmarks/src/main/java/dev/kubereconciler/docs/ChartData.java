@@ -12,7 +12,7 @@ import dev.kubereconciler.docs.SharedBucketSimulation.ControllerLoad;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.StormSimulator;
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * The series that the documentation's charts plot, computed by the limiters themselves,

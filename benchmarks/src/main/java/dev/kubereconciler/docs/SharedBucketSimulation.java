@@ -10,8 +10,8 @@ import java.util.PriorityQueue;
 
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiters;
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * Replays several controllers that share one manager bucket, on a virtual clock, as the

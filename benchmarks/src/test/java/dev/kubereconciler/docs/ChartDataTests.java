@@ -13,7 +13,7 @@ import dev.kubereconciler.docs.SharedBucketSimulation.ControllerLoad;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.StormSimulator;
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.time.Ticker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -3,15 +3,15 @@ package dev.kubereconciler.controller;
 import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
-
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.ReconcileFunction;
-import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.reconcile.Result;
 
 /**
@@ -105,10 +105,7 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	 * function
 	 */
 	public static @Nullable ContextReconciler<?> of(ReconcileFunction reconciler) {
-		if (reconciler instanceof ContextReconciler<?> context) {
-			return context;
-		}
-		return (reconciler instanceof BoundReconciler<?> bound) ? bound.reconciler() : null;
+		return (reconciler instanceof ContextReconciler<?> context) ? context : null;
 	}
 
 	public Class<T> type() {
@@ -140,12 +137,12 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 		return this.objectReconciler != null;
 	}
 
-	Result invoke(Request request, T object, ReconcileContext<T> context) throws Exception {
+	public Result invoke(Request request, T object, ReconcileContext<T> context) throws Exception {
 		return (this.objectReconciler != null) ? this.objectReconciler.reconcile(object, context)
 				: this.requestReconciler.reconcile(request, context);
 	}
 
-	Result cleanup(T object, ReconcileContext<T> context) throws Exception {
+	public Result cleanup(T object, ReconcileContext<T> context) throws Exception {
 		return this.cleaner.cleanup(object, context);
 	}
 

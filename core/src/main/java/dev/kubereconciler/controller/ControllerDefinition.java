@@ -12,6 +12,9 @@ import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.MappedWatch;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.EventFilter;
@@ -45,7 +48,7 @@ import dev.kubereconciler.reconcile.RequestMapper;
  * returns
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
-		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelector labelSelector,
+		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelMatcher labelSelector,
 		ReconcileFunction reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
 		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
@@ -68,7 +71,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		Objects.requireNonNull(rateLimiter, () -> "Controller '" + name + "' must have a rate limiter");
 		owns = List.copyOf(owns);
 		namespaces = Set.copyOf(namespaces);
-		labelSelector = (labelSelector != null) ? labelSelector : LabelSelector.everything();
+		labelSelector = (labelSelector != null) ? labelSelector : LabelMatcher.everything();
 		if (maxConcurrentReconciles < 1) {
 			throw new IllegalArgumentException("Controller '" + name
 					+ "' maxConcurrentReconciles must be at least 1, was " + maxConcurrentReconciles);
@@ -143,7 +146,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private final Set<String> namespaces = new LinkedHashSet<>();
 
-		private LabelSelector labelSelector = LabelSelector.everything();
+		private LabelMatcher labelSelector = LabelMatcher.everything();
 
 		private ReconcileFunction reconciler;
 
@@ -182,7 +185,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 
 		public Builder labelSelector(String labelSelector) {
-			this.labelSelector = LabelSelector.parse(labelSelector);
+			this.labelSelector = LabelMatcher.parse(labelSelector);
 			return this;
 		}
 

@@ -2,10 +2,10 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Receives what controllers do, for metrics and diagnostics. Every method has an empty
@@ -41,7 +41,7 @@ public interface ControllerListener {
 	 * A limiter decided how long a key waits. Called once for every rate-limited requeue
 	 * (after an error or {@code Result.requeue()}), with source
 	 * {@link DelaySource#BACKOFF} or {@link DelaySource#BUCKET} and cause
-	 * {@link AddCause#RETRY}, even when the delay is zero; and once for every wait longer
+	 * {@link Trigger#RETRY}, even when the delay is zero; and once for every wait longer
 	 * than zero at the manager gate, with source {@link DelaySource#MANAGER} and the
 	 * cause of the key's latest add.
 	 * @param controller the controller name
@@ -50,8 +50,7 @@ public interface ControllerListener {
 	 * @param source the limiter the delay is attributed to
 	 * @param delay the delay
 	 */
-	default void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
-			Duration delay) {
+	default void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
 	}
 
 	/**

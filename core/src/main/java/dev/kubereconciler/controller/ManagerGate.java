@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.BucketReservation;
+import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * The manager-level token bucket that every controller's workers pass before they
@@ -27,11 +27,11 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 public final class ManagerGate {
 
 	// values() clones its array on every call, and isOpen() runs once per reconcile
-	private static final int ALL_CAUSES = AddCause.values().length;
+	private static final int ALL_CAUSES = Trigger.values().length;
 
 	private final TokenBucketRateLimiter<?> bucket;
 
-	private final Set<AddCause> appliesTo;
+	private final Set<Trigger> appliesTo;
 
 	private final Duration maxWait;
 
@@ -50,9 +50,9 @@ public final class ManagerGate {
 	 * limit; a key that would wait longer gives its token back and waits in the queue
 	 * instead, so a saturated gate does not pin workers
 	 */
-	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<AddCause> appliesTo, Duration maxWait) {
+	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, Duration maxWait) {
 		this.bucket = Objects.requireNonNull(bucket, "bucket must not be null");
-		this.appliesTo = appliesTo.isEmpty() ? EnumSet.noneOf(AddCause.class) : EnumSet.copyOf(appliesTo);
+		this.appliesTo = appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : EnumSet.copyOf(appliesTo);
 		if (maxWait != null && maxWait.isNegative()) {
 			throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
 		}
@@ -70,7 +70,7 @@ public final class ManagerGate {
 	 * @return an unlimited gate
 	 */
 	public static ManagerGate unlimited() {
-		return new ManagerGate(RateLimiters.bucket(Double.POSITIVE_INFINITY, 1), EnumSet.allOf(AddCause.class), null);
+		return new ManagerGate(RateLimiters.bucket(Double.POSITIVE_INFINITY, 1), EnumSet.allOf(Trigger.class), null);
 	}
 
 	/**
@@ -78,8 +78,8 @@ public final class ManagerGate {
 	 * @param cause the cause, {@code null} when unknown (treated as an event)
 	 * @return whether the gate applies
 	 */
-	public boolean appliesTo(AddCause cause) {
-		return this.appliesTo.contains((cause != null) ? cause : AddCause.EVENT);
+	public boolean appliesTo(Trigger cause) {
+		return this.appliesTo.contains((cause != null) ? cause : Trigger.EVENT);
 	}
 
 	/**
@@ -89,7 +89,7 @@ public final class ManagerGate {
 	 * {@link #giveBack(Pass) gives it back}, exactly once.
 	 * @return the pass
 	 */
-	Pass reserve() {
+	public Pass reserve() {
 		synchronized (this.outstanding) {
 			// reserved under the same lock that orders the outstanding passes, so that
 			// their
@@ -118,7 +118,7 @@ public final class ManagerGate {
 	 * Record that a reconcile passed the gate with its pass.
 	 * @param pass the pass
 	 */
-	void admit(Pass pass) {
+	public void admit(Pass pass) {
 		this.admitted.increment();
 		resolve(pass, false);
 	}
@@ -128,7 +128,7 @@ public final class ManagerGate {
 	 * the controller stops while its worker waits at the gate.
 	 * @param pass the pass
 	 */
-	void giveBack(Pass pass) {
+	public void giveBack(Pass pass) {
 		resolve(pass, true);
 	}
 
@@ -158,14 +158,14 @@ public final class ManagerGate {
 	 * cause, so that a worker needs neither the key's cause nor a reservation to pass it.
 	 * @return whether passing is free
 	 */
-	boolean isOpen() {
+	public boolean isOpen() {
 		return this.bucket.isUnlimited() && this.appliesTo.size() == ALL_CAUSES;
 	}
 
 	/**
 	 * Record that a reconcile passed the gate without a reservation.
 	 */
-	void admit() {
+	public void admit() {
 		this.admitted.increment();
 	}
 
@@ -182,8 +182,8 @@ public final class ManagerGate {
 		return this.bucket;
 	}
 
-	public Set<AddCause> appliesTo() {
-		return EnumSet.copyOf(this.appliesTo.isEmpty() ? EnumSet.noneOf(AddCause.class) : this.appliesTo);
+	public Set<Trigger> appliesTo() {
+		return EnumSet.copyOf(this.appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : this.appliesTo);
 	}
 
 	public Duration maxWait() {
@@ -193,7 +193,7 @@ public final class ManagerGate {
 	/**
 	 * A worker's claim on the gate for one reconcile.
 	 */
-	static final class Pass {
+	public static final class Pass {
 
 		private final BucketReservation reservation;
 
@@ -211,7 +211,7 @@ public final class ManagerGate {
 		 * it out.
 		 * @return whether a token was taken
 		 */
-		boolean isGranted() {
+		public boolean isGranted() {
 			return this.reservation.isGranted();
 		}
 
@@ -219,7 +219,7 @@ public final class ManagerGate {
 		 * Return how long to wait before the reconcile, or the wait that was refused.
 		 * @return the delay in nanoseconds
 		 */
-		long delayNanos() {
+		public long delayNanos() {
 			return this.reservation.delayNanos();
 		}
 

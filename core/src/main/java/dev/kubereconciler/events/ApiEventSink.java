@@ -16,7 +16,7 @@ import io.kubernetes.client.util.PatchUtils;
  * a JSON merge patch of {@code series} for a repeat, as client-go patches only the
  * series.
  */
-public final class ApiEventSink implements EventSink {
+public final class ApiEventSink implements EventDestination {
 
 	// metav1.MicroTime's wire format, RFC3339Micro: exactly six fractional digits
 	private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSSXXX");

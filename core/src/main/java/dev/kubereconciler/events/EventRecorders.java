@@ -13,15 +13,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.kubernetes.client.util.ModelMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Creates the {@link EventRecorder} of each controller and runs what they share: the spam
@@ -91,7 +90,7 @@ public final class EventRecorders {
 	 * dropped
 	 * @param listener receives writes and drops
 	 */
-	public EventRecorders(EventSink sink, Executor writerExecutor, Clock clock, String reportingInstance,
+	public EventRecorders(EventDestination sink, Executor writerExecutor, Clock clock, String reportingInstance,
 			int bufferCapacity, EventRecorderListener listener) {
 		this.clock = Objects.requireNonNull(clock, "clock must not be null");
 		String instance = Objects.requireNonNull(reportingInstance, "reportingInstance must not be null");

@@ -6,11 +6,10 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.EventsV1Event;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Writes events from a bounded buffer, one at a time, on a task of the given executor, so
@@ -28,7 +27,7 @@ final class EventWriter {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventWriter.class);
 
-	private final EventSink sink;
+	private final EventDestination sink;
 
 	private final Executor executor;
 
@@ -38,7 +37,7 @@ final class EventWriter {
 
 	private final AtomicBoolean draining = new AtomicBoolean();
 
-	EventWriter(EventSink sink, Executor executor, int capacity, EventRecorderListener listener) {
+	EventWriter(EventDestination sink, Executor executor, int capacity, EventRecorderListener listener) {
 		if (capacity < 1) {
 			throw new IllegalArgumentException("The event buffer capacity must be at least 1, was " + capacity);
 		}

@@ -18,11 +18,11 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.controller.ReconcileOutcome;
-import dev.kubereconciler.queue.AddCause;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Publishes controller-runtime's controller and work queue metrics through Micrometer,
@@ -41,7 +41,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 	private final Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket;
 
-	private final Map<String, ControllerMeters> meters = new ConcurrentHashMap<>();
+	private final Map<String, ControllerMeterSet> meters = new ConcurrentHashMap<>();
 
 	// controllers that changed state before the binder was bound, registered by bindTo
 	private final Set<String> seen = new LinkedHashSet<>();
@@ -86,7 +86,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
 			Throwable error) {
-		ControllerMeters meters = meters(controller);
+		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
 			if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
@@ -96,8 +96,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	}
 
 	@Override
-	public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source, Duration delay) {
-		ControllerMeters meters = meters(controller);
+	public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
+		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.delay(source).record(delay);
 		}
@@ -105,7 +105,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 	@Override
 	public void eventFiltered(String controller, String filter) {
-		ControllerMeters meters = meters(controller);
+		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.eventFiltered(filter);
 		}
@@ -116,8 +116,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		return new QueueObserver<>() {
 
 			@Override
-			public void added(Request item, AddCause cause, int priority) {
-				ControllerMeters meters = meters(controller);
+			public void added(Request item, Trigger cause, int priority) {
+				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
 					meters.adds.increment();
 					meters.depthByPriority.observe(priority);
@@ -126,7 +126,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 			@Override
 			public void retried(Request item) {
-				ControllerMeters meters = meters(controller);
+				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
 					meters.retries.increment();
 				}
@@ -134,7 +134,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 			@Override
 			public void dequeued(Request item, long queuedNanos) {
-				ControllerMeters meters = meters(controller);
+				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
 					meters.queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
 				}
@@ -142,7 +142,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 			@Override
 			public void finished(Request item, long workNanos) {
-				ControllerMeters meters = meters(controller);
+				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
 					meters.workDuration.record(workNanos, TimeUnit.NANOSECONDS);
 				}
@@ -151,8 +151,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		};
 	}
 
-	private ControllerMeters meters(String controller) {
-		ControllerMeters meters = this.meters.get(controller);
+	private ControllerMeterSet meters(String controller) {
+		ControllerMeterSet meters = this.meters.get(controller);
 		if (meters != null) {
 			return meters;
 		}
@@ -163,7 +163,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 			return null;
 		}
 		return this.meters.computeIfAbsent(controller,
-				(name) -> new ControllerMeters(registry, name, () -> this.controllers.apply(name)));
+				(name) -> new ControllerMeterSet(registry, name, () -> this.controllers.apply(name)));
 	}
 
 }

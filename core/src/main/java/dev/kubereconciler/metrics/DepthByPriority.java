@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.queue.Priorities;
 
 /**
  * {@code workqueue_depth} with controller-runtime's {@code priority} label
@@ -41,7 +41,7 @@ final class DepthByPriority {
 		this.registry = registry;
 		this.tags = tags;
 		this.controller = controller;
-		observe(RateLimitingQueue.NORMAL_PRIORITY);
+		observe(Priorities.NORMAL);
 	}
 
 	/**
@@ -53,8 +53,7 @@ final class DepthByPriority {
 			return;
 		}
 		Controller controller = this.controller.get();
-		if (priority != RateLimitingQueue.NORMAL_PRIORITY && controller != null
-				&& !controller.queue().isPriorityQueue()) {
+		if (priority != Priorities.NORMAL && controller != null && !controller.queue().isPriorityQueue()) {
 			// a plain queue reports its whole depth at the normal priority
 			return;
 		}
@@ -84,7 +83,7 @@ final class DepthByPriority {
 	private void register(String label, java.util.function.ToIntFunction<Map<Integer, Integer>> value) {
 		Gauge.builder("workqueue.depth", this.controller, (supplier) -> {
 			Controller controller = supplier.get();
-			return (controller != null) ? value.applyAsInt(controller.queue().gauges().depthByPriority()) : 0;
+			return (controller != null) ? value.applyAsInt(controller.queue().depthByPriority()) : 0;
 		}).description("Current depth of workqueue").tags(this.tags).tag("priority", label).register(this.registry);
 	}
 

@@ -1,8 +1,10 @@
 package dev.kubereconciler.queue;
 
+import dev.kubereconciler.reconcile.Trigger;
+
 /**
- * Receives what a {@link RateLimitingQueue} does, for metrics; the hooks match
- * client-go's {@code workqueue} metrics provider. Every method has an empty default.
+ * Receives what a controller's work queue does, for metrics; the hooks match client-go's
+ * {@code workqueue} metrics provider. Every method has an empty default.
  *
  * <p>
  * Callbacks run on the queue's callers' threads, some of them while a key's state is
@@ -29,17 +31,17 @@ public interface QueueObserver<T> {
 	 * @param item the item
 	 * @param cause why it was added
 	 */
-	default void added(T item, AddCause cause) {
+	default void added(T item, Trigger cause) {
 	}
 
 	/**
 	 * An item became pending, with the priority of that add; by default this is reported
-	 * to {@link #added(Object, AddCause)}. The queue calls only this method.
+	 * to {@link #added(Object, Trigger)}. The queue calls only this method.
 	 * @param item the item
 	 * @param cause why it was added
 	 * @param priority the priority it was added with
 	 */
-	default void added(T item, AddCause cause, int priority) {
+	default void added(T item, Trigger cause, int priority) {
 		added(item, cause);
 	}
 

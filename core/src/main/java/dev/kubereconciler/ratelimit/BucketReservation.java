@@ -2,6 +2,8 @@ package dev.kubereconciler.ratelimit;
 
 import java.time.Duration;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * One token taken from a {@link TokenBucketRateLimiter}, with Go's
  * {@code rate.Reservation} semantics: it says how long to wait before acting and can give
@@ -65,7 +67,7 @@ public final class BucketReservation {
 	 * @return the delay; for a refused reservation, the wait it would have needed
 	 */
 	public Duration delay() {
-		return Durations.of(this.delayNanos);
+		return DurationNanos.of(this.delayNanos);
 	}
 
 	/**

@@ -42,8 +42,8 @@ final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 		this.baseDelay = baseDelay;
 		this.maxDelay = maxDelay;
-		this.baseNanos = Durations.toNanos(baseDelay);
-		this.maxNanos = Durations.toNanos(maxDelay);
+		this.baseNanos = DurationNanos.toNanos(baseDelay);
+		this.maxNanos = DurationNanos.toNanos(maxDelay);
 	}
 
 	@Override
@@ -61,7 +61,7 @@ final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> 
 		long nanos = whenNanos(item);
 		// The cap is by far the most frequent non-zero answer in a storm; returning the
 		// configured instance keeps it free of allocation.
-		return (nanos == this.maxNanos) ? this.maxDelay : Durations.of(nanos);
+		return (nanos == this.maxNanos) ? this.maxDelay : DurationNanos.of(nanos);
 	}
 
 	@Override
@@ -77,8 +77,8 @@ final class ExponentialFailureRateLimiter<T> implements ReservingRateLimiter<T> 
 	@Override
 	public RateLimiterState state() {
 		return new RateLimiterState("exponential",
-				StateMaps.of("baseDelay", this.baseDelay.toString(), "maxDelay", this.maxDelay.toString()),
-				StateMaps.of("trackedItems", this.failures.size()), List.of());
+				StateMapBuilder.of("baseDelay", this.baseDelay.toString(), "maxDelay", this.maxDelay.toString()),
+				StateMapBuilder.of("trackedItems", this.failures.size()), List.of());
 	}
 
 	/**

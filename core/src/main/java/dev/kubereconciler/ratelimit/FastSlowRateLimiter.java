@@ -48,8 +48,8 @@ final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 		this.fastDelay = fastDelay;
 		this.slowDelay = slowDelay;
 		this.maxFastAttempts = maxFastAttempts;
-		this.fastNanos = Durations.toNanos(fastDelay);
-		this.slowNanos = Durations.toNanos(slowDelay);
+		this.fastNanos = DurationNanos.toNanos(fastDelay);
+		this.slowNanos = DurationNanos.toNanos(slowDelay);
 	}
 
 	@Override
@@ -85,9 +85,9 @@ final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 	@Override
 	public RateLimiterState state() {
 		return new RateLimiterState("fast-slow",
-				StateMaps.of("fastDelay", this.fastDelay.toString(), "slowDelay", this.slowDelay.toString(),
+				StateMapBuilder.of("fastDelay", this.fastDelay.toString(), "slowDelay", this.slowDelay.toString(),
 						"maxFastAttempts", this.maxFastAttempts),
-				StateMaps.of("trackedItems", this.failures.size()), List.of());
+				StateMapBuilder.of("trackedItems", this.failures.size()), List.of());
 	}
 
 	FailureCounter<T> failures() {

@@ -41,7 +41,7 @@ final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 		}
 		this.limiter = limiter;
 		this.maxWait = maxWait;
-		this.maxWaitNanos = Durations.toNanos(maxWait);
+		this.maxWaitNanos = DurationNanos.toNanos(maxWait);
 	}
 
 	@Override
@@ -58,13 +58,13 @@ final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		long horizon = Math.min(maxWaitNanos, this.maxWaitNanos);
-		return Math.min(MaxOfRateLimiter.reserveNanos(this.limiter, item, horizon), this.maxWaitNanos);
+		return Math.min(LongestDelayRateLimiter.reserveNanos(this.limiter, item, horizon), this.maxWaitNanos);
 	}
 
 	@Override
 	public Decision decide(T item, long maxWaitNanos) {
 		long horizon = Math.min(maxWaitNanos, this.maxWaitNanos);
-		Decision decision = MaxOfRateLimiter.decide(this.limiter, item, horizon);
+		Decision decision = LongestDelayRateLimiter.decide(this.limiter, item, horizon);
 		return (decision.delay().compareTo(this.maxWait) > 0) ? new Decision(this.maxWait, decision.source())
 				: decision;
 	}
@@ -72,7 +72,7 @@ final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 	@Override
 	public Duration when(T item) {
 		long nanos = whenNanos(item);
-		return (nanos == this.maxWaitNanos) ? this.maxWait : Durations.of(nanos);
+		return (nanos == this.maxWaitNanos) ? this.maxWait : DurationNanos.of(nanos);
 	}
 
 	@Override
@@ -87,8 +87,8 @@ final class MaxWaitRateLimiter<T> implements ReservingRateLimiter<T> {
 
 	@Override
 	public RateLimiterState state() {
-		return new RateLimiterState("max-wait", StateMaps.of("maxWait", this.maxWait.toString()), StateMaps.of(),
-				List.of(this.limiter.state()));
+		return new RateLimiterState("max-wait", StateMapBuilder.of("maxWait", this.maxWait.toString()),
+				StateMapBuilder.of(), List.of(this.limiter.state()));
 	}
 
 }

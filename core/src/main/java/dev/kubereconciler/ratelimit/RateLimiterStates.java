@@ -3,6 +3,8 @@ package dev.kubereconciler.ratelimit;
 import java.time.Duration;
 import java.util.List;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * Builds fresh limiters from {@link RateLimiterState} descriptions, for example to
  * preview a configured limiter in the {@link StormSimulator} on a virtual clock without

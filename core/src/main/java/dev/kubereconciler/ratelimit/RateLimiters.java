@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * Factory methods for the client-go rate limiters; {@link #controllerDefault()} is what a
  * controller uses unless configured otherwise. The built-in limiters are
@@ -87,11 +89,11 @@ public final class RateLimiters {
 	 * @param <T> the type of item
 	 * @param limiters the limiters, at least one
 	 * @return the limiter
-	 * @see MaxOfRateLimiter
+	 * @see LongestDelayRateLimiter
 	 */
 	@SafeVarargs
 	public static <T> ReservingRateLimiter<T> maxOf(RateLimiter<T>... limiters) {
-		return new MaxOfRateLimiter<>(limiters);
+		return new LongestDelayRateLimiter<>(limiters);
 	}
 
 	/**

@@ -46,7 +46,7 @@ public interface ReservingRateLimiter<T> extends RateLimiter<T> {
 	 * @return the delay, possibly beyond the horizon, and its source
 	 */
 	default Decision decide(T item, long maxWaitNanos) {
-		return new Decision(Durations.of(reserveNanos(item, maxWaitNanos)), DelaySource.BACKOFF);
+		return new Decision(DurationNanos.of(reserveNanos(item, maxWaitNanos)), DelaySource.BACKOFF);
 	}
 
 	@Override
@@ -56,7 +56,7 @@ public interface ReservingRateLimiter<T> extends RateLimiter<T> {
 
 	@Override
 	default Duration when(T item) {
-		return Durations.of(whenNanos(item));
+		return DurationNanos.of(whenNanos(item));
 	}
 
 }

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.function.Function;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * Replays a failure storm against a rate limiter on a virtual clock, so that the retry
  * load a limiter lets through can be compared deterministically, without waiting.
@@ -78,8 +80,8 @@ public final class StormSimulator {
 	public Storm run(Function<Ticker, ? extends RateLimiter<Integer>> limiterFactory) {
 		VirtualTicker clock = new VirtualTicker();
 		RateLimiter<Integer> limiter = limiterFactory.apply(clock);
-		long horizonNanos = Durations.toNanos(this.horizon);
-		long widthNanos = Durations.toNanos(this.bucketWidth);
+		long horizonNanos = DurationNanos.toNanos(this.horizon);
+		long widthNanos = DurationNanos.toNanos(this.bucketWidth);
 		long[] attempts = new long[Math.toIntExact((horizonNanos + widthNanos - 1) / widthNanos)];
 		PriorityQueue<Attempt> pending = new PriorityQueue<>(
 				Comparator.comparingLong(Attempt::at).thenComparingLong(Attempt::sequence));
@@ -96,7 +98,7 @@ public final class StormSimulator {
 				throw new IllegalStateException("Abandoned the storm after " + this.attemptLimit + " attempts at "
 						+ Duration.ofNanos(attempt.at()) + "; does the limiter ever delay?");
 			}
-			long delay = Durations.toNanos(limiter.when(attempt.item()));
+			long delay = DurationNanos.toNanos(limiter.when(attempt.item()));
 			if (delay < horizonNanos - attempt.at()) {
 				pending.add(new Attempt(attempt.at() + delay, sequence++, attempt.item()));
 			}

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * A token bucket shared by all items, with the semantics of Go's {@code rate.Limiter} and
  * {@code Reserve()}: client-go's {@code BucketRateLimiter}, 10 qps and a burst of 100 in
@@ -99,7 +101,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 
 	@Override
 	public Decision decide(T item, long maxWaitNanos) {
-		return new Decision(Durations.of(reserveNanos(item, maxWaitNanos)), DelaySource.BUCKET);
+		return new Decision(DurationNanos.of(reserveNanos(item, maxWaitNanos)), DelaySource.BUCKET);
 	}
 
 	/**
@@ -122,7 +124,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		if (maxWait == null || maxWait.isNegative()) {
 			throw new IllegalArgumentException("maxWait must not be negative but was " + maxWait);
 		}
-		return reserve(Durations.toNanos(maxWait));
+		return reserve(DurationNanos.toNanos(maxWait));
 	}
 
 	private BucketReservation reserve(long maxWaitNanos) {
@@ -261,8 +263,8 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			Rate rate = this.rate;
 			// JSON has no infinity, so an unlimited rate is rendered as Prometheus does.
 			Object qps = rate.unlimited ? "+Inf" : rate.qps;
-			return new RateLimiterState("bucket", StateMaps.of("qps", qps, "burst", rate.burst),
-					StateMaps.of("tokens", rate.tokensAt(this.zeroAt.get(), this.ticker.read())), List.of());
+			return new RateLimiterState("bucket", StateMapBuilder.of("qps", qps, "burst", rate.burst),
+					StateMapBuilder.of("tokens", rate.tokensAt(this.zeroAt.get(), this.ticker.read())), List.of());
 		}
 	}
 

@@ -1,9 +1,9 @@
 /**
  * Rate limiters with client-go semantics, the layered time abstraction they and the
- * engine run on ({@link dev.kubereconciler.ratelimit.Ticker},
- * {@link dev.kubereconciler.ratelimit.Sleeper},
- * {@link dev.kubereconciler.ratelimit.DelayScheduler}) and a storm simulator. Plain Java,
- * no Spring.
+ * engine run on ({@link dev.kubereconciler.time.Ticker},
+ * {@link dev.kubereconciler.time.Sleeper},
+ * {@link dev.kubereconciler.time.DelayScheduler}) and a storm simulator. Plain Java, no
+ * Spring.
  */
 @NullMarked
 package dev.kubereconciler.ratelimit;

@@ -2,9 +2,9 @@ package dev.kubereconciler.rbac;
 
 import java.util.Collection;
 
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ResourceType;
 
 /**
  * Feeds controller definitions into {@link RbacRules}: one call per feature a definition

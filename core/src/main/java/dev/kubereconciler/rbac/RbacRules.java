@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import dev.kubereconciler.controller.ResourceType;
+import dev.kubereconciler.cache.ResourceType;
 
 /**
  * Calculates the RBAC rules an application needs from one input per feature: what it

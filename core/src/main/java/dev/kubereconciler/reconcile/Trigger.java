@@ -1,7 +1,13 @@
 package dev.kubereconciler.reconcile;
 
 /**
- * Why a key was queued for the reconcile that is running.
+ * Why a key was queued: the cause of its latest add to the work queue, which the manager
+ * gate and the metrics tell apart, and which a reconcile reads from its context.
+ *
+ * <p>
+ * The queue itself records {@link #EVENT}, {@link #RETRY} and {@link #REQUEUE_AFTER}: an
+ * informer delivers a resync as an event, and the reconcile context tells it apart as
+ * {@link #RESYNC}.
  */
 public enum Trigger {
 

@@ -9,8 +9,8 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * This replica's view of the partitions it holds, and the rule that decides whether a key

@@ -14,7 +14,7 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * Coordinates this replica with the others through Leases, one round every retry period:

@@ -26,12 +26,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.rbac.ControllerRbac;
+import dev.kubereconciler.rbac.RbacRules;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.rbac.ControllerRbac;
-import dev.kubereconciler.rbac.RbacRules;
 import dev.kubereconciler.test.ApiRequest;
 import dev.kubereconciler.test.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;

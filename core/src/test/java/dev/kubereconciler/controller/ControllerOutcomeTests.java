@@ -14,21 +14,22 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.RateLimitingQueue;
-import dev.kubereconciler.ratelimit.DelayScheduler;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
+import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.DelayScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link Controller}'s outcome handling: one test per row of
+ * Tests for {@link DefaultController}'s outcome handling: one test per row of
  * controller-runtime's reconcileHandler table, with real worker threads.
  */
 class ControllerOutcomeTests {
@@ -53,7 +54,7 @@ class ControllerOutcomeTests {
 
 	private final DelayScheduler system = DelayScheduler.of(this.executor);
 
-	private Controller controller;
+	private DefaultController controller;
 
 	@AfterEach
 	void stop() {
@@ -63,7 +64,7 @@ class ControllerOutcomeTests {
 		this.executor.shutdownNow();
 	}
 
-	private Controller start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
+	private DefaultController start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
 		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
 			.reconciler(reconciler)
 			.rateLimiter(this.limiter)
@@ -110,7 +111,7 @@ class ControllerOutcomeTests {
 	void requeueAfterForgetsBackoffAndWaitsExactly() {
 		ManualClock scheduler = new ManualClock();
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start((request) -> (calls.incrementAndGet() == 1)
+		DefaultController controller = start((request) -> (calls.incrementAndGet() == 1)
 				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), scheduler, Duration.ZERO);
 		controller.enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.REQUEUE_AFTER));
@@ -128,40 +129,38 @@ class ControllerOutcomeTests {
 	@Test
 	void requeueAfterKeepsThePriorityTheKeyWasTakenWith() {
 		ManualClock scheduler = new ManualClock();
-		Controller controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)), scheduler,
+		DefaultController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)), scheduler,
 				Duration.ZERO);
-		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
+		controller.add(KEY, Priorities.LOW);
 		await().until(() -> controller.queue().waiting() == 1);
 		controller.pause();
 		scheduler.advance(Duration.ofMillis(20));
-		await().until(
-				() -> controller.queue().gauges().depthByPriority().equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+		await().until(() -> controller.queue().depthByPriority().equals(Map.of(Priorities.LOW, 1)));
 	}
 
 	@Test
 	void resultWithPrioritySetsThePriorityOfTheRequeue() {
 		ManualClock scheduler = new ManualClock();
-		Controller controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)).withPriority(5),
+		DefaultController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)).withPriority(5),
 				scheduler, Duration.ZERO);
-		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
+		controller.add(KEY, Priorities.LOW);
 		await().until(() -> controller.queue().waiting() == 1);
 		controller.pause();
 		scheduler.advance(Duration.ofMillis(20));
-		await().until(() -> controller.queue().gauges().depthByPriority().equals(Map.of(5, 1)));
+		await().until(() -> controller.queue().depthByPriority().equals(Map.of(5, 1)));
 	}
 
 	@Test
 	void rateLimitedRetryKeepsThePriorityTheKeyWasTakenWith() {
-		AtomicReference<Controller> started = new AtomicReference<>();
-		Controller controller = start((request) -> {
+		AtomicReference<DefaultController> started = new AtomicReference<>();
+		DefaultController controller = start((request) -> {
 			// paused before the retry is added, so that the retry stays in the queue
 			started.get().pause();
 			throw new IllegalStateException("boom");
 		}, this.system, Duration.ZERO);
 		started.set(controller);
-		controller.enqueue(KEY, RateLimitingQueue.LOW_PRIORITY);
-		await().until(
-				() -> controller.queue().gauges().depthByPriority().equals(Map.of(RateLimitingQueue.LOW_PRIORITY, 1)));
+		controller.add(KEY, Priorities.LOW);
+		await().until(() -> controller.queue().depthByPriority().equals(Map.of(Priorities.LOW, 1)));
 		assertThat(this.outcomes).containsExactly(ReconcileOutcome.ERROR);
 	}
 
@@ -241,7 +240,7 @@ class ControllerOutcomeTests {
 		ManualClock ticker = scheduler;
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start((request) -> {
+		DefaultController controller = start((request) -> {
 			if (calls.incrementAndGet() == 1) {
 				started.countDown();
 				new CountDownLatch(1).await();
@@ -266,7 +265,7 @@ class ControllerOutcomeTests {
 		ManualClock ticker = scheduler;
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start((request) -> {
+		DefaultController controller = start((request) -> {
 			if (calls.incrementAndGet() == 1) {
 				while (release.getCount() > 0) {
 					try {
@@ -330,11 +329,11 @@ class ControllerOutcomeTests {
 		ManualClock ticker = scheduler;
 		dev.kubereconciler.ratelimit.TokenBucketRateLimiter<Object> bucket = dev.kubereconciler.ratelimit.RateLimiters
 			.bucket(10, 1, ticker);
-		ManagerGate gate = new ManagerGate(bucket, java.util.EnumSet.of(AddCause.EVENT), null);
+		ManagerGate gate = new ManagerGate(bucket, java.util.EnumSet.of(Trigger.EVENT), null);
 		ControllerListener recording = new ControllerListener() {
 
 			@Override
-			public void limiterDelayed(String controller, Request request, AddCause cause, DelaySource source,
+			public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source,
 					Duration delay) {
 				if (source == DelaySource.MANAGER) {
 					delays.add(delay);

@@ -11,12 +11,13 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +33,7 @@ class ManagerGateDefectTests {
 
 	private final List<Request> reconciled = new CopyOnWriteArrayList<>();
 
-	private final List<Controller> controllers = new ArrayList<>();
+	private final List<DefaultController> controllers = new ArrayList<>();
 
 	@AfterEach
 	void stop() {
@@ -42,7 +43,7 @@ class ManagerGateDefectTests {
 	@Test
 	void interleavedRefusalsLeaveTheBucketAsItWas() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), Duration.ofMillis(100));
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(100));
 		gate.admit(gate.reserve());
 		// two workers ask before either has handed its key back
 		ManagerGate.Pass first = gate.reserve();
@@ -59,7 +60,7 @@ class ManagerGateDefectTests {
 	@Test
 	void passesGivenBackOldestFirstReturnEveryToken() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
 		gate.admit(gate.reserve());
 		List<ManagerGate.Pass> waiting = List.of(gate.reserve(), gate.reserve(), gate.reserve());
 		assertThat(bucket.tokens()).isEqualTo(-3.0);
@@ -74,8 +75,8 @@ class ManagerGateDefectTests {
 	@Test
 	void keysRefusedByMaxWaitLeaveNoDebtWhateverTheInterleavingOfWorkers() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), Duration.ofMillis(100));
-		Controller controller = start(gate, 8);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(100));
+		DefaultController controller = start(gate, 8);
 		int keys = 20;
 		for (int i = 0; i < keys; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
@@ -92,8 +93,8 @@ class ManagerGateDefectTests {
 	@Test
 	void workersInterruptedAtTheGateByStopGiveAllTheirTokensBack() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
-		Controller controller = start(gate, 6);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		DefaultController controller = start(gate, 6);
 		for (int i = 0; i < 6; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
@@ -109,15 +110,15 @@ class ManagerGateDefectTests {
 	@Test
 	void workerWokenAtTheGateAfterStopBeganDoesNotReconcile() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
-		Controller controller = start(gate, 1);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		DefaultController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> this.reconciled.size() == 1 && this.clock.sleeping() == 1);
 		AtomicBoolean drained = new AtomicBoolean();
 		Thread stopping = new Thread(() -> drained.set(controller.stop(Duration.ofMinutes(1))));
 		stopping.start();
-		await().until(() -> controller.queue().isShuttingDown());
+		await().until(() -> controller.workQueue().isShuttingDown());
 		this.clock.advance(Duration.ofSeconds(1));
 		await().until(() -> !stopping.isAlive());
 		assertThat(drained).isTrue();
@@ -128,8 +129,8 @@ class ManagerGateDefectTests {
 	@Test
 	void maxWaitOfCenturiesMeansNoLimitAndKeepsTheWorker() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), Duration.ofDays(365L * 300));
-		Controller controller = start(gate, 1);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofDays(365L * 300));
+		DefaultController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> this.reconciled.size() == 1 && this.clock.sleeping() == 1);
@@ -139,7 +140,7 @@ class ManagerGateDefectTests {
 		assertThat(gate.withinMaxWait(Long.MAX_VALUE)).isTrue();
 	}
 
-	private Controller start(ManagerGate gate, int workers) {
+	private DefaultController start(ManagerGate gate, int workers) {
 		ControllerDefinition definition = ControllerDefinition.builder("gated", V1ConfigMap.class)
 			.reconciler((request) -> {
 				this.reconciled.add(request);
@@ -149,7 +150,8 @@ class ManagerGateDefectTests {
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
 			.build();
-		Controller controller = StandaloneController.build(definition, this.clock, gate, ControllerListener.NONE);
+		DefaultController controller = StandaloneController.build(definition, this.clock, gate,
+				ControllerListener.NONE);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

@@ -12,7 +12,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.queue.AddCause;
+import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -20,6 +20,7 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
@@ -39,7 +40,7 @@ class ManagerGateTests {
 
 	private final List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
 
-	private final List<Controller> controllers = new ArrayList<>();
+	private final List<DefaultController> controllers = new ArrayList<>();
 
 	private final ControllerListener listener = new ControllerListener() {
 
@@ -60,9 +61,9 @@ class ManagerGateTests {
 	@Test
 	void admissionsAcrossControllersFollowBurstPlusQpsTimesT() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(5, 5, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
 		for (String name : List.of("a", "b", "c")) {
-			Controller controller = start(name, gate, (request) -> Result.done());
+			DefaultController controller = start(name, gate, (request) -> Result.done());
 			for (int i = 0; i < 20; i++) {
 				controller.enqueue(new Request("ns", name + "-" + i));
 			}
@@ -99,8 +100,8 @@ class ManagerGateTests {
 	@Test
 	void causesOutsideThePolicyPassWithoutTakingTokens() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(AddCause.RETRY), null);
-		Controller controller = start("a", gate, (request) -> Result.done());
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(Trigger.RETRY), null);
+		DefaultController controller = start("a", gate, (request) -> Result.done());
 		for (int i = 0; i < 10; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
@@ -112,9 +113,9 @@ class ManagerGateTests {
 	@Test
 	void requeueAfterPassesTheGateWhenThePolicySaysSo() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(AddCause.REQUEUE_AFTER), null);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(Trigger.REQUEUE_AFTER), null);
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start("a", gate, (request) -> (calls.incrementAndGet() <= 2)
+		DefaultController controller = start("a", gate, (request) -> (calls.incrementAndGet() <= 2)
 				? Result.requeueAfter(Duration.ofMillis(100)) : Result.done());
 		controller.enqueue(new Request("ns", "key"));
 		await().until(() -> admitted("a") == 1);
@@ -137,8 +138,8 @@ class ManagerGateTests {
 	@Test
 	void keyThatWouldWaitPastMaxWaitGivesItsTokenBackAndWaitsInTheQueue() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), Duration.ofMillis(500));
-		Controller controller = start("a", gate, (request) -> Result.done());
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(500));
+		DefaultController controller = start("a", gate, (request) -> Result.done());
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> admitted("a") == 1 && controller.queue().waiting() == 1);
@@ -152,7 +153,7 @@ class ManagerGateTests {
 	@Test
 	void theWaitAtTheGateIsLimiterDelayNotWork() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(AddCause.class), null);
+		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
 		List<Long> worked = java.util.Collections.synchronizedList(new ArrayList<>());
 		ControllerDefinition definition = ControllerDefinition.builder("a", V1ConfigMap.class)
 			.reconciler((request) -> Result.done())
@@ -178,7 +179,7 @@ class ManagerGateTests {
 			}
 
 		};
-		Controller controller = StandaloneController.build(definition, this.scheduler, gate, listener);
+		DefaultController controller = StandaloneController.build(definition, this.scheduler, gate, listener);
 		controller.start();
 		this.controllers.add(controller);
 		controller.enqueue(new Request("ns", "first"));
@@ -190,13 +191,13 @@ class ManagerGateTests {
 		assertThat(worked).containsExactly(0L, 0L);
 	}
 
-	private Controller start(String name, ManagerGate gate, ReconcileFunction reconciler) {
+	private DefaultController start(String name, ManagerGate gate, ReconcileFunction reconciler) {
 		ControllerDefinition definition = ControllerDefinition.builder(name, V1ConfigMap.class)
 			.reconciler(reconciler)
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
 			.build();
-		Controller controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
+		DefaultController controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

@@ -16,6 +16,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 import dev.kubereconciler.reconcile.Result;

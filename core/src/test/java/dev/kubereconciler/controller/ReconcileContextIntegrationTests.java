@@ -26,6 +26,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.internal.cache.ScopedListerWatcher;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
@@ -217,7 +220,7 @@ class ReconcileContextIntegrationTests {
 	}
 
 	private ControllerManager start(SharedInformerFactory factory, ControllerDefinition... definitions) {
-		ControllerManagerBuilder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
+		ManagerBuilder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
 
 			@Override
 			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request,

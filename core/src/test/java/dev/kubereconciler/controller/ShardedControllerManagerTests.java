@@ -19,6 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.rbac.ControllerRbac;
 import dev.kubereconciler.rbac.RbacRules;
 import dev.kubereconciler.reconcile.Request;
@@ -171,7 +173,7 @@ class ShardedControllerManagerTests {
 	@Test
 	void aReconcileTimeoutThatOutlastsTheLeaseIsRejected() {
 		ShardingSettings settings = settings("a");
-		ControllerManagerBuilder builder = ControllerManager.builder(this.client)
+		ManagerBuilder builder = ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder("slow", V1ConfigMap.class)
 				.namespaces(this.namespace.name())
 				.reconcileTimeout(Duration.ofSeconds(1))

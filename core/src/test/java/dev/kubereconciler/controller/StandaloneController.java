@@ -4,7 +4,10 @@ import java.time.Duration;
 
 import io.kubernetes.client.openapi.ApiClient;
 
-import dev.kubereconciler.ratelimit.DelayScheduler;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
+import dev.kubereconciler.time.DelayScheduler;
 
 /**
  * Builds controllers the one way there is, through a {@link ControllerManager}, for tests
@@ -21,7 +24,7 @@ public final class StandaloneController {
 	 * @param clock the clock
 	 * @return the builder
 	 */
-	public static ControllerManagerBuilder manager(DelayScheduler clock) {
+	public static ManagerBuilder manager(DelayScheduler clock) {
 		return ControllerManager.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 			.clock(clock)
 			.abandonGrace(Duration.ofSeconds(1));
@@ -35,13 +38,13 @@ public final class StandaloneController {
 	 * @param listener the listener
 	 * @return the controller, not started
 	 */
-	public static Controller build(ControllerDefinition definition, DelayScheduler clock, ManagerGate gate,
+	public static DefaultController build(ControllerDefinition definition, DelayScheduler clock, ManagerGate gate,
 			ControllerListener listener) {
-		ControllerManagerBuilder builder = manager(clock).listener(listener).controller(definition);
+		ManagerBuilder builder = manager(clock).listener(listener).controller(definition);
 		if (gate != null) {
 			builder.gate(gate);
 		}
-		return builder.build().controller(definition.name());
+		return (DefaultController) builder.build().controller(definition.name());
 	}
 
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;

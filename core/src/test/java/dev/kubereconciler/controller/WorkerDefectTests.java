@@ -11,6 +11,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -35,7 +36,7 @@ class WorkerDefectTests {
 
 	private final ConcurrentLinkedQueue<ReconcileOutcome> outcomes = new ConcurrentLinkedQueue<>();
 
-	private final List<Controller> controllers = new CopyOnWriteArrayList<>();
+	private final List<DefaultController> controllers = new CopyOnWriteArrayList<>();
 
 	@AfterEach
 	void stop() {
@@ -44,7 +45,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatReturnsRequeueAfterWaitsExactlyThatLong() {
-		Controller controller = timeOutOnce(() -> Result.requeueAfter(Duration.ofHours(1)));
+		DefaultController controller = timeOutOnce(() -> Result.requeueAfter(Duration.ofHours(1)));
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 		await().until(() -> controller.queue().waiting() == 1);
 		this.clock.advance(Duration.ofHours(1).minusNanos(1));
@@ -54,7 +55,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatReturnsDoneIsForgotten() {
-		Controller controller = timeOutOnce(Result::done);
+		DefaultController controller = timeOutOnce(Result::done);
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 		assertThat(controller.queue().waiting()).isZero();
 		assertThat(controller.queue().depth()).isZero();
@@ -62,7 +63,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatFailsTerminallyIsNotRetried() {
-		Controller controller = timeOutOnce(() -> {
+		DefaultController controller = timeOutOnce(() -> {
 			throw new TerminalReconcileException("gave up");
 		});
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
@@ -84,7 +85,7 @@ class WorkerDefectTests {
 			}
 
 		};
-		Controller controller = start((request) -> {
+		DefaultController controller = start((request) -> {
 			reconciled.add(request);
 			return Result.done();
 		}, Duration.ZERO, listener);
@@ -96,9 +97,9 @@ class WorkerDefectTests {
 		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a", "forget default/b");
 	}
 
-	private Controller timeOutOnce(AfterInterrupt afterInterrupt) {
+	private DefaultController timeOutOnce(AfterInterrupt afterInterrupt) {
 		CountDownLatch started = new CountDownLatch(1);
-		Controller controller = start((request) -> {
+		DefaultController controller = start((request) -> {
 			started.countDown();
 			try {
 				new CountDownLatch(1).await();
@@ -117,13 +118,13 @@ class WorkerDefectTests {
 		return controller;
 	}
 
-	private Controller start(ReconcileFunction reconciler, Duration timeout, ControllerListener listener) {
+	private DefaultController start(ReconcileFunction reconciler, Duration timeout, ControllerListener listener) {
 		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
 			.reconciler(reconciler)
 			.rateLimiter(this.limiter)
 			.reconcileTimeout(timeout)
 			.build();
-		Controller controller = StandaloneController.build(definition, this.clock, null, listener);
+		DefaultController controller = StandaloneController.build(definition, this.clock, null, listener);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

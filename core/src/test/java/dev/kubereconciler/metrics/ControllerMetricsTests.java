@@ -16,19 +16,19 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
@@ -44,9 +44,9 @@ class ControllerMetricsTests {
 
 	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-	private final Map<String, Controller> controllers = new ConcurrentHashMap<>();
+	private final Map<String, DefaultController> controllers = new ConcurrentHashMap<>();
 
-	private final List<Controller> started = new ArrayList<>();
+	private final List<DefaultController> started = new ArrayList<>();
 
 	private TokenBucketRateLimiter<Object> managerBucket = RateLimiters.bucket(Double.POSITIVE_INFINITY, 1);
 
@@ -125,7 +125,7 @@ class ControllerMetricsTests {
 	void eachOutcomeIsCountedUnderControllerRuntimesResultLabel() {
 		this.metrics.bindTo(this.registry);
 		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-		Controller controller = start(definition("cm", (request) -> {
+		DefaultController controller = start(definition("cm", (request) -> {
 			if (attempts.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet() > 1) {
 				return Result.done();
 			}
@@ -173,7 +173,7 @@ class ControllerMetricsTests {
 	void limiterDelaysAreExactAndAttributedToTheLimiterThatDecidedThem() {
 		this.metrics.bindTo(this.registry);
 		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-		Controller controller = start(definition("cm", (request) -> {
+		DefaultController controller = start(definition("cm", (request) -> {
 			if (attempts.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet() == 1) {
 				throw new IllegalStateException("first attempt fails");
 			}
@@ -213,8 +213,8 @@ class ControllerMetricsTests {
 		this.managerBucket = RateLimiters.bucket(10, 1, this.scheduler);
 		ManualClock sleeper = this.scheduler;
 		this.metrics.bindTo(this.registry);
-		Controller controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
-				new ManagerGate(this.managerBucket, EnumSet.allOf(AddCause.class), null));
+		DefaultController controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
+				new ManagerGate(this.managerBucket, EnumSet.allOf(Trigger.class), null));
 		for (String name : List.of("a", "b", "c")) {
 			controller.enqueue(new Request("ns", name));
 		}
@@ -236,7 +236,7 @@ class ControllerMetricsTests {
 		this.metrics.bindTo(this.registry);
 		CountDownLatch inside = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		Controller controller = start(definition("cm", (request) -> {
+		DefaultController controller = start(definition("cm", (request) -> {
 			inside.countDown();
 			release.await();
 			return Result.done();
@@ -263,7 +263,7 @@ class ControllerMetricsTests {
 		this.metrics.bindTo(this.registry);
 		CountDownLatch inside = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		Controller controller = start(definition("cm", (request) -> {
+		DefaultController controller = start(definition("cm", (request) -> {
 			if (calls.incrementAndGet() == 1) {
 				inside.countDown();
 				new CountDownLatch(1).await();
@@ -283,7 +283,7 @@ class ControllerMetricsTests {
 
 	@Test
 	void aControllerThatStartedBeforeTheBinderWasBoundStillGetsItsSeries() {
-		Controller controller = start(definition("early", (request) -> Result.done()));
+		DefaultController controller = start(definition("early", (request) -> Result.done()));
 		this.metrics.bindTo(this.registry);
 		controller.enqueue(new Request("ns", "a"));
 		awaitReconciles(controller, 1);
@@ -317,20 +317,21 @@ class ControllerMetricsTests {
 			.reconcileTimeout(Duration.ZERO);
 	}
 
-	private Controller start(ControllerDefinition.Builder definition) {
+	private DefaultController start(ControllerDefinition.Builder definition) {
 		return start(definition, null);
 	}
 
-	private Controller start(ControllerDefinition.Builder definition, ManagerGate gate) {
-		Controller controller = StandaloneController.build(definition.build(), this.scheduler, gate, this.metrics);
+	private DefaultController start(ControllerDefinition.Builder definition, ManagerGate gate) {
+		DefaultController controller = StandaloneController.build(definition.build(), this.scheduler, gate,
+				this.metrics);
 		this.controllers.put(controller.name(), controller);
 		controller.start();
 		this.started.add(controller);
 		return controller;
 	}
 
-	private void awaitReconciles(Controller controller, int count) {
-		await().until(() -> reconciles(controller.name()) == count && controller.queue().gauges().inFlight() == 0);
+	private void awaitReconciles(DefaultController controller, int count) {
+		await().until(() -> reconciles(controller.name()) == count && controller.queue().inFlight() == 0);
 	}
 
 	private double reconciles(String controller) {

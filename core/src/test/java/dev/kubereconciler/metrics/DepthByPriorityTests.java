@@ -6,14 +6,14 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.queue.AddCause;
-import dev.kubereconciler.queue.RateLimitingQueue;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,11 +27,11 @@ class DepthByPriorityTests {
 
 	@Test
 	void eachPriorityGetsASeriesUpToTheCapAndTheRestAreSummedUnderThePlaceholder() {
-		Controller controller = controller(true);
+		DefaultController controller = controller(true);
 		DepthByPriority depth = new DepthByPriority(this.registry, Tags.of("controller", "c"), () -> controller);
 		for (int priority = 0; priority < 30; priority++) {
-			controller.queue().add(new Request("ns", "key-" + priority), AddCause.EVENT, priority);
-			controller.queue().add(new Request("ns", "other-" + priority), AddCause.EVENT, priority);
+			controller.workQueue().add(new Request("ns", "key-" + priority), Trigger.EVENT, priority);
+			controller.workQueue().add(new Request("ns", "other-" + priority), Trigger.EVENT, priority);
 			depth.observe(priority);
 		}
 		assertThat(this.registry.find("workqueue.depth").gauges()).hasSize(26);
@@ -43,10 +43,10 @@ class DepthByPriorityTests {
 
 	@Test
 	void aPlainQueueReportsEveryKeyAtTheNormalPriority() {
-		Controller controller = controller(false);
+		DefaultController controller = controller(false);
 		DepthByPriority depth = new DepthByPriority(this.registry, Tags.of("controller", "c"), () -> controller);
-		controller.queue().add(new Request("ns", "a"), AddCause.EVENT, RateLimitingQueue.LOW_PRIORITY);
-		depth.observe(RateLimitingQueue.LOW_PRIORITY);
+		controller.workQueue().add(new Request("ns", "a"), Trigger.EVENT, Priorities.LOW);
+		depth.observe(Priorities.LOW);
 		assertThat(this.registry.find("workqueue.depth").gauges()).hasSize(1);
 		assertThat(depthAt("0")).isEqualTo(1);
 	}
@@ -57,11 +57,11 @@ class DepthByPriorityTests {
 		return gauge.value();
 	}
 
-	private static Controller controller(boolean priorityQueue) {
+	private static DefaultController controller(boolean priorityQueue) {
 		ControllerDefinition definition = ControllerDefinition.builder("c", V1ConfigMap.class)
 			.reconciler((request) -> Result.done())
 			.build();
-		return StandaloneController.manager(new ManualClock())
+		return (DefaultController) StandaloneController.manager(new ManualClock())
 			.priorityQueue(priorityQueue)
 			.controller(definition)
 			.build()

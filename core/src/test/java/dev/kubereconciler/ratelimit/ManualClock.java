@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.kubereconciler.time.DelayScheduler;
+
 /**
  * The one test clock: a {@link DelayScheduler} whose time only moves when a test advances
  * it. Scheduled actions run on the test's thread, in deadline order, when time passes

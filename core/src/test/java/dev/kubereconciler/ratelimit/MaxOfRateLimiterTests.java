@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link MaxOfRateLimiter}.
+ * Tests for {@link LongestDelayRateLimiter}.
  */
 class MaxOfRateLimiterTests {
 
@@ -16,7 +16,7 @@ class MaxOfRateLimiterTests {
 
 	@Test
 	void returnsTheLongestDelayOfItsChildren() {
-		MaxOfRateLimiter<String> limiter = new MaxOfRateLimiter<>(
+		LongestDelayRateLimiter<String> limiter = new LongestDelayRateLimiter<>(
 				new ExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1000)),
 				new TokenBucketRateLimiter<>(10, 1, this.ticker));
 		assertThat(limiter.when("item")).isEqualTo(Duration.ofMillis(5));
@@ -27,7 +27,7 @@ class MaxOfRateLimiterTests {
 	@Test
 	void bucketSpendsATokenEvenWhenBackoffDominates() {
 		TokenBucketRateLimiter<String> bucket = new TokenBucketRateLimiter<>(10, 100, this.ticker);
-		MaxOfRateLimiter<String> limiter = new MaxOfRateLimiter<>(
+		LongestDelayRateLimiter<String> limiter = new LongestDelayRateLimiter<>(
 				new ExponentialFailureRateLimiter<>(Duration.ofSeconds(1), Duration.ofSeconds(1000)), bucket);
 		for (int failure = 0; failure < 5; failure++) {
 			assertThat(limiter.when("item")).isEqualTo(Duration.ofSeconds(1L << failure));
@@ -38,7 +38,7 @@ class MaxOfRateLimiterTests {
 	@Test
 	void asksChildrenThatAreNotOurs() {
 		CountingLimiter counting = new CountingLimiter(Duration.ofSeconds(3));
-		MaxOfRateLimiter<String> limiter = new MaxOfRateLimiter<>(
+		LongestDelayRateLimiter<String> limiter = new LongestDelayRateLimiter<>(
 				new ExponentialFailureRateLimiter<>(Duration.ofSeconds(1), Duration.ofSeconds(1000)), counting);
 		assertThat(limiter.when("item")).isEqualTo(Duration.ofSeconds(3));
 		assertThat(limiter.when("item")).isEqualTo(Duration.ofSeconds(3));
@@ -51,7 +51,7 @@ class MaxOfRateLimiterTests {
 		ExponentialFailureRateLimiter<String> first = new ExponentialFailureRateLimiter<>(Duration.ofMillis(1),
 				Duration.ofSeconds(1));
 		FastSlowRateLimiter<String> second = new FastSlowRateLimiter<>(Duration.ZERO, Duration.ZERO, 1);
-		MaxOfRateLimiter<String> limiter = new MaxOfRateLimiter<>(first, second);
+		LongestDelayRateLimiter<String> limiter = new LongestDelayRateLimiter<>(first, second);
 		limiter.when("item");
 		second.when("item");
 		second.when("item");
@@ -67,7 +67,7 @@ class MaxOfRateLimiterTests {
 		ExponentialFailureRateLimiter<String> first = new ExponentialFailureRateLimiter<>(Duration.ofMillis(1),
 				Duration.ofSeconds(1));
 		FastSlowRateLimiter<String> second = new FastSlowRateLimiter<>(Duration.ZERO, Duration.ZERO, 1);
-		MaxOfRateLimiter<String> limiter = new MaxOfRateLimiter<>(first, second);
+		LongestDelayRateLimiter<String> limiter = new LongestDelayRateLimiter<>(first, second);
 		limiter.when("item");
 		limiter.forget("item");
 		assertThat(first.numRequeues("item")).isZero();
@@ -78,7 +78,7 @@ class MaxOfRateLimiterTests {
 
 	@Test
 	void stateListsChildrenInOrder() {
-		RateLimiterState state = new MaxOfRateLimiter<String>(
+		RateLimiterState state = new LongestDelayRateLimiter<String>(
 				new ExponentialFailureRateLimiter<>(Duration.ofMillis(5), Duration.ofSeconds(1000)),
 				new TokenBucketRateLimiter<>(10, 100, this.ticker))
 			.state();
@@ -88,7 +88,7 @@ class MaxOfRateLimiterTests {
 
 	@Test
 	void rejectsNoChildren() {
-		assertThatIllegalArgumentException().isThrownBy(MaxOfRateLimiter::new).withMessageContaining("limiters");
+		assertThatIllegalArgumentException().isThrownBy(LongestDelayRateLimiter::new).withMessageContaining("limiters");
 	}
 
 	/**

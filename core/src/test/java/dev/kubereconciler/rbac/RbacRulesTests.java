@@ -9,8 +9,8 @@ import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ResourceType;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -20,7 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.kubereconciler.actuate.ControllerActivity;
-import dev.kubereconciler.controller.ControllerRegistry;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.mirror.ConfigMapMirror;
 import dev.kubereconciler.test.KubernetesTest;

@@ -16,7 +16,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import dev.kubereconciler.controller.ControllerRegistry;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 import dev.kubereconciler.sample.widget.Widget;

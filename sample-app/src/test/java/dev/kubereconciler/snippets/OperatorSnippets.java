@@ -7,13 +7,14 @@ import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Conditions;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 
-import dev.kubereconciler.ratelimit.Ticker;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * The start times of recent calls, to report calls per second over a sliding window.

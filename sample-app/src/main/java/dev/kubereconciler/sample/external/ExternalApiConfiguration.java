@@ -6,8 +6,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.sample.SampleProperties;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * Configuration of the simulated external API client.

@@ -5,8 +5,8 @@ import java.time.Duration;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.kubereconciler.controller.ControllerRegistry;
 import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**

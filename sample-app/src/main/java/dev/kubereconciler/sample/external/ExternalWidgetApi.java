@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.LongAdder;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import dev.kubereconciler.ratelimit.Ticker;
 import dev.kubereconciler.sample.SampleProperties;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * The client of a simulated paid external API that provisions widgets: every call takes

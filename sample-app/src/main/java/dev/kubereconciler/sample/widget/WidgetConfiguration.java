@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.autoconfigure.RbacCustomizer;
-import dev.kubereconciler.controller.ResourceType;
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;

@@ -1,0 +1,200 @@
+package dev.kubereconciler.cache;
+
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.ConcurrentModificationException;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A small map that keeps its keys and values in one array, in insertion order, for the
+ * labels, annotations and data of cached objects.
+ *
+ * <p>
+ * Gson decodes those maps into tree maps that take about 100 bytes plus 48 per entry;
+ * this one takes about 40 plus 8 per entry. It is mutable and keeps insertion order, as
+ * the decoded maps are, because cached objects reach user code without a copy (listers,
+ * mapped watches, event filters): code that changes them, or iterates them to compute a
+ * checksum, behaves as before. Lookups scan the array, so it is meant for maps of a few
+ * entries. Like {@link java.util.HashMap} it is not thread-safe.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
+ */
+final class CompactMap<K, V> extends AbstractMap<K, V> {
+
+	private static final Object[] EMPTY = {};
+
+	// keys at even indexes, each followed by its value; replaced, never resized in place,
+	// on every structural change, which is how iterators detect one
+	private Object[] table;
+
+	CompactMap() {
+		this.table = EMPTY;
+	}
+
+	/**
+	 * Create a map that takes over a table.
+	 * @param table keys at even indexes, distinct, each followed by its value
+	 */
+	CompactMap(Object[] table) {
+		if (table.length % 2 != 0) {
+			throw new IllegalArgumentException("table must hold key and value pairs");
+		}
+		this.table = (table.length == 0) ? EMPTY : table;
+	}
+
+	private int indexOf(Object key) {
+		Object[] table = this.table;
+		for (int i = 0; i < table.length; i += 2) {
+			if (Objects.equals(table[i], key)) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	@Override
+	public int size() {
+		return this.table.length / 2;
+	}
+
+	@Override
+	public boolean containsKey(Object key) {
+		return indexOf(key) >= 0;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public V get(Object key) {
+		int index = indexOf(key);
+		return (index >= 0) ? (V) this.table[index + 1] : null;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public V put(K key, V value) {
+		int index = indexOf(key);
+		if (index >= 0) {
+			V previous = (V) this.table[index + 1];
+			this.table[index + 1] = value;
+			return previous;
+		}
+		Object[] table = Arrays.copyOf(this.table, this.table.length + 2);
+		table[table.length - 2] = key;
+		table[table.length - 1] = value;
+		this.table = table;
+		return null;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public V remove(Object key) {
+		int index = indexOf(key);
+		if (index < 0) {
+			return null;
+		}
+		V previous = (V) this.table[index + 1];
+		removeAt(index);
+		return previous;
+	}
+
+	private void removeAt(int index) {
+		Object[] table = new Object[this.table.length - 2];
+		System.arraycopy(this.table, 0, table, 0, index);
+		System.arraycopy(this.table, index + 2, table, index, table.length - index);
+		this.table = (table.length == 0) ? EMPTY : table;
+	}
+
+	@Override
+	public void clear() {
+		this.table = EMPTY;
+	}
+
+	@Override
+	public Set<Map.Entry<K, V>> entrySet() {
+		// a fresh view each time: a cached one would cost a field in every map
+		return new AbstractSet<>() {
+
+			@Override
+			public Iterator<Map.Entry<K, V>> iterator() {
+				return new EntryIterator();
+			}
+
+			@Override
+			public int size() {
+				return CompactMap.this.size();
+			}
+
+		};
+	}
+
+	/**
+	 * Iterates the entries, failing fast on a structural change made other than through
+	 * itself.
+	 */
+	private final class EntryIterator implements Iterator<Map.Entry<K, V>> {
+
+		private Object[] expected = CompactMap.this.table;
+
+		private int next;
+
+		private int last = -1;
+
+		@Override
+		public boolean hasNext() {
+			return this.next < this.expected.length;
+		}
+
+		@Override
+		public Map.Entry<K, V> next() {
+			if (CompactMap.this.table != this.expected) {
+				throw new ConcurrentModificationException();
+			}
+			if (!hasNext()) {
+				throw new NoSuchElementException();
+			}
+			this.last = this.next;
+			this.next += 2;
+			return new Entry(this.last);
+		}
+
+		@Override
+		public void remove() {
+			if (this.last < 0) {
+				throw new IllegalStateException();
+			}
+			if (CompactMap.this.table != this.expected) {
+				throw new ConcurrentModificationException();
+			}
+			removeAt(this.last);
+			this.expected = CompactMap.this.table;
+			this.next = this.last;
+			this.last = -1;
+		}
+
+	}
+
+	/**
+	 * An entry that writes its value through to the map.
+	 */
+	private final class Entry extends AbstractMap.SimpleEntry<K, V> {
+
+		@SuppressWarnings("unchecked")
+		Entry(int index) {
+			super((K) CompactMap.this.table[index], (V) CompactMap.this.table[index + 1]);
+		}
+
+		@Override
+		public V setValue(V value) {
+			super.setValue(value);
+			return CompactMap.this.put(getKey(), value);
+		}
+
+	}
+
+}

@@ -1,0 +1,180 @@
+package dev.kubereconciler.internal.cache;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Indexer;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+
+import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.time.Sleeper;
+
+/**
+ * The informer caches of a controller manager, kept apart from the controllers as
+ * controller-runtime keeps its cache: it wires one informer per watched or owned type,
+ * starts them, waits for them to sync, serves listers over them and stops them. The
+ * informers' events reach each controller through its {@link KeySink}.
+ */
+public final class InformerCaches {
+
+	// a check is a few field reads; a long pause would only delay the start
+	private static final Duration SYNC_POLL = Duration.ofMillis(5);
+
+	private final SharedInformerFactory factory;
+
+	private final boolean ownsFactory;
+
+	private final InformerWiring wiring;
+
+	private final Sleeper clock;
+
+	public InformerCaches(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms,
+			Sleeper clock) {
+		this.ownsFactory = factory == null;
+		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
+		this.wiring = new InformerWiring(apiClient, this.factory, transforms);
+		this.clock = clock;
+	}
+
+	/**
+	 * Obtain the informers the controllers need and route their events to the
+	 * controllers' key sinks.
+	 * @param controllers the controllers
+	 */
+	public void wire(Collection<WatchingController> controllers) {
+		this.wiring.wire(new ArrayList<>(controllers));
+	}
+
+	/**
+	 * Return the keys of the primary objects that a wired controller selects in the
+	 * cache, read anew on each call: the initial list a controller's queue starts from.
+	 * @param definition the controller's definition
+	 * @return the cached keys
+	 */
+	public List<Request> cachedKeys(ControllerDefinition definition) {
+		return this.wiring.cachedKeys(definition);
+	}
+
+	/**
+	 * Return the reconcile key of an object.
+	 * @param metadata the object's metadata
+	 * @return its key
+	 */
+	public static Request keyOf(V1ObjectMeta metadata) {
+		return InformerWiring.requestFor(metadata);
+	}
+
+	/**
+	 * Return the informers by model type.
+	 * @return the informers
+	 */
+	public Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
+		return this.wiring.informers();
+	}
+
+	/**
+	 * Return a lister over the informer cache of a watched or owned type, so that
+	 * reconcilers read objects without a request to the API server, as
+	 * controller-runtime's cached client does.
+	 * @param <T> the model type
+	 * @param type the model class, watched or owned by one of the controllers
+	 * @return the lister
+	 * @throws IllegalArgumentException if no controller watches or owns the type
+	 */
+	@SuppressWarnings("unchecked")
+	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
+		SharedIndexInformer<? extends KubernetesObject> informer = this.wiring.informers().get(type);
+		if (informer == null) {
+			throw new IllegalArgumentException("No controller watches or owns " + type.getName());
+		}
+		return new Lister<>((Indexer<T>) informer.getIndexer());
+	}
+
+	/**
+	 * Return whether every informer has synced its cache.
+	 * @return {@code true} once all caches synced
+	 */
+	public boolean hasSynced() {
+		return this.wiring.informers().values().stream().allMatch(SharedIndexInformer::hasSynced);
+	}
+
+	/**
+	 * Start the informers.
+	 */
+	public void start() {
+		this.factory.startAllRegisteredInformers();
+	}
+
+	/**
+	 * Wait for the caches each controller needs, within the controller's cache sync
+	 * timeout.
+	 * @param controllers the controllers
+	 * @throws IllegalStateException if a cache does not sync in time
+	 */
+	public void awaitSync(Collection<ControllerDefinition> controllers) {
+		awaitSync(controllers, () -> true);
+	}
+
+	/**
+	 * Wait for the caches each controller needs, within the controller's cache sync
+	 * timeout, unless told to give up first.
+	 * @param controllers the controllers
+	 * @param keepWaiting whether to go on waiting, asked before each check
+	 * @return {@code true} if the caches synced, {@code false} if it gave up
+	 * @throws IllegalStateException if a cache does not sync in time
+	 */
+	public boolean awaitSync(Collection<ControllerDefinition> controllers, BooleanSupplier keepWaiting) {
+		for (ControllerDefinition definition : controllers) {
+			long deadline = this.clock.read() + definition.cacheSyncTimeout().toNanos();
+			List<SharedIndexInformer<? extends KubernetesObject>> needed = new ArrayList<>();
+			needed.add(this.wiring.informers().get(definition.watches()));
+			definition.owns().forEach((type) -> needed.add(this.wiring.informers().get(type)));
+			while (!needed.stream().allMatch(SharedIndexInformer::hasSynced)) {
+				if (!keepWaiting.getAsBoolean()) {
+					return false;
+				}
+				if (this.clock.read() - deadline >= 0) {
+					throw new IllegalStateException("Controller '" + definition.name() + "': the cache of "
+							+ ResourceType.of(definition.watches()).displayName() + " did not sync within "
+							+ definition.cacheSyncTimeout()
+							+ "; check that the API server is reachable and that the resource is served "
+							+ "(kube-reconciler.controllers." + definition.name() + ".cache-sync-timeout)");
+				}
+				try {
+					this.clock.sleep(SYNC_POLL.toNanos());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while waiting for caches to sync", ex);
+				}
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Stop the informers: all of them when the factory is private, otherwise only those
+	 * the controllers use, so that a shared factory keeps serving others.
+	 */
+	public void stop() {
+		if (this.ownsFactory) {
+			this.factory.stopAllRegisteredInformers(true);
+		}
+		else {
+			this.wiring.informers().values().forEach(SharedIndexInformer::stop);
+		}
+	}
+
+}

@@ -1,0 +1,308 @@
+package dev.kubereconciler.internal.cache;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.TransformFunc;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+
+import dev.kubereconciler.cache.CacheCompactor;
+import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.cache.MappedWatch;
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.queue.Priorities;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Obtains one informer per watched type from a {@link SharedInformerFactory} and routes
+ * its events to the controllers that watch or own that type.
+ *
+ * <p>
+ * An informer is scoped to a namespace only when every controller using the type watches
+ * exactly that one namespace, and to a label selector only when every controller using
+ * the type watches it with that one selector; otherwise it lists more, and each
+ * controller filters by its own namespaces and selector, so that several controllers can
+ * share one informer.
+ */
+final class InformerWiring {
+
+	private final ApiClient apiClient;
+
+	private final SharedInformerFactory factory;
+
+	private final Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers = new java.util.LinkedHashMap<>();
+
+	// types whose informers the API server filters by their controllers' one label
+	// selector
+	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
+
+	private final CacheTransforms transforms;
+
+	private final CacheCompactor compactor = new CacheCompactor();
+
+	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms) {
+		this.apiClient = apiClient;
+		this.factory = factory;
+		this.transforms = transforms;
+	}
+
+	void wire(List<WatchingController> controllers) {
+		Map<Class<? extends KubernetesObject>, List<WatchingController>> users = new java.util.LinkedHashMap<>();
+		for (WatchingController controller : controllers) {
+			ControllerDefinition definition = controller.definition();
+			users.computeIfAbsent(definition.watches(), (key) -> new ArrayList<>()).add(controller);
+			for (Class<? extends KubernetesObject> owned : definition.owns()) {
+				users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
+			}
+			for (Class<? extends KubernetesObject> mapped : definition.mappedTypes()) {
+				users.computeIfAbsent(mapped, (key) -> new ArrayList<>()).add(controller);
+			}
+		}
+		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
+		for (WatchingController controller : controllers) {
+			ControllerDefinition definition = controller.definition();
+			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
+			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
+					new EventPriority(primary::hasSynced, Clock.systemUTC())));
+			for (Class<? extends KubernetesObject> owned : definition.owns()) {
+				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
+				addHandler(ownedInformer,
+						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
+			}
+			for (MappedWatch<?> mapped : definition.mappedWatches()) {
+				addHandler(this.informers.get(mapped.type()), new MappedWatchHandler(controller, mapped));
+			}
+		}
+	}
+
+	/**
+	 * Return the keys of the primary objects a controller selects in its informer's
+	 * cache, read anew on each call.
+	 * @param definition the controller's definition, wired before
+	 * @return the cached keys
+	 */
+	List<Request> cachedKeys(ControllerDefinition definition) {
+		return cachedKeys(this.informers.get(definition.watches()), definition);
+	}
+
+	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
+		return this.informers;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
+		informer.addEventHandler(handler);
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private SharedIndexInformer<? extends KubernetesObject> informerFor(Class<? extends KubernetesObject> type,
+			List<WatchingController> typeUsers) {
+		SharedIndexInformer existing = this.factory.getExistingSharedIndexInformer((Class) type);
+		if (existing != null) {
+			return existing;
+		}
+		ResourceType resourceType = ResourceType.of(type);
+		Set<String> namespaces = new LinkedHashSet<>();
+		Set<String> selectors = new LinkedHashSet<>();
+		boolean allNamespaces = false;
+		boolean owned = false;
+		long resyncMillis = Long.MAX_VALUE;
+		for (WatchingController controller : typeUsers) {
+			ControllerDefinition definition = controller.definition();
+			allNamespaces |= definition.namespaces().isEmpty();
+			namespaces.addAll(definition.namespaces());
+			owned |= !definition.watches().equals(type);
+			selectors.add(definition.labelSelector().toString());
+			Duration resync = definition.resyncPeriod();
+			resyncMillis = Math.min(resyncMillis, resync.isZero() ? Long.MAX_VALUE : resync.toMillis());
+		}
+		long resync = (resyncMillis == Long.MAX_VALUE) ? 0 : resyncMillis;
+		GenericKubernetesApi api = new GenericKubernetesApi(resourceType.apiType(),
+				(Class<? extends KubernetesListObject>) resourceType.listType(), resourceType.group(),
+				resourceType.version(), resourceType.plural(), this.apiClient);
+		String namespace = (!allNamespaces && namespaces.size() == 1) ? namespaces.iterator().next() : null;
+		// The server can only filter for one selector, and owned objects are not selected
+		// by
+		// their owners' selector; otherwise each controller filters on its own.
+		String selector = (!owned && selectors.size() == 1) ? selectors.iterator().next() : "";
+		if (!selector.isEmpty()) {
+			this.serverSelected.add(type);
+		}
+		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
+				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector), (Class) type, resync);
+		TransformFunc transform = this.transforms.forType(type, this.compactor);
+		if (transform != null) {
+			informer.setTransform(transform);
+		}
+		return informer;
+	}
+
+	private static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,
+			ControllerDefinition definition) {
+		List<Request> keys = new ArrayList<>();
+		for (KubernetesObject object : informer.getIndexer().list()) {
+			if (selects(definition, object)) {
+				keys.add(requestFor(object.getMetadata()));
+			}
+		}
+		return keys;
+	}
+
+	static boolean inScope(ControllerDefinition definition, V1ObjectMeta metadata) {
+		return definition.namespaces().isEmpty() || definition.namespaces().contains(namespaceOf(metadata));
+	}
+
+	static boolean selects(ControllerDefinition definition, KubernetesObject object) {
+		V1ObjectMeta metadata = object.getMetadata();
+		return metadata != null && inScope(definition, metadata)
+				&& definition.labelSelector().matches(metadata.getLabels());
+	}
+
+	static Request requestFor(V1ObjectMeta metadata) {
+		return new Request(namespaceOf(metadata), metadata.getName());
+	}
+
+	private static String namespaceOf(V1ObjectMeta metadata) {
+		return (metadata.getNamespace() != null) ? metadata.getNamespace() : "";
+	}
+
+	/**
+	 * Enqueues the key of every primary object the controller selects, without delay.
+	 */
+	private static final class PrimaryHandler implements ResourceEventHandler<KubernetesObject> {
+
+		private final WatchingController controller;
+
+		private final boolean serverSelected;
+
+		private final EventPriority priority;
+
+		private final EventFilterChain filters;
+
+		PrimaryHandler(WatchingController controller, boolean serverSelected, EventPriority priority) {
+			this.controller = controller;
+			this.serverSelected = serverSelected;
+			this.priority = priority;
+			this.filters = new EventFilterChain(controller.name(), controller.definition().eventFilters(),
+					controller.listener());
+		}
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			enqueue(object, this.priority.ofAdd(object));
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			// filters judge updates within the selection; entering or leaving it acts as
+			// a create or
+			// delete, which always pass
+			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
+					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
+				return;
+			}
+			if (!enqueue(newObject, EventPriority.ofUpdate(oldObject, newObject)) && oldObject != null
+					&& selects(this.controller.definition(), oldObject)) {
+				// the object left the selector: reconcile once more so the controller can
+				// clean up
+				this.controller.keys().add(requestFor(oldObject.getMetadata()));
+			}
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			// A server-side selector turns "no longer matches" into a delete whose object
+			// carries
+			// the new labels: it was selected until now, so reconcile it once more.
+			if (!enqueue(object, Priorities.NORMAL) && this.serverSelected && object != null
+					&& object.getMetadata() != null && inScope(this.controller.definition(), object.getMetadata())) {
+				this.controller.keys().add(requestFor(object.getMetadata()));
+			}
+		}
+
+		private boolean enqueue(KubernetesObject object, int priority) {
+			if (object != null && selects(this.controller.definition(), object)) {
+				this.controller.keys().add(requestFor(object.getMetadata()), priority);
+				return true;
+			}
+			return false;
+		}
+
+	}
+
+	/**
+	 * Enqueues the controlling owner of an owned object, when the owner is of the
+	 * controller's primary kind.
+	 */
+	private static final class OwnerHandler implements ResourceEventHandler<KubernetesObject> {
+
+		private final WatchingController controller;
+
+		private final ResourceType primary;
+
+		private final EventPriority priority;
+
+		OwnerHandler(WatchingController controller, EventPriority priority) {
+			this.controller = controller;
+			this.primary = ResourceType.of(controller.definition().watches());
+			this.priority = priority;
+		}
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			enqueueOwner(object, this.priority.ofAdd(object));
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			int priority = EventPriority.ofUpdate(oldObject, newObject);
+			enqueueOwner(oldObject, priority);
+			enqueueOwner(newObject, priority);
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			enqueueOwner(object, Priorities.NORMAL);
+		}
+
+		private void enqueueOwner(KubernetesObject object, int priority) {
+			if (object == null || object.getMetadata() == null || object.getMetadata().getOwnerReferences() == null) {
+				return;
+			}
+			ResourceType primary = this.primary;
+			V1ObjectMeta metadata = object.getMetadata();
+			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
+				if (Boolean.TRUE.equals(owner.getController()) && primary.kind().equals(owner.getKind())
+						&& sameGroup(primary, owner.getApiVersion())
+						&& inScope(this.controller.definition(), metadata)) {
+					this.controller.keys().add(new Request(namespaceOf(metadata), owner.getName()), priority);
+				}
+			}
+		}
+
+		private static boolean sameGroup(ResourceType primary, String apiVersion) {
+			if (apiVersion == null) {
+				return false;
+			}
+			int slash = apiVersion.indexOf('/');
+			String group = (slash < 0) ? "" : apiVersion.substring(0, slash);
+			return group.equals((primary.group() != null) ? primary.group() : "");
+		}
+
+	}
+
+}

@@ -1,0 +1,136 @@
+package dev.kubereconciler.internal.context;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
+
+/**
+ * A {@link ContextReconciler} bound to a controller and its manager's caches: it looks
+ * the object up, copies it, keeps the finalizer and runs the cleanup, then calls the
+ * reconcile logic with a {@link DefaultReconcileContext}.
+ *
+ * @param <T> the watched type
+ */
+public final class BoundReconciler<T extends KubernetesObject> implements CauseAwareReconciler {
+
+	private final ContextReconciler<T> reconciler;
+
+	private final ReconcilerBinder toolkit;
+
+	private final KubernetesWriter writer;
+
+	private volatile @Nullable Controller controller;
+
+	private volatile ResyncTracker resyncs;
+
+	BoundReconciler(ContextReconciler<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
+		this.reconciler = reconciler;
+		this.toolkit = toolkit;
+		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
+	}
+
+	void attach(Controller controller, ResyncTracker resyncs) {
+		this.controller = controller;
+		this.resyncs = resyncs;
+	}
+
+	public ContextReconciler<T> reconciler() {
+		return this.reconciler;
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public Result reconcile(Request request, Trigger cause) throws Exception {
+		Controller controller = this.controller;
+		if (controller == null) {
+			throw new IllegalStateException("Controller for " + this.reconciler.type().getSimpleName()
+					+ " is not attached to a manager's caches");
+		}
+		CacheView view = this.toolkit.requireView(controller.definition().watches());
+		T cached = (T) view.get(request.key());
+		DefaultReconcileContext<T> context = new DefaultReconcileContext<>(request, trigger(cause, request),
+				controller.rateLimiter().numRequeues(request), this.toolkit, this.writer);
+		String finalizer = this.reconciler.finalizer();
+		if (finalizer != null && cached != null) {
+			V1ObjectMeta metadata = cached.getMetadata();
+			boolean held = metadata.getFinalizers() != null && metadata.getFinalizers().contains(finalizer);
+			if (metadata.getDeletionTimestamp() != null) {
+				return held ? cleanup(cached, finalizer, context) : Result.done();
+			}
+			if (!held) {
+				cached = patchFinalizers(cached, finalizer, true);
+			}
+		}
+		if (cached == null && this.reconciler.takesObject()) {
+			return Result.done();
+		}
+		return this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+	}
+
+	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
+		Result result = this.reconciler.cleanup(this.toolkit.copier().copy(cached), context);
+		if (result == null || !result.equals(Result.done())) {
+			// not finished: keep the finalizer and come back as the result says
+			return result;
+		}
+		// the cleanup may have written the object; remove the finalizer from the newest
+		// version
+		@SuppressWarnings("unchecked")
+		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
+		patchFinalizers((current != null) ? current : cached, finalizer, false);
+		return Result.done();
+	}
+
+	/**
+	 * Add or remove the finalizer with a merge patch that carries the resourceVersion, so
+	 * that it fails with 409 Conflict, and is retried, if the object changed since it was
+	 * read.
+	 */
+	private T patchFinalizers(T object, String finalizer, boolean add) throws Exception {
+		V1ObjectMeta metadata = object.getMetadata();
+		List<String> finalizers = (metadata.getFinalizers() != null) ? new ArrayList<>(metadata.getFinalizers())
+				: new ArrayList<>();
+		if (add) {
+			finalizers.add(finalizer);
+		}
+		else {
+			finalizers.remove(finalizer);
+		}
+		JsonArray values = new JsonArray();
+		finalizers.forEach(values::add);
+		JsonObject patchMetadata = new JsonObject();
+		patchMetadata.add("finalizers", values);
+		patchMetadata.addProperty("resourceVersion", metadata.getResourceVersion());
+		JsonObject patch = new JsonObject();
+		patch.add("metadata", patchMetadata);
+		T patched = this.writer.mergePatch(object, patch.toString());
+		boolean gone = !add && metadata.getDeletionTimestamp() != null && finalizers.isEmpty();
+		if (!gone) {
+			// a deleted object's last version must not linger in the cache view
+			this.toolkit.written(patched);
+		}
+		return patched;
+	}
+
+	private Trigger trigger(Trigger cause, Request request) {
+		if (cause != Trigger.EVENT) {
+			return cause;
+		}
+		ResyncTracker resyncs = this.resyncs;
+		return (resyncs != null && resyncs.take(request)) ? Trigger.RESYNC : Trigger.EVENT;
+	}
+
+}

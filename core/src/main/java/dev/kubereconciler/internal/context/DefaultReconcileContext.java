@@ -1,0 +1,242 @@
+package dev.kubereconciler.internal.context;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+
+import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.reconcile.AlreadyOwnedException;
+import dev.kubereconciler.reconcile.ReconcileContext;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
+
+/**
+ * The {@link ReconcileContext} of one reconcile: reads from the manager's cache views,
+ * writes through a {@link KubernetesWriter} whose answers go back into those views.
+ *
+ * @param <T> the watched type
+ */
+final class DefaultReconcileContext<T extends KubernetesObject> implements ReconcileContext<T> {
+
+	private static final ClassValue<Method> STATUS_GETTERS = new ClassValue<>() {
+
+		@Override
+		protected Method computeValue(Class<?> type) {
+			try {
+				return type.getMethod("getStatus");
+			}
+			catch (NoSuchMethodException ex) {
+				return null;
+			}
+		}
+
+	};
+
+	private final Request request;
+
+	private final Trigger trigger;
+
+	private final int failures;
+
+	private final ReconcilerBinder toolkit;
+
+	private final KubernetesWriter writer;
+
+	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcilerBinder toolkit,
+			KubernetesWriter writer) {
+		this.request = request;
+		this.trigger = trigger;
+		this.failures = failures;
+		this.toolkit = toolkit;
+		this.writer = writer;
+	}
+
+	@Override
+	public Request request() {
+		return this.request;
+	}
+
+	@Override
+	public int failures() {
+		return this.failures;
+	}
+
+	@Override
+	public Trigger trigger() {
+		return this.trigger;
+	}
+
+	@Override
+	public <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name) {
+		String key = (namespace == null || namespace.isEmpty()) ? name : namespace + "/" + name;
+		return Optional.ofNullable(type.cast(this.toolkit.requireView(type).get(key))).map(this::copy);
+	}
+
+	@Override
+	public <R extends KubernetesObject> List<R> list(Class<R> type, String namespace, String labelSelector) {
+		LabelMatcher selector = LabelMatcher.parse(labelSelector);
+		return copies(type, this.toolkit.requireView(type)
+			.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
+	}
+
+	@Override
+	public <R extends KubernetesObject> List<R> owned(Class<R> type, KubernetesObject owner) {
+		String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner must have metadata.uid");
+		return copies(type, this.toolkit.requireView(type).owned(uid));
+	}
+
+	private <R extends KubernetesObject> List<R> copies(Class<R> type, List<KubernetesObject> objects) {
+		List<R> copies = new ArrayList<>(objects.size());
+		for (KubernetesObject object : objects) {
+			copies.add(copy(type.cast(object)));
+		}
+		return copies;
+	}
+
+	private <R> R copy(R object) {
+		return this.toolkit.copier().copy(object);
+	}
+
+	@Override
+	public <R extends KubernetesObject> R create(R object) throws Exception {
+		return remember(this.writer.create(object));
+	}
+
+	@Override
+	public <R extends KubernetesObject> R update(R object) throws Exception {
+		return remember(this.writer.update(object));
+	}
+
+	@Override
+	public <R extends KubernetesObject> R patch(R object, String mergePatch) throws Exception {
+		return remember(this.writer.mergePatch(object, mergePatch));
+	}
+
+	@Override
+	public boolean delete(KubernetesObject object) throws Exception {
+		boolean deleted = this.writer.delete(object);
+		CacheView view = this.toolkit.view(object.getClass());
+		if (view != null) {
+			view.forget(Caches.metaNamespaceKeyFunc(object));
+		}
+		return deleted;
+	}
+
+	@Override
+	public <R extends KubernetesObject> R apply(R object, boolean force) throws Exception {
+		return remember(this.writer.apply(object, force));
+	}
+
+	@Override
+	public <R extends KubernetesObject> R updateStatus(R object) throws Exception {
+		CacheView view = this.toolkit.view(object.getClass());
+		if (view != null) {
+			KubernetesObject current = view.get(Caches.metaNamespaceKeyFunc(object));
+			if (current != null && Objects.equals(status(current), status(object))) {
+				// no request, and no update event that would reconcile the object again
+				return object;
+			}
+		}
+		return remember(this.writer.updateStatus(object));
+	}
+
+	@Override
+	public <R extends KubernetesObject> R applyStatus(R object, boolean force) throws Exception {
+		return remember(this.writer.applyStatus(object, force));
+	}
+
+	private static Object status(KubernetesObject object) {
+		Method getter = STATUS_GETTERS.get(object.getClass());
+		if (getter == null) {
+			throw new IllegalArgumentException(object.getClass().getName() + " has no status");
+		}
+		try {
+			return getter.invoke(object);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new IllegalStateException("Cannot read the status of " + object.getClass().getName(), ex);
+		}
+	}
+
+	private <R extends KubernetesObject> R remember(R written) {
+		this.toolkit.written(written);
+		return written;
+	}
+
+	@Override
+	public void setControllerReference(KubernetesObject owner, KubernetesObject owned) {
+		V1ObjectMeta ownerMetadata = Objects.requireNonNull(owner.getMetadata(), "owner must have metadata");
+		V1ObjectMeta ownedMetadata = Objects.requireNonNull(owned.getMetadata(), "owned object must have metadata");
+		String ownerNamespace = Objects.requireNonNullElse(ownerMetadata.getNamespace(), "");
+		String ownedNamespace = Objects.requireNonNullElse(ownedMetadata.getNamespace(), "");
+		if (!ownerNamespace.isEmpty()) {
+			if (ownedNamespace.isEmpty()) {
+				throw new IllegalArgumentException(
+						"Cluster-scoped " + describe(owned) + " cannot be owned by namespaced " + describe(owner));
+			}
+			if (!ownerNamespace.equals(ownedNamespace)) {
+				throw new IllegalArgumentException(
+						describe(owned) + " in namespace " + ownedNamespace + " cannot be owned by " + describe(owner)
+								+ " in namespace " + ownerNamespace + ": owner references cannot cross namespaces");
+			}
+		}
+		ResourceType ownerType = ResourceType.of(owner.getClass());
+		V1OwnerReference reference = new V1OwnerReference().apiVersion(ownerType.apiVersion())
+			.kind(ownerType.kind())
+			.name(ownerMetadata.getName())
+			.uid(Objects.requireNonNull(ownerMetadata.getUid(), "owner must have metadata.uid"))
+			.controller(true)
+			.blockOwnerDeletion(true);
+		List<V1OwnerReference> references = (ownedMetadata.getOwnerReferences() != null)
+				? new ArrayList<>(ownedMetadata.getOwnerReferences()) : new ArrayList<>();
+		for (V1OwnerReference existing : references) {
+			if (Boolean.TRUE.equals(existing.getController()) && !sameOwner(existing, reference)) {
+				throw new AlreadyOwnedException(describe(owned), existing.getKind() + "/" + existing.getName());
+			}
+		}
+		references.removeIf((existing) -> sameOwner(existing, reference));
+		references.add(reference);
+		ownedMetadata.setOwnerReferences(references);
+	}
+
+	/**
+	 * Whether two references name the same object, as controller-runtime compares them:
+	 * by API group, kind and name.
+	 */
+	private static boolean sameOwner(V1OwnerReference a, V1OwnerReference b) {
+		return group(a.getApiVersion()).equals(group(b.getApiVersion())) && Objects.equals(a.getKind(), b.getKind())
+				&& Objects.equals(a.getName(), b.getName());
+	}
+
+	private static String group(String apiVersion) {
+		if (apiVersion == null) {
+			return "";
+		}
+		int slash = apiVersion.indexOf('/');
+		return (slash < 0) ? "" : apiVersion.substring(0, slash);
+	}
+
+	private static String describe(KubernetesObject object) {
+		String kind = (object.getKind() != null) ? object.getKind() : object.getClass().getSimpleName();
+		V1ObjectMeta metadata = object.getMetadata();
+		String namespace = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" : "";
+		return kind + " " + namespace + metadata.getName();
+	}
+
+	@Override
+	public EventRecorder events() {
+		// the writer's field manager is the controller's name
+		return this.toolkit.events(this.writer.fieldManager());
+	}
+
+}

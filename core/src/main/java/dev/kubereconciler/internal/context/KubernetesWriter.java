@@ -1,0 +1,209 @@
+package dev.kubereconciler.internal.context;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import okhttp3.Call;
+
+import dev.kubereconciler.cache.ResourceType;
+
+/**
+ * Writes objects of any client-java model type through the API client's REST calls, with
+ * a field manager on every write: create, replace, patches, server-side apply and the
+ * {@code /status} subresource.
+ *
+ * <p>
+ * Status is replaced with a PUT, because client-java's
+ * {@code GenericKubernetesApi.updateStatus} sends a JSON patch that the API server
+ * refuses while an object has no status yet.
+ */
+final class KubernetesWriter {
+
+	static final String MERGE_PATCH = "application/merge-patch+json";
+
+	static final String APPLY_PATCH = "application/apply-patch+yaml";
+
+	private static final String JSON_TYPE = "application/json";
+
+	private final ApiClient apiClient;
+
+	private final String fieldManager;
+
+	String fieldManager() {
+		return this.fieldManager;
+	}
+
+	KubernetesWriter(ApiClient apiClient, String fieldManager) {
+		this.apiClient = apiClient;
+		this.fieldManager = fieldManager;
+	}
+
+	<R extends KubernetesObject> R create(R object) throws ApiException {
+		V1ObjectMeta metadata = object.getMetadata();
+		String path = collectionPath(ResourceType.of(object.getClass()), metadata.getNamespace());
+		return call(object, "POST", path, JSON_TYPE, serialize(object), false);
+	}
+
+	<R extends KubernetesObject> R update(R object) throws ApiException {
+		return call(object, "PUT", itemPath(object, false), JSON_TYPE, serialize(object), false);
+	}
+
+	<R extends KubernetesObject> R updateStatus(R object) throws ApiException {
+		return call(object, "PUT", itemPath(object, true), JSON_TYPE, serialize(object), false);
+	}
+
+	<R extends KubernetesObject> R mergePatch(R object, String patch) throws ApiException {
+		return call(object, "PATCH", itemPath(object, false), MERGE_PATCH, patch, false);
+	}
+
+	<R extends KubernetesObject> R apply(R object, boolean force) throws ApiException {
+		return call(object, "PATCH", itemPath(object, false), APPLY_PATCH, applyBody(object, false).toString(), force);
+	}
+
+	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws ApiException {
+		return call(object, "PATCH", itemPath(object, true), APPLY_PATCH, applyBody(object, true).toString(), force);
+	}
+
+	boolean delete(KubernetesObject object) throws ApiException {
+		try {
+			Call call = this.apiClient.buildCall(null, itemPath(object, false), "DELETE", new ArrayList<>(),
+					new ArrayList<>(), null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
+			this.apiClient.execute(call, null);
+			return true;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private <R extends KubernetesObject> R call(R object, String method, String path, String contentType, String body,
+			boolean force) throws ApiException {
+		// the client serializes the body itself for JSON content types: hand it a tree,
+		// not text
+		Object payload = contentType.endsWith("json") ? JsonParser.parseString(body) : body;
+		List<Pair> query = new ArrayList<>();
+		query.add(new Pair("fieldManager", this.fieldManager));
+		if (force) {
+			query.add(new Pair("force", "true"));
+		}
+		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), payload,
+				headers(contentType), new HashMap<>(), new HashMap<>(), authNames(), null);
+		return (R) this.apiClient.execute(call, object.getClass()).getData();
+	}
+
+	private static Map<String, String> headers(String contentType) {
+		Map<String, String> headers = new HashMap<>();
+		headers.put("Content-Type", contentType);
+		headers.put("Accept", JSON_TYPE);
+		return headers;
+	}
+
+	private static String[] authNames() {
+		return new String[] { "BearerToken" };
+	}
+
+	private String serialize(KubernetesObject object) {
+		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
+		typeMeta(json, ResourceType.of(object.getClass()));
+		return json.toString();
+	}
+
+	/**
+	 * The body of an apply: the object with its type set and without managed fields,
+	 * which an apply must not carry; for the status subresource, only its name and
+	 * status.
+	 */
+	private JsonObject applyBody(KubernetesObject object, boolean statusOnly) {
+		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
+		JsonObject metadata = json.getAsJsonObject("metadata");
+		if (metadata != null) {
+			metadata.remove("managedFields");
+		}
+		if (statusOnly) {
+			JsonObject slim = new JsonObject();
+			JsonObject slimMetadata = new JsonObject();
+			for (String key : List.of("name", "namespace")) {
+				if (metadata != null && metadata.has(key)) {
+					slimMetadata.add(key, metadata.get(key));
+				}
+			}
+			slim.add("metadata", slimMetadata);
+			JsonElement status = json.get("status");
+			if (status != null) {
+				slim.add("status", status);
+			}
+			json = slim;
+		}
+		pruneEmpty(json);
+		typeMeta(json, ResourceType.of(object.getClass()));
+		return json;
+	}
+
+	/**
+	 * Drop empty maps and lists, which client-java models carry by default: an apply that
+	 * sent them would make the controller the manager of fields it never meant to set.
+	 */
+	private static void pruneEmpty(JsonObject json) {
+		for (String key : List.copyOf(json.keySet())) {
+			JsonElement value = json.get(key);
+			if (value.isJsonObject()) {
+				pruneEmpty(value.getAsJsonObject());
+				if (value.getAsJsonObject().isEmpty()) {
+					json.remove(key);
+				}
+			}
+			else if (value.isJsonArray() && value.getAsJsonArray().isEmpty()) {
+				json.remove(key);
+			}
+			else if (value.isJsonArray()) {
+				value.getAsJsonArray().forEach((item) -> {
+					if (item.isJsonObject()) {
+						pruneEmpty(item.getAsJsonObject());
+					}
+				});
+			}
+		}
+	}
+
+	private static void typeMeta(JsonObject json, ResourceType type) {
+		if (!json.has("apiVersion")) {
+			json.addProperty("apiVersion", type.apiVersion());
+		}
+		if (!json.has("kind")) {
+			json.addProperty("kind", type.kind());
+		}
+	}
+
+	static String collectionPath(ResourceType type, String namespace) {
+		String group = (type.group() == null || type.group().isEmpty()) ? "/api/" + type.version()
+				: "/apis/" + type.group() + "/" + type.version();
+		String scope = (namespace == null || namespace.isEmpty()) ? "" : "/namespaces/" + namespace;
+		return group + scope + "/" + type.plural();
+	}
+
+	private static String itemPath(KubernetesObject object, boolean status) {
+		V1ObjectMeta metadata = object.getMetadata();
+		if (metadata == null || metadata.getName() == null) {
+			throw new IllegalArgumentException("The object to write needs metadata.name");
+		}
+		String path = collectionPath(ResourceType.of(object.getClass()), metadata.getNamespace()) + "/"
+				+ metadata.getName();
+		return status ? path + "/status" : path;
+	}
+
+}

@@ -1,0 +1,173 @@
+package dev.kubereconciler.internal.context;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Binds the {@link ContextReconciler}s of one controller manager to what they share: the
+ * cache views of the informers, the object copier and the event recorders.
+ */
+public final class ReconcilerBinder {
+
+	private final ApiClient apiClient;
+
+	private final Function<String, EventRecorder> events;
+
+	private final ModelCopier copier = new ModelCopier();
+
+	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
+
+	private final Map<String, BoundReconciler<?>> bound = new LinkedHashMap<>();
+
+	/**
+	 * Create a binder.
+	 * @param apiClient the client that reconcile contexts write through
+	 * @param events the event recorder of each controller, by name; {@code null} for none
+	 */
+	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events) {
+		this.apiClient = apiClient;
+		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
+	}
+
+	/**
+	 * Return what a controller's workers call: the definition's reconciler, bound to this
+	 * binder's caches when it takes a context.
+	 * @param definition the definition
+	 * @return the reconcile function to run
+	 */
+	public ReconcileFunction bind(ControllerDefinition definition) {
+		if (!(definition.reconciler() instanceof ContextReconciler<?> reconciler)) {
+			return definition.reconciler();
+		}
+		if (!reconciler.type().isAssignableFrom(definition.watches())) {
+			throw new IllegalArgumentException("Controller '" + definition.name() + "' watches "
+					+ definition.watches().getName() + " but its reconciler takes " + reconciler.type().getName());
+		}
+		BoundReconciler<?> bound = new BoundReconciler<>(reconciler, this, definition.name());
+		this.bound.put(definition.name(), bound);
+		return bound;
+	}
+
+	/**
+	 * Attach the bound reconcilers to their controllers and the informers, before the
+	 * informers start: index owned objects by owner, and follow writes until the
+	 * informers catch up.
+	 * @param informers the informers by type
+	 * @param controllers the controllers by name
+	 */
+	public void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
+			Map<String, ? extends Controller> controllers) {
+		if (this.bound.isEmpty()) {
+			return;
+		}
+		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer)));
+		this.bound.forEach((name, bound) -> {
+			Controller controller = controllers.get(name);
+			ResyncTracker resyncs = new ResyncTracker();
+			addHandler(informers.get(controller.definition().watches()), resyncs);
+			bound.attach(controller, resyncs);
+		});
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
+		informer.addEventHandler(handler);
+	}
+
+	CacheView view(Class<?> type) {
+		return this.views.get(type);
+	}
+
+	CacheView requireView(Class<?> type) {
+		CacheView view = this.views.get(type);
+		if (view == null) {
+			throw new IllegalArgumentException("No controller of this manager watches or owns " + type.getName()
+					+ "; add it to 'owns' to read it from the cache");
+		}
+		return view;
+	}
+
+	void written(KubernetesObject object) {
+		if (object != null) {
+			CacheView view = this.views.get(object.getClass());
+			if (view != null) {
+				view.written(object);
+			}
+		}
+	}
+
+	ApiClient apiClient() {
+		return this.apiClient;
+	}
+
+	ModelCopier copier() {
+		return this.copier;
+	}
+
+	EventRecorder events(String controller) {
+		return this.events.apply(controller);
+	}
+
+	/**
+	 * Remembers which keys the informer last delivered as a resync, an update that
+	 * changed nothing, so that a reconcile can tell a resync from a change.
+	 */
+	static final class ResyncTracker implements ResourceEventHandler<KubernetesObject> {
+
+		private final Set<Request> resynced = ConcurrentHashMap.newKeySet();
+
+		@Override
+		public void onAdd(KubernetesObject object) {
+			changed(object);
+		}
+
+		@Override
+		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
+			if (oldObject != null && newObject != null && oldObject.getMetadata() != null
+					&& newObject.getMetadata() != null && newObject.getMetadata().getResourceVersion() != null
+					&& newObject.getMetadata()
+						.getResourceVersion()
+						.equals(oldObject.getMetadata().getResourceVersion())) {
+				this.resynced.add(InformerCaches.keyOf(newObject.getMetadata()));
+			}
+			else {
+				changed(newObject);
+			}
+		}
+
+		@Override
+		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
+			changed(object);
+		}
+
+		private void changed(KubernetesObject object) {
+			if (object != null && object.getMetadata() != null) {
+				this.resynced.remove(InformerCaches.keyOf(object.getMetadata()));
+			}
+		}
+
+		boolean take(Request request) {
+			return this.resynced.remove(request);
+		}
+
+	}
+
+}

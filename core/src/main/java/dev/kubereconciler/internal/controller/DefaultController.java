@@ -1,0 +1,401 @@
+package dev.kubereconciler.internal.controller;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Supplier;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.controller.ControllerState;
+import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.internal.cache.KeySink;
+import dev.kubereconciler.internal.queue.ReconcileQueue;
+import dev.kubereconciler.queue.Priorities;
+import dev.kubereconciler.queue.QueueGauges;
+import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.sharding.KeyOwnership;
+import dev.kubereconciler.time.DelayScheduler;
+
+/**
+ * Runs one controller: a work queue of {@link Request keys} and the workers that
+ * reconcile them, with controller-runtime's outcome handling. This class keeps the
+ * lifecycle state machine; a {@link WorkerPool} runs the workers.
+ *
+ * <p>
+ * The controller manager builds every controller, starts and stops it, and the informer
+ * event handlers it wires add keys through the controller's {@link KeySink} side. A key
+ * is never reconciled by two workers at once. A reconciler that throws, returns
+ * {@code null} or runs past its timeout never kills a worker and never wedges its key.
+ */
+public final class DefaultController implements Controller, KeySink {
+
+	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+
+	private final ControllerDefinition definition;
+
+	private final ResourceType resourceType;
+
+	private final ControllerListener listener;
+
+	private final QueueObserver<Request> queueObserver;
+
+	private final DelayScheduler clock;
+
+	private final WorkerContext workerContext;
+
+	private final WorkerPool workers;
+
+	private final PauseSwitch pause = new PauseSwitch();
+
+	private final QueueGauges<Request> gauges = new CurrentQueueGauges();
+
+	private final Object lifecycleMonitor = new Object();
+
+	private volatile ReconcileQueue<Request> queue;
+
+	private volatile ControllerState state = ControllerState.NEW;
+
+	private final boolean priorityQueue;
+
+	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
+
+	private volatile KeyOwnership keyOwnership = KeyOwnership.ALL;
+
+	/**
+	 * Create a controller.
+	 * @param definition what it watches and how it is throttled
+	 * @param reconciler what its workers call: the definition's reconciler, bound to the
+	 * manager's caches where it takes a context
+	 * @param gate the manager gate its workers pass
+	 * @param listener told what it does
+	 * @param clock its clock and scheduler of delays
+	 * @param threadFactory makes its worker threads
+	 * @param abandonGrace how long a reconcile past its timeout may ignore the interrupt
+	 * @param priorityQueue whether its queue hands out keys by priority
+	 */
+	public DefaultController(ControllerDefinition definition, ReconcileFunction reconciler, ManagerGate gate,
+			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory, Duration abandonGrace,
+			boolean priorityQueue) {
+		this.definition = definition;
+		this.priorityQueue = priorityQueue;
+		this.resourceType = ResourceType.of(definition.watches());
+		this.listener = listener;
+		QueueObserver<Request> observer = listener.queueObserver(definition.name());
+		this.queueObserver = (observer != null) ? observer : QueueObserver.none();
+		this.clock = clock;
+		this.workers = new WorkerPool(definition.name(), threadFactory, clock, abandonGrace);
+		this.queue = newQueue();
+		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue,
+				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
+				this.pause, this::keyOwnership);
+	}
+
+	private ReconcileQueue<Request> newQueue() {
+		return ReconcileQueue.<Request>builder()
+			.name(this.definition.name())
+			.rateLimiter(this.definition.rateLimiter())
+			.scheduler(this.clock)
+			.observer(this.queueObserver)
+			.priority(this.priorityQueue)
+			.build();
+	}
+
+	@Override
+	public String name() {
+		return this.definition.name();
+	}
+
+	@Override
+	public ControllerDefinition definition() {
+		return this.definition;
+	}
+
+	@Override
+	public ResourceType resourceType() {
+		return this.resourceType;
+	}
+
+	@Override
+	public RateLimiter<Request> rateLimiter() {
+		return this.definition.rateLimiter();
+	}
+
+	/**
+	 * Return the current work queue. A new queue replaces it each time the controller
+	 * restarts after a stop, for example after leadership was lost and regained.
+	 * @return the queue
+	 */
+	public ReconcileQueue<Request> workQueue() {
+		return this.queue;
+	}
+
+	@Override
+	public QueueGauges<Request> queue() {
+		return this.gauges;
+	}
+
+	@Override
+	public void forget(Request request) {
+		this.queue.forget(request);
+	}
+
+	@Override
+	public ControllerState state() {
+		return this.state;
+	}
+
+	@Override
+	public int activeWorkers() {
+		return this.workers.active();
+	}
+
+	@Override
+	public void enqueue(Request request) {
+		this.queue.add(request, Trigger.EVENT);
+	}
+
+	/**
+	 * Add a key from a watch event at a priority, such as {@link Priorities#LOW} for an
+	 * event that changed nothing.
+	 * @param request the key
+	 * @param priority the priority
+	 */
+	@Override
+	public void add(Request request, int priority) {
+		this.queue.add(request, Trigger.EVENT, priority);
+	}
+
+	/**
+	 * Set where the keys of every cached object come from, which a start adds to the
+	 * fresh queue.
+	 * @param initialKeys reads the cached keys
+	 */
+	public void initialKeys(Supplier<? extends Iterable<Request>> initialKeys) {
+		this.initialKeys = initialKeys;
+	}
+
+	Iterable<Request> cachedKeys() {
+		return this.initialKeys.get();
+	}
+
+	/**
+	 * Return what decides whether this replica reconciles a key: every key, unless the
+	 * manager shards keys across replicas.
+	 * @return the key ownership
+	 */
+	KeyOwnership keyOwnership() {
+		return this.keyOwnership;
+	}
+
+	void keyOwnership(KeyOwnership keyOwnership) {
+		this.keyOwnership = keyOwnership;
+	}
+
+	/**
+	 * Mark the controller as waiting for this instance to win the leader election.
+	 */
+	public void waitForLeadership() {
+		setState(ControllerState.WAITING_FOR_LEADERSHIP);
+	}
+
+	/**
+	 * Start the workers. A controller that was stopped starts again on a fresh queue
+	 * filled with every key in the cache, so nothing that changed while it was stopped is
+	 * missed.
+	 */
+	public void start() {
+		synchronized (this.lifecycleMonitor) {
+			if (isActive()) {
+				return;
+			}
+			if (this.queue.isShuttingDown()) {
+				this.queue = newQueue();
+			}
+			// every cached key, as an initial list is: low priority, behind real changes
+			for (Request request : this.initialKeys.get()) {
+				this.queue.add(request, Trigger.EVENT, Priorities.LOW);
+			}
+			this.pause.engage();
+			for (int i = 0; i < this.definition.maxConcurrentReconciles(); i++) {
+				this.workers.start(this.workerContext.withQueue(this.queue));
+			}
+			setState(this.pause.isPaused() ? ControllerState.PAUSED : ControllerState.RUNNING);
+		}
+	}
+
+	/**
+	 * Mark the controller as failed to start, for example because its cache did not sync.
+	 * @param cause why
+	 */
+	public void fail(Throwable cause) {
+		logger.error("Controller '{}' failed to start", name(), cause);
+		setState(ControllerState.FAILED);
+	}
+
+	/**
+	 * Stop taking new keys, let in-flight reconciles finish for up to the given timeout,
+	 * then interrupt what still runs.
+	 * @param timeout how long in-flight reconciles may take to finish
+	 * @return {@code true} if every in-flight reconcile finished in time
+	 */
+	public boolean stop(Duration timeout) {
+		ReconcileQueue<Request> stopping;
+		List<ReconcileWorker> stopped;
+		synchronized (this.lifecycleMonitor) {
+			if (!isActive()) {
+				if (this.state == ControllerState.WAITING_FOR_LEADERSHIP || this.state == ControllerState.NEW) {
+					this.queue.shutDown();
+					setState(ControllerState.STOPPED);
+				}
+				return true;
+			}
+			setState(ControllerState.STOPPED);
+			stopping = this.queue;
+			stopped = this.workers.detachAll();
+		}
+		// drain outside the lifecycle monitor: finishing workers must not queue up behind
+		// it
+		this.pause.release();
+		boolean drained;
+		try {
+			drained = stopping.shutDownWithDrain(timeout);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			drained = false;
+		}
+		if (!drained) {
+			logger.warn("Controller '{}' did not finish {} in-flight reconcile(s) within {}; interrupting them", name(),
+					stopping.gauges().inFlight(), timeout);
+		}
+		this.workers.stop(stopped);
+		return drained;
+	}
+
+	/**
+	 * Pause the workers: in-flight reconciles finish, no new ones start, and events keep
+	 * being queued until {@link #resume()}.
+	 */
+	@Override
+	public void pause() {
+		synchronized (this.lifecycleMonitor) {
+			this.pause.pause();
+			if (this.state == ControllerState.RUNNING) {
+				setState(ControllerState.PAUSED);
+			}
+		}
+	}
+
+	/**
+	 * Resume paused workers.
+	 */
+	@Override
+	public void resume() {
+		synchronized (this.lifecycleMonitor) {
+			this.pause.resume();
+			if (this.state == ControllerState.PAUSED) {
+				setState(ControllerState.RUNNING);
+			}
+		}
+	}
+
+	@Override
+	public boolean isPaused() {
+		return this.pause.isPaused();
+	}
+
+	private boolean isActive() {
+		return this.state == ControllerState.RUNNING || this.state == ControllerState.PAUSED;
+	}
+
+	private void setState(ControllerState state) {
+		this.state = state;
+		this.listener.stateChanged(name(), state);
+	}
+
+	/**
+	 * Interrupt reconciles that ran past the reconcile timeout, and abandon those that
+	 * ignored the interrupt for longer than the grace period, so that their keys are
+	 * retried and the workers replaced. Called periodically by the manager's
+	 * {@link Watchdog}.
+	 */
+	public void checkTimeouts() {
+		Duration timeout = this.definition.reconcileTimeout();
+		if (timeout.isZero()) {
+			return;
+		}
+		int abandoned = this.workers.checkTimeouts(timeout);
+		for (int i = 0; i < abandoned; i++) {
+			synchronized (this.lifecycleMonitor) {
+				if (isActive()) {
+					this.workers.start(this.workerContext.withQueue(this.queue));
+				}
+			}
+		}
+	}
+
+	/**
+	 * The gauges of whichever queue the controller runs now.
+	 */
+	private final class CurrentQueueGauges implements QueueGauges<Request> {
+
+		@Override
+		public int depth() {
+			return DefaultController.this.queue.depth();
+		}
+
+		@Override
+		public int waiting() {
+			return DefaultController.this.queue.waiting();
+		}
+
+		@Override
+		public int numRequeues(Request item) {
+			return DefaultController.this.queue.numRequeues(item);
+		}
+
+		@Override
+		public boolean isPriorityQueue() {
+			return DefaultController.this.queue.isPriorityQueue();
+		}
+
+		@Override
+		public int inFlight() {
+			return DefaultController.this.queue.gauges().inFlight();
+		}
+
+		@Override
+		public long unfinishedWorkNanos() {
+			return DefaultController.this.queue.gauges().unfinishedWorkNanos();
+		}
+
+		@Override
+		public long longestRunningProcessorNanos() {
+			return DefaultController.this.queue.gauges().longestRunningProcessorNanos();
+		}
+
+		@Override
+		public Optional<Duration> remainingDelay(Request item) {
+			return DefaultController.this.queue.gauges().remainingDelay(item);
+		}
+
+		@Override
+		public Map<Integer, Integer> depthByPriority() {
+			return DefaultController.this.queue.gauges().depthByPriority();
+		}
+
+	}
+
+}

@@ -1,0 +1,333 @@
+package dev.kubereconciler.manager;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadFactory;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.internal.cache.WatchingController;
+import dev.kubereconciler.internal.context.ReconcilerBinder;
+import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.ShardDispatcher;
+import dev.kubereconciler.internal.controller.StandbyCaches;
+import dev.kubereconciler.internal.controller.Watchdog;
+import dev.kubereconciler.leaderelection.LeaderElectionRunner;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiterScopes;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.sharding.ShardCoordinator;
+import dev.kubereconciler.time.DelayScheduler;
+import dev.kubereconciler.time.ManagedDelayScheduler;
+
+/**
+ * Runs a set of controllers: starts the informers, waits for their caches to sync, then
+ * starts the controllers' workers, directly or once this instance is elected leader. It
+ * is the one way to build a {@link Controller}.
+ *
+ * <p>
+ * {@link #stop()} stops taking new work, lets in-flight reconciles finish for up to the
+ * shutdown timeout, then stops the informers.
+ */
+public final class ControllerManager implements ControllerRegistry {
+
+	/**
+	 * How long a reconcile that ignores the interrupt after its timeout may go on before
+	 * its key is retried and its worker replaced, by default.
+	 */
+	public static final Duration DEFAULT_ABANDON_GRACE = Duration.ofSeconds(5);
+
+	/** How long {@link #stop()} lets in-flight reconciles finish, by default: 30 s. */
+	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
+	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
+
+	private final Map<String, DefaultController> controllers;
+
+	private final InformerCaches caches;
+
+	private final ManagerGate gate;
+
+	private final LeaderElectionSettings leaderElection;
+
+	private final ApiClient apiClient;
+
+	private final Duration shutdownTimeout;
+
+	private final DelayScheduler clock;
+
+	private final ThreadFactory threadFactory;
+
+	private final Watchdog watchdog;
+
+	private final Object lifecycleMonitor = new Object();
+
+	private volatile boolean running;
+
+	private volatile boolean leader;
+
+	private final StandbyCaches standbyCaches;
+
+	private LeaderElectionRunner election;
+
+	private final @Nullable ShardDispatcher sharding;
+
+	ControllerManager(ManagerBuilder builder) {
+		this.apiClient = builder.apiClient;
+		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
+		this.leaderElection = builder.leaderElection;
+		this.shutdownTimeout = builder.shutdownTimeout;
+		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
+		this.threadFactory = builder.threadFactory;
+		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders);
+		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
+		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
+				this.clock);
+		this.caches.wire(this.controllers.values()
+			.stream()
+			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
+			.toList());
+		this.controllers.values()
+			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
+		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
+		binder.attach(this.caches.informers(), this.controllers);
+		if (builder.sharding != null && builder.leaderElection != null) {
+			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
+		}
+		this.sharding = (builder.sharding != null) ? ShardDispatcher.create(builder.apiClient, builder.sharding,
+				builder.clusterRate, this.controllers.values(), this.gate, this.clock, this.threadFactory,
+				builder.shutdownTimeout, builder.abandonGrace) : null;
+		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod, this.threadFactory);
+	}
+
+	private Map<String, DefaultController> createControllers(ManagerBuilder builder, ReconcilerBinder binder) {
+		Map<String, DefaultController> controllers = new LinkedHashMap<>();
+		// one limiter instance in several controllers, at any depth: share its rate, not
+		// its per-item backoff
+		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
+			.scopeShared(builder.definitions.stream().map(ControllerDefinition::name).toList(),
+					builder.definitions.stream().map(ControllerDefinition::rateLimiter).toList())
+			.iterator();
+		for (ControllerDefinition original : builder.definitions) {
+			RateLimiter<Request> limiter = limiters.next();
+			ControllerDefinition definition = (limiter != original.rateLimiter()) ? original.withRateLimiter(limiter)
+					: original;
+			if (controllers.containsKey(definition.name())) {
+				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
+			}
+			controllers.put(definition.name(), new DefaultController(definition, binder.bind(definition), this.gate,
+					builder.listener, this.clock, this.threadFactory, builder.abandonGrace, builder.priorityQueue));
+		}
+		return controllers;
+	}
+
+	/**
+	 * Start building a manager.
+	 * @param apiClient the client for the API server
+	 * @return a builder
+	 */
+	public static ManagerBuilder builder(ApiClient apiClient) {
+		return new ManagerBuilder(apiClient);
+	}
+
+	@Override
+	public Map<String, Controller> controllers() {
+		return Collections.unmodifiableMap(this.controllers);
+	}
+
+	@Override
+	public @Nullable Controller controller(String name) {
+		return this.controllers.get(name);
+	}
+
+	@Override
+	public ManagerGate gate() {
+		return this.gate;
+	}
+
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public boolean isLeader() {
+		return this.leader;
+	}
+
+	public boolean isLeaderElectionEnabled() {
+		return this.leaderElection != null;
+	}
+
+	/**
+	 * Return the coordinator of this replica's partitions.
+	 * @return the coordinator, or {@code null} when sharding is off
+	 */
+	public ShardCoordinator shardCoordinator() {
+		return (this.sharding != null) ? this.sharding.coordinator() : null;
+	}
+
+	/**
+	 * Return how many cached keys of each controller fall in each partition this replica
+	 * holds.
+	 * @return the counts by partition, then by controller name; empty when sharding is
+	 * off
+	 */
+	public Map<Integer, Map<String, Integer>> shardKeyCounts() {
+		return (this.sharding != null) ? this.sharding.keyCounts() : Map.of();
+	}
+
+	/**
+	 * Return the leader election settings.
+	 * @return the settings, or {@code null} when every instance runs the controllers
+	 */
+	public LeaderElectionSettings leaderElection() {
+		return this.leaderElection;
+	}
+
+	/**
+	 * Return how long {@link #stop()} lets in-flight reconciles finish.
+	 * @return the shutdown timeout
+	 */
+	public Duration shutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	private List<ControllerDefinition> definitions() {
+		return this.controllers.values().stream().map(DefaultController::definition).toList();
+	}
+
+	@Override
+	public <T extends KubernetesObject> Lister<T> lister(Class<T> type) {
+		return this.caches.lister(type);
+	}
+
+	@Override
+	public boolean hasSynced() {
+		return this.caches.hasSynced();
+	}
+
+	/**
+	 * Return whether the informers run. They start with the manager, except in a cold
+	 * standby (leader election without warmup), where they start only once this instance
+	 * first wins the Lease, and then keep running until the manager stops.
+	 * @return {@code true} once the informers were started
+	 */
+	public boolean cachesStarted() {
+		return this.standbyCaches.started();
+	}
+
+	/**
+	 * Start the informers, wait for their caches, then start the controllers (or the
+	 * leader election that starts them). In a cold standby the informers start only once
+	 * this instance wins the Lease.
+	 * @throws IllegalStateException if a cache does not sync within its controller's
+	 * cache sync timeout
+	 */
+	public void start() {
+		synchronized (this.lifecycleMonitor) {
+			if (this.running) {
+				return;
+			}
+			this.running = true;
+			if (this.clock instanceof ManagedDelayScheduler managed) {
+				managed.start();
+			}
+			if (this.leaderElection == null || this.leaderElection.warmup()) {
+				this.standbyCaches.start();
+				try {
+					this.caches.awaitSync(definitions());
+				}
+				catch (RuntimeException ex) {
+					this.controllers.values().forEach((controller) -> controller.fail(ex));
+					this.standbyCaches.stop();
+					this.running = false;
+					throw ex;
+				}
+			}
+			else {
+				logger.info("Cold standby: the informers start once this instance wins the Lease {}/{}",
+						this.leaderElection.leaseNamespace(), this.leaderElection.leaseName());
+			}
+			this.watchdog.start();
+			if (this.leaderElection == null) {
+				this.leader = true;
+				this.controllers.values().forEach(DefaultController::start);
+				if (this.sharding != null) {
+					this.sharding.start();
+				}
+			}
+			else {
+				this.controllers.values().forEach(DefaultController::waitForLeadership);
+				this.election = new LeaderElectionRunner(this.apiClient, this.leaderElection, this.threadFactory,
+						(termLasts) -> this.standbyCaches.prepareLeading(this.controllers.values(), termLasts),
+						this::startLeading, this::stopLeading);
+				this.election.start();
+			}
+		}
+	}
+
+	private void startLeading() {
+		logger.info("Became leader; starting {} controller(s)", this.controllers.size());
+		this.leader = true;
+		this.controllers.values().forEach(DefaultController::start);
+	}
+
+	private void stopLeading() {
+		if (this.leader) {
+			logger.warn("Lost leadership; stopping controllers");
+		}
+		this.leader = false;
+		this.controllers.values().forEach((controller) -> {
+			controller.stop(Duration.ZERO);
+			if (this.running) {
+				controller.waitForLeadership();
+			}
+		});
+	}
+
+	/**
+	 * Stop the controllers, waiting up to the shutdown timeout for in-flight reconciles,
+	 * then the informers.
+	 */
+	public void stop() {
+		synchronized (this.lifecycleMonitor) {
+			if (!this.running) {
+				return;
+			}
+			this.running = false;
+			long deadline = this.clock.read() + this.shutdownTimeout.toNanos();
+			for (DefaultController controller : this.controllers.values()) {
+				long remaining = Math.max(0, deadline - this.clock.read());
+				controller.stop(Duration.ofNanos(remaining));
+			}
+			if (this.sharding != null) {
+				this.sharding.stop();
+			}
+			if (this.election != null) {
+				this.election.stop();
+				this.election = null;
+			}
+			this.leader = false;
+			this.watchdog.stop();
+			this.standbyCaches.stop();
+			if (this.clock instanceof ManagedDelayScheduler managed) {
+				managed.stop();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,240 @@
+package dev.kubereconciler.manager;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.sharding.ShardingSettings;
+import dev.kubereconciler.time.DelayScheduler;
+
+/**
+ * Collects the controllers and settings of a {@link ControllerManager} and builds it.
+ */
+public final class ManagerBuilder {
+
+	final ApiClient apiClient;
+
+	final List<ControllerDefinition> definitions = new ArrayList<>();
+
+	SharedInformerFactory informerFactory;
+
+	ManagerGate gate;
+
+	LeaderElectionSettings leaderElection;
+
+	Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
+
+	DelayScheduler clock;
+
+	ThreadFactory threadFactory = defaultThreadFactory();
+
+	ControllerListener listener = ControllerListener.NONE;
+
+	Duration abandonGrace = ControllerManager.DEFAULT_ABANDON_GRACE;
+
+	Duration watchdogPeriod = Duration.ofMillis(100);
+
+	boolean priorityQueue = true;
+
+	@Nullable Function<String, EventRecorder> eventRecorders;
+
+	CacheTransforms cacheTransforms = CacheTransforms.defaults();
+
+	@Nullable ShardingSettings sharding;
+
+	boolean clusterRate;
+
+	ManagerBuilder(ApiClient apiClient) {
+		this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
+	}
+
+	/**
+	 * Add a controller to run; names must be unique. By default there are none.
+	 * @param definition the controller
+	 * @return this builder
+	 */
+	public ManagerBuilder controller(ControllerDefinition definition) {
+		this.definitions.add(definition);
+		return this;
+	}
+
+	/**
+	 * Use this informer factory instead of a private one; its informers are shared, and
+	 * only those this manager uses are stopped with it.
+	 * @param informerFactory the factory
+	 * @return this builder
+	 */
+	public ManagerBuilder informerFactory(SharedInformerFactory informerFactory) {
+		this.informerFactory = informerFactory;
+		return this;
+	}
+
+	/**
+	 * Pass every reconcile of every controller through this gate; by default
+	 * {@link ManagerGate#unlimited()}, which never delays.
+	 * @param gate the gate
+	 * @return this builder
+	 */
+	public ManagerBuilder gate(ManagerGate gate) {
+		this.gate = gate;
+		return this;
+	}
+
+	/**
+	 * Run the controllers only while this instance holds the Lease; by default there is
+	 * no leader election and every instance runs them.
+	 * @param leaderElection the Lease settings
+	 * @return this builder
+	 */
+	public ManagerBuilder leaderElection(LeaderElectionSettings leaderElection) {
+		this.leaderElection = leaderElection;
+		return this;
+	}
+
+	/**
+	 * Shard the keys across the replicas that use the same settings, instead of running
+	 * every key here; off by default.
+	 * @param sharding the sharding settings
+	 * @param clusterRate whether the gate's bucket is the whole cluster's rate, divided
+	 * among the live members, rather than this replica's
+	 * @return this builder
+	 */
+	public ManagerBuilder sharding(ShardingSettings sharding, boolean clusterRate) {
+		this.sharding = sharding;
+		this.clusterRate = clusterRate;
+		return this;
+	}
+
+	/**
+	 * How long {@link ControllerManager#stop()} lets in-flight reconciles finish before
+	 * it interrupts them; default {@link ControllerManager#DEFAULT_SHUTDOWN_TIMEOUT} (30
+	 * s).
+	 * @param shutdownTimeout the timeout, not negative
+	 * @return this builder
+	 */
+	public ManagerBuilder shutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
+		return this;
+	}
+
+	/**
+	 * Use this clock for all time keeping: every queue's delays, the gate's waits, the
+	 * watchdog and the cache sync; by default a clock on {@link System#nanoTime()} whose
+	 * one scheduling thread runs while the manager runs.
+	 * @param clock the clock
+	 * @return this builder
+	 */
+	public ManagerBuilder clock(DelayScheduler clock) {
+		this.clock = clock;
+		return this;
+	}
+
+	/**
+	 * Create workers and the manager's own threads with this factory; by default daemon
+	 * threads named {@code kube-reconciler-<n>}.
+	 * @param threadFactory the factory
+	 * @return this builder
+	 */
+	public ManagerBuilder threadFactory(ThreadFactory threadFactory) {
+		this.threadFactory = threadFactory;
+		return this;
+	}
+
+	/**
+	 * Tell this listener about reconciles, limiter delays and queue changes; by default
+	 * {@link ControllerListener#NONE}.
+	 * @param listener the listener
+	 * @return this builder
+	 */
+	public ManagerBuilder listener(ControllerListener listener) {
+		this.listener = listener;
+		return this;
+	}
+
+	/**
+	 * How long a reconcile that ignores the interrupt after its timeout may go on before
+	 * its key is retried and its worker replaced; default 5 s.
+	 * @param abandonGrace the grace period
+	 * @return this builder
+	 */
+	public ManagerBuilder abandonGrace(Duration abandonGrace) {
+		this.abandonGrace = abandonGrace;
+		return this;
+	}
+
+	/**
+	 * How often the watchdog looks for reconciles past their timeout; default 100 ms.
+	 * @param watchdogPeriod the period, positive
+	 * @return this builder
+	 */
+	public ManagerBuilder watchdogPeriod(Duration watchdogPeriod) {
+		this.watchdogPeriod = watchdogPeriod;
+		return this;
+	}
+
+	/**
+	 * Hand out each controller's keys by priority, so that real changes go before the
+	 * initial list and resyncs, as controller-runtime does by default since v0.23;
+	 * default {@code true}. With {@code false}, keys go first in, first out.
+	 * @param priorityQueue whether to use the priority queue
+	 * @return this builder
+	 */
+	public ManagerBuilder priorityQueue(boolean priorityQueue) {
+		this.priorityQueue = priorityQueue;
+		return this;
+	}
+
+	/**
+	 * Record the Kubernetes Events of each controller's reconciles with the recorder this
+	 * function returns for the controller's name; none by default.
+	 * @param eventRecorders the recorder of each controller
+	 * @return this builder
+	 */
+	public ManagerBuilder eventRecorders(Function<String, EventRecorder> eventRecorders) {
+		this.eventRecorders = eventRecorders;
+		return this;
+	}
+
+	/**
+	 * What the informers this manager creates change in objects before caching them; by
+	 * default they drop {@code managedFields}.
+	 * @param cacheTransforms the transforms
+	 * @return this builder
+	 */
+	public ManagerBuilder cacheTransforms(CacheTransforms cacheTransforms) {
+		this.cacheTransforms = Objects.requireNonNull(cacheTransforms, "cacheTransforms must not be null");
+		return this;
+	}
+
+	/**
+	 * Build the manager; nothing starts until {@link ControllerManager#start()}.
+	 * @return the manager
+	 */
+	public ControllerManager build() {
+		return new ControllerManager(this);
+	}
+
+	static ThreadFactory defaultThreadFactory() {
+		AtomicInteger count = new AtomicInteger();
+		return (runnable) -> {
+			Thread thread = new Thread(runnable, "kube-reconciler-" + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+}

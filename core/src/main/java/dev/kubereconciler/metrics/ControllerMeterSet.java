@@ -1,0 +1,218 @@
+package dev.kubereconciler.metrics;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ReconcileOutcome;
+import dev.kubereconciler.ratelimit.DelaySource;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
+
+/**
+ * The meters of one controller. Names are Micrometer's dotted form of
+ * controller-runtime's: the Prometheus registry adds {@code _total} to counters and
+ * {@code _seconds} to timers and to gauges with a {@code seconds} base unit. Help texts
+ * are controller-runtime's.
+ */
+final class ControllerMeterSet {
+
+	/** controller-runtime's {@code controller_runtime_reconcile_time_seconds} buckets. */
+	static final Duration[] RECONCILE_BUCKETS = seconds(0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4,
+			0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15,
+			20, 25, 30, 40, 50, 60);
+
+	/**
+	 * controller-runtime's work queue buckets: {@code ExponentialBuckets(10e-9, 10, 12)}.
+	 */
+	static final Duration[] QUEUE_BUCKETS = seconds(1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100, 1000);
+
+	/**
+	 * Limiter delay buckets, from the 5 ms of the default backoff's first step to its
+	 * 1000 s cap.
+	 */
+	static final Duration[] DELAY_BUCKETS = seconds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+			60, 120, 300, 600, 1000);
+
+	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
+
+	private final Map<String, Counter> reconciles = new java.util.HashMap<>();
+
+	private final Map<DelaySource, Timer> delays = new EnumMap<>(DelaySource.class);
+
+	private final Counter errors;
+
+	private final Counter terminalErrors;
+
+	private final Counter panics;
+
+	private final Counter timeouts;
+
+	private final Timer reconcileTime;
+
+	private final Counter conflicts;
+
+	private final MeterRegistry registry;
+
+	private final Tags controllerTags;
+
+	final Counter adds;
+
+	final DepthByPriority depthByPriority;
+
+	final Counter retries;
+
+	final Timer queueDuration;
+
+	final Timer workDuration;
+
+	ControllerMeterSet(MeterRegistry registry, String name, Supplier<Controller> controller) {
+		Tags controllerTags = Tags.of("controller", name);
+		// controller-runtime names each queue after its controller and labels it with
+		// both
+		Tags queueTags = Tags.of("name", name, "controller", name);
+		for (String result : RESULTS) {
+			this.reconciles.put(result,
+					Counter.builder("controller.runtime.reconcile")
+						.description("Total number of reconciliations per controller")
+						.tags(controllerTags)
+						.tag("result", result)
+						.register(registry));
+		}
+		this.errors = counter(registry, "controller.runtime.reconcile.errors",
+				"Total number of reconciliation errors per controller", controllerTags);
+		this.terminalErrors = counter(registry, "controller.runtime.terminal.reconcile.errors",
+				"Total number of terminal reconciliation errors per controller", controllerTags);
+		this.panics = counter(registry, "controller.runtime.reconcile.panics",
+				"Total number of reconciliation panics per controller", controllerTags);
+		this.timeouts = counter(registry, "controller.runtime.reconcile.timeouts",
+				"Total number of reconciliation timeouts per controller", controllerTags);
+		this.reconcileTime = timer(registry, "controller.runtime.reconcile.time",
+				"Length of time per reconciliation per controller", controllerTags, RECONCILE_BUCKETS);
+		this.conflicts = counter(registry, "kube.reconciler.reconcile.conflicts",
+				"Total number of reconcile errors caused by a write conflict (HTTP 409) per controller",
+				controllerTags);
+		gauge(registry, "controller.runtime.max.concurrent.reconciles",
+				"Maximum number of concurrent reconciles per controller", controllerTags, null, controller,
+				(c) -> c.definition().maxConcurrentReconciles());
+		gauge(registry, "controller.runtime.active.workers", "Number of currently used workers per controller",
+				controllerTags, null, controller, Controller::activeWorkers);
+		this.depthByPriority = new DepthByPriority(registry, queueTags, controller);
+		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
+		this.queueDuration = timer(registry, "workqueue.queue.duration",
+				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);
+		this.workDuration = timer(registry, "workqueue.work.duration",
+				"How long in seconds processing an item from workqueue takes.", queueTags, QUEUE_BUCKETS);
+		gauge(registry, "workqueue.unfinished.work",
+				"How many seconds of work has been done that is in progress and hasn't been observed by "
+						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
+						+ "threads by observing the rate at which this increases.",
+				queueTags, "seconds", controller, (c) -> c.queue().unfinishedWorkNanos() / 1e9);
+		gauge(registry, "workqueue.longest.running.processor",
+				"How many seconds has the longest running processor for workqueue been running.", queueTags, "seconds",
+				controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
+		this.retries = counter(registry, "workqueue.retries", "Total number of retries handled by workqueue",
+				queueTags);
+		gauge(registry, "workqueue.waiting",
+				"Current number of keys in workqueue waiting out a delay before they become ready", queueTags, null,
+				controller, (c) -> c.queue().waiting());
+		for (DelaySource source : DelaySource.values()) {
+			this.delays.put(source,
+					timer(registry, "ratelimiter.delay",
+							"How long a rate limiter made a key wait, by the limiter the delay is attributed to",
+							controllerTags.and("source", source.label()), DELAY_BUCKETS));
+		}
+		registerBucket(registry, name, controller.get());
+		this.registry = registry;
+		this.controllerTags = controllerTags;
+		Controller current = controller.get();
+		if (current != null) {
+			current.definition().eventFilters().keySet().forEach(this::eventFilterDropped);
+		}
+	}
+
+	private Counter eventFilterDropped(String filter) {
+		return counter(this.registry, "kube.reconciler.event.filter.dropped",
+				"Total number of updates of primary objects that an event filter dropped, per controller and filter",
+				this.controllerTags.and("filter", filter));
+	}
+
+	void eventFiltered(String filter) {
+		// registered again only on the first drop of a filter the definition did not name
+		eventFilterDropped(filter).increment();
+	}
+
+	private static void registerBucket(MeterRegistry registry, String name, Controller controller) {
+		List<TokenBucketRateLimiter<?>> buckets = (controller != null) ? RateLimiters.buckets(controller.rateLimiter())
+				: List.of();
+		TokenBucketRateLimiter<?> bucket = buckets.isEmpty() ? null : buckets.get(0);
+		// the manager's bucket owns limiter="manager"; a controller of that name must not
+		// shadow it
+		if (bucket != null && !TokenGauges.MANAGER_LIMITER.equals(name)) {
+			TokenGauges.tokens(registry, name, () -> bucket);
+		}
+	}
+
+	void reconcileFinished(ReconcileOutcome outcome, long nanos) {
+		this.reconciles.get(outcome.resultLabel()).increment();
+		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
+		if (outcome.isError()) {
+			this.errors.increment();
+		}
+		switch (outcome) {
+			case TERMINAL_ERROR -> this.terminalErrors.increment();
+			case PANIC -> this.panics.increment();
+			case TIMEOUT -> this.timeouts.increment();
+			default -> {
+			}
+		}
+	}
+
+	void conflict() {
+		this.conflicts.increment();
+	}
+
+	Timer delay(DelaySource source) {
+		return this.delays.get(source);
+	}
+
+	private static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
+		return Counter.builder(name).description(description).tags(tags).register(registry);
+	}
+
+	private static Timer timer(MeterRegistry registry, String name, String description, Tags tags, Duration[] buckets) {
+		return Timer.builder(name)
+			.description(description)
+			.tags(tags)
+			.serviceLevelObjectives(buckets)
+			.register(registry);
+	}
+
+	private static void gauge(MeterRegistry registry, String name, String description, Tags tags, String baseUnit,
+			Supplier<Controller> controller, ToDoubleFunction<Controller> value) {
+		Gauge.builder(name, () -> {
+			Controller current = controller.get();
+			return (current != null) ? value.applyAsDouble(current) : Double.NaN;
+		}).description(description).tags(tags).baseUnit(baseUnit).strongReference(true).register(registry);
+	}
+
+	private static Duration[] seconds(double... values) {
+		Duration[] durations = new Duration[values.length];
+		for (int i = 0; i < values.length; i++) {
+			durations[i] = Duration.ofNanos(Math.round(values[i] * 1e9));
+		}
+		return durations;
+	}
+
+}

@@ -1,0 +1,62 @@
+package dev.kubereconciler.time;
+
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The manager's default {@link DelayScheduler}: one thread, shared by every controller's
+ * queue, that exists only while the manager runs.
+ */
+public final class ManagedDelayScheduler implements DelayScheduler {
+
+	private final ThreadFactory threadFactory;
+
+	private volatile ScheduledThreadPoolExecutor executor;
+
+	public ManagedDelayScheduler(ThreadFactory threadFactory) {
+		this.threadFactory = threadFactory;
+	}
+
+	public synchronized void start() {
+		if (this.executor == null) {
+			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+				Thread thread = this.threadFactory.newThread(runnable);
+				thread.setName("kube-reconciler-delays");
+				return thread;
+			});
+			// a queue cancels its wake-up whenever an earlier one replaces it
+			executor.setRemoveOnCancelPolicy(true);
+			this.executor = executor;
+		}
+	}
+
+	public synchronized void stop() {
+		if (this.executor != null) {
+			this.executor.shutdownNow();
+			this.executor = null;
+		}
+	}
+
+	@Override
+	public long read() {
+		return System.nanoTime();
+	}
+
+	@Override
+	public void sleep(long nanos) throws InterruptedException {
+		Sleeper.system().sleep(nanos);
+	}
+
+	@Override
+	public Cancellable schedule(long deadline, Runnable action) {
+		ScheduledThreadPoolExecutor executor = this.executor;
+		if (executor == null) {
+			throw new IllegalStateException("The controller manager is not running");
+		}
+		ScheduledFuture<?> future = executor.schedule(action, deadline - read(), TimeUnit.NANOSECONDS);
+		return () -> future.cancel(false);
+	}
+
+}

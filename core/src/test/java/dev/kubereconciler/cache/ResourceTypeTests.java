@@ -1,0 +1,110 @@
+package dev.kubereconciler.cache;
+
+import java.util.List;
+
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.util.ModelMapper;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.reconcile.KubernetesResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Tests for {@link ResourceType}: built-in models, annotated custom resources and the
+ * error for an unknown one.
+ */
+class ResourceTypeTests {
+
+	@Test
+	void builtInModelsAreKnown() {
+		ResourceType secret = ResourceType.of(V1Secret.class);
+		assertThat(secret.displayName()).isEqualTo("v1/Secret");
+		assertThat(secret.plural()).isEqualTo("secrets");
+		ResourceType deployment = ResourceType.of(V1Deployment.class);
+		assertThat(deployment.apiVersion()).isEqualTo("apps/v1");
+		assertThat(deployment.plural()).isEqualTo("deployments");
+		assertThat(ResourceType.of(io.kubernetes.client.openapi.models.V1Lease.class).displayName())
+			.isEqualTo("coordination.k8s.io/v1/Lease");
+		assertThat(ResourceType.of(io.kubernetes.client.openapi.models.V1Ingress.class).plural())
+			.isEqualTo("ingresses");
+		assertThat(ResourceType.of(io.kubernetes.client.openapi.models.CoreV1Event.class).displayName())
+			.isEqualTo("v1/Event");
+		assertThat(ResourceType.of(io.kubernetes.client.openapi.models.EventsV1Event.class).displayName())
+			.isEqualTo("events.k8s.io/v1/Event");
+	}
+
+	@Test
+	void annotatedCustomResourceIsRegisteredOnFirstUse() {
+		ResourceType gadget = ResourceType.of(Gadget.class);
+		assertThat(gadget.group()).isEqualTo("example.kubereconciler.dev");
+		assertThat(gadget.version()).isEqualTo("v1beta1");
+		assertThat(gadget.kind()).isEqualTo("Gadget");
+		assertThat(gadget.plural()).isEqualTo("gadgetries");
+		assertThat(gadget.listType()).isEqualTo(GadgetList.class);
+		assertThat(ModelMapper.getGroupVersionKindByClass(Gadget.class).getKind()).isEqualTo("Gadget");
+	}
+
+	@Test
+	void unknownCustomResourceFailsWithTheTwoWaysToDeclareIt() {
+		assertThatIllegalArgumentException().isThrownBy(() -> ResourceType.of(Unknown.class))
+			.withMessageContaining("@KubernetesResource")
+			.withMessageContaining("ModelMapper.addModelMap");
+	}
+
+	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1beta1", kind = "Gadget",
+			plural = "gadgetries")
+	static class Gadget extends Unknown {
+
+	}
+
+	static class GadgetList implements KubernetesListObject {
+
+		@Override
+		public V1ListMeta getMetadata() {
+			return null;
+		}
+
+		@Override
+		public List<? extends KubernetesObject> getItems() {
+			return List.of();
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "example.kubereconciler.dev/v1beta1";
+		}
+
+		@Override
+		public String getKind() {
+			return "GadgetList";
+		}
+
+	}
+
+	static class Unknown implements KubernetesObject {
+
+		@Override
+		public V1ObjectMeta getMetadata() {
+			return null;
+		}
+
+		@Override
+		public String getApiVersion() {
+			return "example.kubereconciler.dev/v1beta1";
+		}
+
+		@Override
+		public String getKind() {
+			return "Unknown";
+		}
+
+	}
+
+}
