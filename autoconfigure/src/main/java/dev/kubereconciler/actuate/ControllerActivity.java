@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
-import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.ratelimit.DelaySource;
@@ -73,7 +72,7 @@ public class ControllerActivity implements ControllerListener {
 			Throwable error) {
 		Activity activity = record(controller);
 		activity.outcomes.get(outcome).increment();
-		if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
+		if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
 			activity.conflicts.increment();
 		}
 		if (outcome == ReconcileOutcome.SUCCESS || outcome == ReconcileOutcome.REQUEUE_AFTER

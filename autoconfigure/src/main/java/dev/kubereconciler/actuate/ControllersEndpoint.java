@@ -25,7 +25,6 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiterState;
-import dev.kubereconciler.ratelimit.RateLimiterStates;
 import dev.kubereconciler.ratelimit.StormSimulator;
 import dev.kubereconciler.reconcile.Request;
 
@@ -137,7 +136,7 @@ public class ControllersEndpoint {
 		StormSimulator simulator = new StormSimulator(keys, Duration.ofSeconds(horizon), Duration.ofSeconds(1),
 				MAX_SIMULATED_ATTEMPTS);
 		try {
-			StormSimulator.Storm storm = simulator.run((ticker) -> RateLimiterStates.rebuild(state, ticker));
+			StormSimulator.Storm storm = simulator.run(state::rebuild);
 			List<Long> requeues = new ArrayList<>(storm.attempts());
 			// every key's first attempt happens at time 0 and is not a requeue
 			requeues.set(0, requeues.get(0) - keys);

@@ -1,5 +1,10 @@
 package dev.kubereconciler.controller;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+import io.kubernetes.client.openapi.ApiException;
+
 /**
  * How a reconcile ended, and so what happened to its key.
  */
@@ -61,6 +66,38 @@ public enum ReconcileOutcome {
 	 */
 	public boolean isError() {
 		return "error".equals(this.resultLabel);
+	}
+
+	private static final int CONFLICT = 409;
+
+	/**
+	 * Return whether an error is an optimistic-concurrency conflict, which a reconcile
+	 * hits whenever it writes an object with a stale {@code resourceVersion}: a
+	 * client-java {@link ApiException} with code 409 anywhere in the cause chain (or
+	 * among the suppressed exceptions) of the error. Listeners count these apart from
+	 * other errors.
+	 * @param error the error, may be {@code null}
+	 * @return whether it is a conflict
+	 */
+	public static boolean isConflict(Throwable error) {
+		// cause chains can loop; visit each throwable once
+		Map<Throwable, Boolean> seen = new IdentityHashMap<>();
+		return isConflict(error, seen);
+	}
+
+	private static boolean isConflict(Throwable error, Map<Throwable, Boolean> seen) {
+		for (Throwable current = error; current != null
+				&& seen.put(current, Boolean.TRUE) == null; current = current.getCause()) {
+			if (current instanceof ApiException api && api.getCode() == CONFLICT) {
+				return true;
+			}
+			for (Throwable suppressed : current.getSuppressed()) {
+				if (isConflict(suppressed, seen)) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 }

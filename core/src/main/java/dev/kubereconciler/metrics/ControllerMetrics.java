@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
@@ -89,7 +88,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
-			if (outcome == ReconcileOutcome.ERROR && Conflicts.isConflict(error)) {
+			if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
 				meters.conflict();
 			}
 		}

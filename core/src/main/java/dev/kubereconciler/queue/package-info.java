@@ -1,6 +1,12 @@
 /**
- * The work queue of a controller: dedup of keys, delayed adds and rate-limited retries,
- * with client-go's invariants.
+ * What can be seen of a controller's work queue: the
+ * {@link dev.kubereconciler.queue.QueueObserver} hooks of client-go's metrics provider,
+ * the {@link dev.kubereconciler.queue.QueueGauges} read on demand, and the
+ * {@link dev.kubereconciler.queue.Priorities} of the priority queue.
+ *
+ * <p>
+ * Public API: all of it. The queue itself is in
+ * {@code dev.kubereconciler.internal.queue}.
  */
 @NullMarked
 package dev.kubereconciler.queue;

@@ -3,6 +3,8 @@ package dev.kubereconciler.ratelimit;
 import java.time.Duration;
 import java.util.List;
 
+import dev.kubereconciler.internal.controller.RateLimiterScopes;
+
 /**
  * Decides how long an item waits before it is retried, with the semantics of client-go's
  * {@code workqueue.TypedRateLimiter}.

@@ -1,9 +1,12 @@
 package dev.kubereconciler.ratelimit;
 
+import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import dev.kubereconciler.time.Ticker;
 
 /**
  * An immutable description of a {@link RateLimiter}: its type, configuration, live state
@@ -30,6 +33,48 @@ public record RateLimiterState(String type, Map<String, Object> config, Map<Stri
 	 */
 	public static RateLimiterState of(String type) {
 		return new RateLimiterState(type, Map.of(), Map.of(), List.of());
+	}
+
+	/**
+	 * Build a new limiter with the configuration this state describes, on the given
+	 * ticker, for example to preview a configured limiter in the {@link StormSimulator}
+	 * on a virtual clock without touching the live limiter's state.
+	 * @param <T> the type of item
+	 * @param ticker the ticker for token buckets
+	 * @return a new limiter with no history
+	 * @throws IllegalArgumentException if the state describes a limiter that cannot be
+	 * rebuilt, such as a user-written or client-java limiter
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> RateLimiter<T> rebuild(Ticker ticker) {
+		return switch (this.type) {
+			case "exponential" -> RateLimiters.exponential(duration("baseDelay"), duration("maxDelay"));
+			case "fast-slow" -> RateLimiters.fastSlow(duration("fastDelay"), duration("slowDelay"),
+					((Number) this.config.get("maxFastAttempts")).intValue());
+			case "bucket" -> RateLimiters.bucket(qps(this.config.get("qps")),
+					((Number) this.config.get("burst")).intValue(), ticker);
+			case "max-of" -> {
+				List<RateLimiter<T>> children = this.children.stream()
+					.map((child) -> child.<T>rebuild(ticker))
+					.toList();
+				yield RateLimiters.maxOf(children.toArray(RateLimiter[]::new));
+			}
+			case "max-wait" -> RateLimiters.maxWait(this.children.get(0).rebuild(ticker), duration("maxWait"));
+			case "none" -> RateLimiters.none();
+			default -> throw new IllegalArgumentException("A limiter of type '" + this.type
+					+ "' cannot be rebuilt from its description; only built-in limiters can");
+		};
+	}
+
+	private Duration duration(String key) {
+		return Duration.parse(String.valueOf(this.config.get(key)));
+	}
+
+	private static double qps(Object value) {
+		if (value instanceof Number number) {
+			return number.doubleValue();
+		}
+		return "+Inf".equals(value) ? Double.POSITIVE_INFINITY : Double.parseDouble(String.valueOf(value));
 	}
 
 }

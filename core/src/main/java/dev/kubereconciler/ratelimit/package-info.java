@@ -1,9 +1,12 @@
 /**
- * Rate limiters with client-go semantics, the layered time abstraction they and the
- * engine run on ({@link dev.kubereconciler.time.Ticker},
- * {@link dev.kubereconciler.time.Sleeper},
- * {@link dev.kubereconciler.time.DelayScheduler}) and a storm simulator. Plain Java, no
- * Spring.
+ * Rate limiters with client-go semantics: the
+ * {@link dev.kubereconciler.ratelimit.RateLimiter} SPI, the factories of
+ * {@link dev.kubereconciler.ratelimit.RateLimiters}, the token bucket with Go's
+ * reservation semantics, their state descriptions and a storm simulator.
+ *
+ * <p>
+ * Public API: the public types. The limiters behind the factories and their helpers are
+ * package-private.
  */
 @NullMarked
 package dev.kubereconciler.ratelimit;

@@ -1,7 +1,12 @@
 /**
- * Public reconcile types: {@code @Reconciler},
- * {@link dev.kubereconciler.reconcile.Request} and
- * {@link dev.kubereconciler.reconcile.Result}.
+ * What a reconciler touches: {@code @Reconciler},
+ * {@link dev.kubereconciler.reconcile.Request},
+ * {@link dev.kubereconciler.reconcile.Result}, the
+ * {@link dev.kubereconciler.reconcile.ReconcileContext} it reads and writes through, the
+ * reconcile function types, event filters, mapped watches and the terminal error.
+ *
+ * <p>
+ * Public API: all of it.
  */
 @NullMarked
 package dev.kubereconciler.reconcile;

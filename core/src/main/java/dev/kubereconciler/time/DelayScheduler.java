@@ -1,8 +1,6 @@
 package dev.kubereconciler.time;
 
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The top layer of the time abstraction: a {@link Sleeper} that also runs an action once
@@ -28,25 +26,7 @@ public interface DelayScheduler extends Sleeper {
 	 * @return the scheduler
 	 */
 	static DelayScheduler of(ScheduledExecutorService executor) {
-		return new DelayScheduler() {
-
-			@Override
-			public long read() {
-				return System.nanoTime();
-			}
-
-			@Override
-			public void sleep(long nanos) throws InterruptedException {
-				Sleeper.system().sleep(nanos);
-			}
-
-			@Override
-			public Cancellable schedule(long deadline, Runnable action) {
-				ScheduledFuture<?> future = executor.schedule(action, deadline - read(), TimeUnit.NANOSECONDS);
-				return () -> future.cancel(false);
-			}
-
-		};
+		return new SystemDelayScheduler(() -> executor);
 	}
 
 	/**

@@ -1,9 +1,10 @@
 package dev.kubereconciler.time;
 
-import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * The manager's default {@link DelayScheduler}: one thread, shared by every controller's
@@ -13,12 +14,21 @@ public final class ManagedDelayScheduler implements DelayScheduler {
 
 	private final ThreadFactory threadFactory;
 
-	private volatile ScheduledThreadPoolExecutor executor;
+	private final DelayScheduler system = new SystemDelayScheduler(this::runningExecutor);
 
+	private volatile @Nullable ScheduledThreadPoolExecutor executor;
+
+	/**
+	 * Create a scheduler that runs nothing until {@link #start()}.
+	 * @param threadFactory makes its thread
+	 */
 	public ManagedDelayScheduler(ThreadFactory threadFactory) {
 		this.threadFactory = threadFactory;
 	}
 
+	/**
+	 * Start the scheduler's thread, unless it runs.
+	 */
 	public synchronized void start() {
 		if (this.executor == null) {
 			ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (runnable) -> {
@@ -32,31 +42,38 @@ public final class ManagedDelayScheduler implements DelayScheduler {
 		}
 	}
 
+	/**
+	 * Stop the scheduler's thread; actions not run yet are dropped.
+	 */
 	public synchronized void stop() {
-		if (this.executor != null) {
-			this.executor.shutdownNow();
+		ScheduledThreadPoolExecutor executor = this.executor;
+		if (executor != null) {
+			executor.shutdownNow();
 			this.executor = null;
 		}
 	}
 
-	@Override
-	public long read() {
-		return System.nanoTime();
-	}
-
-	@Override
-	public void sleep(long nanos) throws InterruptedException {
-		Sleeper.system().sleep(nanos);
-	}
-
-	@Override
-	public Cancellable schedule(long deadline, Runnable action) {
+	private ScheduledExecutorService runningExecutor() {
 		ScheduledThreadPoolExecutor executor = this.executor;
 		if (executor == null) {
 			throw new IllegalStateException("The controller manager is not running");
 		}
-		ScheduledFuture<?> future = executor.schedule(action, deadline - read(), TimeUnit.NANOSECONDS);
-		return () -> future.cancel(false);
+		return executor;
+	}
+
+	@Override
+	public long read() {
+		return this.system.read();
+	}
+
+	@Override
+	public void sleep(long nanos) throws InterruptedException {
+		this.system.sleep(nanos);
+	}
+
+	@Override
+	public Cancellable schedule(long deadline, Runnable action) {
+		return this.system.schedule(deadline, action);
 	}
 
 }

@@ -126,12 +126,12 @@ class ConflictIntegrationTests {
 	@Test
 	void findsA409AnywhereInTheCauseChain() {
 		ApiException conflict = new ApiException(409, "Conflict");
-		assertThat(Conflicts.isConflict(new RuntimeException(new IllegalStateException(conflict)))).isTrue();
+		assertThat(ReconcileOutcome.isConflict(new RuntimeException(new IllegalStateException(conflict)))).isTrue();
 		RuntimeException suppressing = new RuntimeException("outer");
 		suppressing.addSuppressed(conflict);
-		assertThat(Conflicts.isConflict(suppressing)).isTrue();
-		assertThat(Conflicts.isConflict(new RuntimeException(new ApiException(404, "Not Found")))).isFalse();
-		assertThat(Conflicts.isConflict(null)).isFalse();
+		assertThat(ReconcileOutcome.isConflict(suppressing)).isTrue();
+		assertThat(ReconcileOutcome.isConflict(new RuntimeException(new ApiException(404, "Not Found")))).isFalse();
+		assertThat(ReconcileOutcome.isConflict(null)).isFalse();
 	}
 
 }

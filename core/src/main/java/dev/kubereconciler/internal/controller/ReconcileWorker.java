@@ -41,7 +41,7 @@ final class ReconcileWorker implements Runnable {
 
 	private final GatePassage gateWait;
 
-	private final KeyRelease release;
+	private final KeyHandback release;
 
 	private volatile Thread thread;
 
@@ -65,7 +65,7 @@ final class ReconcileWorker implements Runnable {
 		this.context = context;
 		this.queue = WorkerQueue.of(context.queue());
 		this.gateWait = new GatePassage(context);
-		this.release = new KeyRelease(context, this.queue);
+		this.release = new KeyHandback(context, this.queue);
 	}
 
 	void start(Thread thread) {

@@ -5,7 +5,6 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.controller.Conflicts;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
@@ -107,7 +106,7 @@ final class ResultHandler {
 			logger.error("Reconciler of controller '{}' returned null for {}; treated as an error, retrying in {}. "
 					+ "Return Result.done() instead", this.name, request, delay);
 		}
-		else if (Conflicts.isConflict(error)) {
+		else if (ReconcileOutcome.isConflict(error)) {
 			// a stale resourceVersion is routine: the retry reads the newer object
 			logger.debug("Reconcile of {} by controller '{}' hit a conflict; retrying in {}", request, this.name, delay,
 					error);

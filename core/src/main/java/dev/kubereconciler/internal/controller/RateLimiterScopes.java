@@ -1,4 +1,4 @@
-package dev.kubereconciler.ratelimit;
+package dev.kubereconciler.internal.controller;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+
+import dev.kubereconciler.ratelimit.RateLimiter;
 
 /**
  * Gives each scope, typically each controller, its own per-item history wherever one

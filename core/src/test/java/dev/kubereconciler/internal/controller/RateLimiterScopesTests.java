@@ -1,4 +1,4 @@
-package dev.kubereconciler.ratelimit;
+package dev.kubereconciler.internal.controller;
 
 import java.time.Duration;
 import java.util.List;
@@ -6,6 +6,11 @@ import java.util.List;
 import io.kubernetes.client.extended.workqueue.ratelimiter.BucketRateLimiter;
 import io.kubernetes.client.extended.workqueue.ratelimiter.ItemExponentialFailureRateLimiter;
 import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;

@@ -16,7 +16,7 @@ import dev.kubereconciler.sharding.KeyOwnership;
  * Gives a key that a {@link ReconcileWorker} took back to its queue without a completed
  * reconcile, and marks it done.
  */
-final class KeyRelease {
+final class KeyHandback {
 
 	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
 
@@ -24,7 +24,7 @@ final class KeyRelease {
 
 	private final WorkerQueue<Request> queue;
 
-	KeyRelease(WorkerContext context, WorkerQueue<Request> queue) {
+	KeyHandback(WorkerContext context, WorkerQueue<Request> queue) {
 		this.context = context;
 		this.queue = queue;
 	}
