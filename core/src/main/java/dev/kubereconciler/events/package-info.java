@@ -3,4 +3,7 @@
  * series and rate-limited per object as client-go's recorders do; depends on no other
  * kube-reconciler package, so that every other package may use it.
  */
+@NullMarked
 package dev.kubereconciler.events;
+
+import org.jspecify.annotations.NullMarked;
