@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.DelayScheduler.Cancellable;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -38,7 +40,7 @@ final class DelayedAdds<T> {
 
 	private long armedFor = Long.MAX_VALUE;
 
-	private Cancellable wakeUp;
+	private @Nullable Cancellable wakeUp;
 
 	private boolean closed;
 

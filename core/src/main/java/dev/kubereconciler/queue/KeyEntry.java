@@ -1,5 +1,7 @@
 package dev.kubereconciler.queue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The state of one pending or held key of a {@link KeyTable}, guarded by itself.
  */
@@ -20,7 +22,7 @@ final class KeyEntry {
 
 	// in priority mode, this entry's node among the ready keys while it is ready;
 	// guarded by the ready keys' lock
-	Object readyNode;
+	@Nullable Object readyNode;
 
 	int state = PENDING;
 
@@ -33,7 +35,8 @@ final class KeyEntry {
 	// the priority it is ready at, and the one it was taken with while held
 	int priority;
 
-	AddCause nextCause;
+	// set with HELD_DIRTY
+	@Nullable AddCause nextCause;
 
 	long nextAddedAt;
 

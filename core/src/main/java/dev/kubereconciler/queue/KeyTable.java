@@ -1,8 +1,11 @@
 package dev.kubereconciler.queue;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.queue.WorkerQueue.Taken;
 import dev.kubereconciler.ratelimit.Ticker;
@@ -149,14 +152,14 @@ final class KeyTable<T> {
 		}
 	}
 
-	Taken<T> next(Taken<T> done, long now) throws InterruptedException {
+	@Nullable Taken<T> next(@Nullable Taken<T> done, long now) throws InterruptedException {
 		if (done != null) {
 			done(done.item(), done.entry, now);
 		}
 		return take(now);
 	}
 
-	Taken<T> take(long now) throws InterruptedException {
+	@Nullable Taken<T> take(long now) throws InterruptedException {
 		long takenAt = now;
 		if (!this.readyPermits.tryAcquire()) {
 			this.readyPermits.acquire();
@@ -166,7 +169,7 @@ final class KeyTable<T> {
 			return null;
 		}
 		// the ready keys hand over the entry itself: no lookup in the table per key
-		KeyEntry entry = this.ready.poll();
+		KeyEntry entry = Objects.requireNonNull(this.ready.poll(), "a ready permit without a ready key");
 		@SuppressWarnings("unchecked")
 		T item = (T) entry.item;
 		long queued;
@@ -212,7 +215,7 @@ final class KeyTable<T> {
 			worked = now - entry.time;
 			if (entry.state == KeyEntry.HELD_DIRTY) {
 				entry.state = KeyEntry.PENDING;
-				entry.cause = entry.nextCause;
+				entry.cause = Objects.requireNonNull(entry.nextCause);
 				entry.time = entry.nextAddedAt;
 				entry.priority = entry.nextPriority;
 				makeReady(entry, entry.priority);

@@ -2,6 +2,8 @@ package dev.kubereconciler.queue;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 
@@ -14,9 +16,9 @@ public final class RateLimitingQueueBuilder<T> {
 
 	String name = "";
 
-	RateLimiter<T> rateLimiter;
+	@Nullable RateLimiter<T> rateLimiter;
 
-	DelayScheduler scheduler;
+	@Nullable DelayScheduler scheduler;
 
 	QueueObserver<T> observer = QueueObserver.none();
 

@@ -2,6 +2,8 @@ package dev.kubereconciler.queue;
 
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The side of a {@link RateLimitingQueue} that only a controller's workers use: take the
  * next key while marking the previous one done, with one clock reading for both, and
@@ -51,7 +53,7 @@ public final class WorkerQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
 	 * is done all the same
 	 */
-	public Taken<T> next(Taken<T> done, long now) throws InterruptedException {
+	public @Nullable Taken<T> next(@Nullable Taken<T> done, long now) throws InterruptedException {
 		return this.table.next(done, now);
 	}
 

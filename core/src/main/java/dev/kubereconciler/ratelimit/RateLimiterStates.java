@@ -2,6 +2,9 @@ package dev.kubereconciler.ratelimit;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Builds fresh limiters from {@link RateLimiterState} descriptions, for example to
@@ -27,9 +30,9 @@ public final class RateLimiterStates {
 		return switch (state.type()) {
 			case "exponential" -> RateLimiters.exponential(duration(state, "baseDelay"), duration(state, "maxDelay"));
 			case "fast-slow" -> RateLimiters.fastSlow(duration(state, "fastDelay"), duration(state, "slowDelay"),
-					((Number) state.config().get("maxFastAttempts")).intValue());
-			case "bucket" -> RateLimiters.bucket(qps(state.config().get("qps")),
-					((Number) state.config().get("burst")).intValue(), ticker);
+					number(state, "maxFastAttempts").intValue());
+			case "bucket" ->
+				RateLimiters.bucket(qps(state.config().get("qps")), number(state, "burst").intValue(), ticker);
 			case "max-of" -> {
 				List<RateLimiter<T>> children = state.children()
 					.stream()
@@ -49,7 +52,11 @@ public final class RateLimiterStates {
 		return Duration.parse(String.valueOf(state.config().get(key)));
 	}
 
-	private static double qps(Object value) {
+	private static Number number(RateLimiterState state, String key) {
+		return Objects.requireNonNull((Number) state.config().get(key), key);
+	}
+
+	private static double qps(@Nullable Object value) {
 		if (value instanceof Number number) {
 			return number.doubleValue();
 		}
