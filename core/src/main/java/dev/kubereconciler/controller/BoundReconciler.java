@@ -2,11 +2,13 @@ package dev.kubereconciler.controller;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.ReconcileToolkit.ResyncTracker;
 import dev.kubereconciler.queue.AddCause;
@@ -29,9 +31,9 @@ final class BoundReconciler<T extends KubernetesObject> implements CauseAwareRec
 
 	private final KubernetesWriter writer;
 
-	private volatile Controller controller;
+	private volatile @Nullable Controller controller;
 
-	private volatile ResyncTracker resyncs;
+	private volatile @Nullable ResyncTracker resyncs;
 
 	BoundReconciler(ContextReconciler<T> reconciler, ReconcileToolkit toolkit, String controllerName) {
 		this.reconciler = reconciler;
@@ -78,7 +80,7 @@ final class BoundReconciler<T extends KubernetesObject> implements CauseAwareRec
 	}
 
 	private Result cleanup(T cached, String finalizer, ReconcileContextImpl<T> context) throws Exception {
-		Result result = this.reconciler.cleanup(this.toolkit.copier().copy(cached), context);
+		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
 		if (result == null || !result.equals(Result.done())) {
 			// not finished: keep the finalizer and come back as the result says
 			return result;

@@ -13,6 +13,7 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.ratelimit.Sleeper;
 
@@ -34,7 +35,7 @@ public final class Caches {
 
 	private final Sleeper clock;
 
-	Caches(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, Sleeper clock) {
+	Caches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms, Sleeper clock) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
 		this.wiring = new InformerWiring(apiClient, this.factory, transforms);

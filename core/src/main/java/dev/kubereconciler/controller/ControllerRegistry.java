@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Lister;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an application may read and operate of the running controllers: the controllers by
@@ -23,7 +24,7 @@ public interface ControllerRegistry {
 	 * @param name the controller's name
 	 * @return the controller, or {@code null} if there is none of that name
 	 */
-	Controller controller(String name);
+	@Nullable Controller controller(String name);
 
 	/**
 	 * Return the gate that every controller's workers pass before they reconcile.

@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.BooleanSupplier;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.queue.RateLimitingQueue;
 
@@ -59,7 +60,7 @@ final class EventPriority {
 				: RateLimitingQueue.NORMAL_PRIORITY;
 	}
 
-	private static String resourceVersion(KubernetesObject object) {
+	private static @Nullable String resourceVersion(@Nullable KubernetesObject object) {
 		return (object != null && object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null;
 	}
 

@@ -5,6 +5,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.ratelimit.DelayScheduler;
 import dev.kubereconciler.ratelimit.Sleeper;
 
@@ -16,7 +18,7 @@ final class ManagedDelayScheduler implements DelayScheduler {
 
 	private final ThreadFactory threadFactory;
 
-	private volatile ScheduledThreadPoolExecutor executor;
+	private volatile @Nullable ScheduledThreadPoolExecutor executor;
 
 	ManagedDelayScheduler(ThreadFactory threadFactory) {
 		this.threadFactory = threadFactory;

@@ -10,6 +10,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.reconcile.AlreadyOwnedException;
@@ -28,7 +29,7 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 	private static final ClassValue<Method> STATUS_GETTERS = new ClassValue<>() {
 
 		@Override
-		protected Method computeValue(Class<?> type) {
+		protected @Nullable Method computeValue(Class<?> type) {
 			try {
 				return type.getMethod("getStatus");
 			}
@@ -80,7 +81,7 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 	}
 
 	@Override
-	public <R extends KubernetesObject> List<R> list(Class<R> type, String namespace, String labelSelector) {
+	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
 		LabelSelector selector = LabelSelector.parse(labelSelector);
 		return copies(type, this.toolkit.requireView(type)
 			.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
@@ -100,7 +101,7 @@ final class ReconcileContextImpl<T extends KubernetesObject> implements Reconcil
 		return copies;
 	}
 
-	private <R> R copy(R object) {
+	private <R> @Nullable R copy(@Nullable R object) {
 		return this.toolkit.copier().copy(object);
 	}
 

@@ -3,6 +3,7 @@ package dev.kubereconciler.controller;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -70,7 +71,7 @@ final class ReconcileToolkit {
 		for (Controller controller : controllers) {
 			if (controller.definition().reconciler() instanceof BoundReconciler<?> bound) {
 				ResyncTracker resyncs = new ResyncTracker();
-				addHandler(informers.get(controller.definition().watches()), resyncs);
+				addHandler(Objects.requireNonNull(informers.get(controller.definition().watches())), resyncs);
 				bound.attach(controller, resyncs);
 			}
 		}
@@ -81,7 +82,7 @@ final class ReconcileToolkit {
 		informer.addEventHandler(handler);
 	}
 
-	CacheView view(Class<?> type) {
+	@Nullable CacheView view(Class<?> type) {
 		return this.views.get(type);
 	}
 

@@ -6,10 +6,12 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
 
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +44,7 @@ final class ShardedRun implements ShardListener {
 
 	private final Collection<Controller> controllers;
 
-	private final TokenBucketRateLimiter<?> bucket;
+	private final @Nullable TokenBucketRateLimiter<?> bucket;
 
 	private final double clusterQps;
 
@@ -54,7 +56,7 @@ final class ShardedRun implements ShardListener {
 
 	private volatile boolean running;
 
-	private Thread thread;
+	private @Nullable Thread thread;
 
 	ShardedRun(ApiClient client, ShardingSettings settings, boolean clusterRate, Collection<Controller> controllers,
 			ManagerGate gate, Ticker ticker, Sleeper sleeper, ThreadFactory threadFactory, Duration shutdownTimeout,
@@ -86,7 +88,7 @@ final class ShardedRun implements ShardListener {
 		if (builder.leaderElection != null) {
 			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
 		}
-		ShardingSettings settings = builder.sharding;
+		ShardingSettings settings = Objects.requireNonNull(builder.sharding, "sharding must be enabled");
 		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
 		for (Controller controller : controllers) {
 			Duration timeout = controller.definition().reconcileTimeout();
@@ -195,7 +197,7 @@ final class ShardedRun implements ShardListener {
 		held.forEach((partition) -> counts.put(partition, new LinkedHashMap<>()));
 		Partitioner partitioner = this.table.partitioner();
 		for (Controller controller : this.controllers) {
-			held.forEach((partition) -> counts.get(partition).put(controller.name(), 0));
+			held.forEach((partition) -> Objects.requireNonNull(counts.get(partition)).put(controller.name(), 0));
 			for (Request key : controller.cachedKeys()) {
 				Map<String, Integer> byController = counts.get(partitioner.partitionOf(key));
 				if (byController != null) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.ThreadFactory;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.ratelimit.Sleeper;
 
 /**
@@ -21,7 +23,7 @@ final class Watchdog {
 
 	private final ThreadFactory threadFactory;
 
-	private Thread thread;
+	private @Nullable Thread thread;
 
 	Watchdog(Collection<Controller> controllers, Sleeper clock, Duration period, ThreadFactory threadFactory) {
 		this.controllers = controllers;
