@@ -46,7 +46,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	// controllers that changed state before the binder was bound, registered by bindTo
 	private final Set<String> seen = new LinkedHashSet<>();
 
-	private volatile MeterRegistry registry;
+	private volatile @Nullable MeterRegistry registry;
 
 	/**
 	 * Create the metrics.
@@ -85,7 +85,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		ControllerMeters meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
@@ -151,7 +151,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		};
 	}
 
-	private ControllerMeters meters(String controller) {
+	private @Nullable ControllerMeters meters(String controller) {
 		ControllerMeters meters = this.meters.get(controller);
 		if (meters != null) {
 			return meters;
