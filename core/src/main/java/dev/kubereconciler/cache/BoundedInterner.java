@@ -2,6 +2,8 @@ package dev.kubereconciler.cache;
 
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Shares equal immutable values through a fixed-size table, so that cached objects that
  * hold the same namespace, label key or timestamp hold one instance of it.
@@ -41,7 +43,7 @@ final class BoundedInterner<T> {
 	 * @param value the value, may be {@code null}
 	 * @return the shared instance, or the value itself
 	 */
-	T intern(T value) {
+	@Nullable T intern(@Nullable T value) {
 		if (value == null) {
 			return null;
 		}

@@ -15,6 +15,7 @@ import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Makes cached objects smaller without changing what they say: equal strings and
@@ -71,7 +72,7 @@ public final class CacheCompactor {
 	 * @param object the object
 	 * @return the same object
 	 */
-	<T extends KubernetesObject> T compact(T object) {
+	<T extends KubernetesObject> @Nullable T compact(@Nullable T object) {
 		if (object == null) {
 			return null;
 		}
@@ -135,7 +136,7 @@ public final class CacheCompactor {
 	 * Return a map with the same entries in the same order, its keys interned, and its
 	 * values too where they are strings and {@code internValues} is set.
 	 */
-	private <V> Map<String, V> map(Map<String, V> map, boolean internValues) {
+	private <V> @Nullable Map<String, V> map(@Nullable Map<String, V> map, boolean internValues) {
 		if (map == null || map instanceof CompactMap) {
 			return map;
 		}
@@ -156,7 +157,7 @@ public final class CacheCompactor {
 	}
 
 	@SuppressWarnings("unchecked")
-	private <V> V mapValue(V value) {
+	private <V> @Nullable V mapValue(V value) {
 		return (value instanceof String string) ? (V) value(string) : value;
 	}
 
@@ -166,11 +167,11 @@ public final class CacheCompactor {
 		}
 	}
 
-	private String name(String name) {
+	private @Nullable String name(@Nullable String name) {
 		return (name != null && name.length() <= MAX_NAME_LENGTH) ? this.names.intern(name) : name;
 	}
 
-	private String value(String value) {
+	private @Nullable String value(@Nullable String value) {
 		return (value != null && value.length() <= MAX_VALUE_LENGTH) ? this.values.intern(value) : value;
 	}
 
@@ -178,7 +179,7 @@ public final class CacheCompactor {
 	 * The {@code setApiVersion} and {@code setKind} methods of a model type, where it has
 	 * them.
 	 */
-	private record TypeSetters(MethodHandle apiVersion, MethodHandle kind) {
+	private record TypeSetters(@Nullable MethodHandle apiVersion, @Nullable MethodHandle kind) {
 
 		static TypeSetters of(Class<?> type) {
 			MethodHandles.Lookup lookup = MethodHandles.publicLookup();
@@ -196,7 +197,8 @@ public final class CacheCompactor {
 		}
 
 		void intern(KubernetesObject object, BoundedInterner<String> names) {
-			if (this.apiVersion == null) {
+			// both or neither
+			if (this.apiVersion == null || this.kind == null) {
 				return;
 			}
 			try {

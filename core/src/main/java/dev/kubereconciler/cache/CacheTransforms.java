@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.TransformFunc;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,7 +144,7 @@ public final class CacheTransforms {
 	 * @return the transform, or {@code null} when objects of the type are cached as
 	 * received
 	 */
-	public TransformFunc forType(Class<?> type, CacheCompactor compactor) {
+	public @Nullable TransformFunc forType(Class<?> type, CacheCompactor compactor) {
 		MetadataCopier copier = this.metadataOnly.contains(type) ? MetadataCopier.of(type) : null;
 		UnaryOperator<KubernetesObject> custom = this.custom.get(type);
 		CacheCompactor compacting = this.compact ? compactor : null;
@@ -154,7 +155,8 @@ public final class CacheTransforms {
 		return (object) -> compactSafely(transform(object, strip, copier, custom), compacting);
 	}
 
-	private static KubernetesObject compactSafely(KubernetesObject object, CacheCompactor compactor) {
+	private static @Nullable KubernetesObject compactSafely(@Nullable KubernetesObject object,
+			@Nullable CacheCompactor compactor) {
 		if (compactor == null || object == null) {
 			return object;
 		}
@@ -167,8 +169,8 @@ public final class CacheTransforms {
 		}
 	}
 
-	private static KubernetesObject transform(KubernetesObject object, boolean strip, MetadataCopier copier,
-			UnaryOperator<KubernetesObject> custom) {
+	private static @Nullable KubernetesObject transform(@Nullable KubernetesObject object, boolean strip,
+			@Nullable MetadataCopier copier, @Nullable UnaryOperator<KubernetesObject> custom) {
 		if (object == null) {
 			return null;
 		}

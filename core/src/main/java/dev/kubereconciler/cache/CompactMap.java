@@ -10,6 +10,8 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A small map that keeps its keys and values in one array, in insertion order, for the
  * labels, annotations and data of cached objects.
@@ -70,14 +72,14 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 
 	@Override
 	@SuppressWarnings("unchecked")
-	public V get(Object key) {
+	public @Nullable V get(Object key) {
 		int index = indexOf(key);
 		return (index >= 0) ? (V) this.table[index + 1] : null;
 	}
 
 	@Override
 	@SuppressWarnings("unchecked")
-	public V put(K key, V value) {
+	public @Nullable V put(K key, V value) {
 		int index = indexOf(key);
 		if (index >= 0) {
 			V previous = (V) this.table[index + 1];
@@ -93,7 +95,7 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 
 	@Override
 	@SuppressWarnings("unchecked")
-	public V remove(Object key) {
+	public @Nullable V remove(Object key) {
 		int index = indexOf(key);
 		if (index < 0) {
 			return null;
@@ -190,7 +192,7 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 		}
 
 		@Override
-		public V setValue(V value) {
+		public @Nullable V setValue(V value) {
 			super.setValue(value);
 			return CompactMap.this.put(getKey(), value);
 		}

@@ -9,6 +9,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A parsed Kubernetes label selector, in the string syntax of {@code kubectl -l}:
  * equality ({@code a=b}, {@code a==b}, {@code a!=b}), sets ({@code a in (x,y)},
@@ -53,7 +55,7 @@ public final class LabelMatcher {
 	 * @return the selector
 	 * @throws IllegalArgumentException if the expression is not a valid selector
 	 */
-	public static LabelMatcher parse(String expression) {
+	public static LabelMatcher parse(@Nullable String expression) {
 		if (expression == null || expression.isBlank()) {
 			return EVERYTHING;
 		}
@@ -69,7 +71,7 @@ public final class LabelMatcher {
 	 * @param labels the labels of an object, may be {@code null}
 	 * @return whether they match
 	 */
-	public boolean matches(Map<String, String> labels) {
+	public boolean matches(@Nullable Map<String, String> labels) {
 		Map<String, String> actual = (labels != null) ? labels : Collections.emptyMap();
 		for (Requirement requirement : this.requirements) {
 			if (!requirement.matches(actual)) {

@@ -35,16 +35,17 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 
 	private final Class<T> type;
 
-	private final ObjectReconciler<T> objectReconciler;
+	private final @Nullable ObjectReconciler<T> objectReconciler;
 
-	private final RequestReconciler<T> requestReconciler;
+	private final @Nullable RequestReconciler<T> requestReconciler;
 
-	private final String finalizer;
+	private final @Nullable String finalizer;
 
-	private final Cleaner<T> cleaner;
+	private final @Nullable Cleaner<T> cleaner;
 
-	private ContextReconciler(Class<T> type, ObjectReconciler<T> objectReconciler,
-			RequestReconciler<T> requestReconciler, String finalizer, Cleaner<T> cleaner) {
+	private ContextReconciler(Class<T> type, @Nullable ObjectReconciler<T> objectReconciler,
+			@Nullable RequestReconciler<T> requestReconciler, @Nullable String finalizer,
+			@Nullable Cleaner<T> cleaner) {
 		this.type = Objects.requireNonNull(type, "type must not be null");
 		this.objectReconciler = objectReconciler;
 		this.requestReconciler = requestReconciler;
@@ -116,7 +117,7 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	 * Return the finalizer.
 	 * @return the finalizer, or {@code null} for none
 	 */
-	public String finalizer() {
+	public @Nullable String finalizer() {
 		return this.finalizer;
 	}
 
@@ -124,7 +125,7 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 	 * Return the cleanup of the finalizer.
 	 * @return the cleaner, or {@code null} for none
 	 */
-	public Cleaner<T> cleaner() {
+	public @Nullable Cleaner<T> cleaner() {
 		return this.cleaner;
 	}
 
@@ -137,13 +138,15 @@ public final class ContextReconciler<T extends KubernetesObject> implements Reco
 		return this.objectReconciler != null;
 	}
 
-	public Result invoke(Request request, T object, ReconcileContext<T> context) throws Exception {
-		return (this.objectReconciler != null) ? this.objectReconciler.reconcile(object, context)
-				: this.requestReconciler.reconcile(request, context);
+	public Result invoke(Request request, @Nullable T object, ReconcileContext<T> context) throws Exception {
+		return (this.objectReconciler != null)
+				? this.objectReconciler.reconcile(Objects.requireNonNull(object), context)
+				: Objects.requireNonNull(this.requestReconciler).reconcile(request, context);
 	}
 
 	public Result cleanup(T object, ReconcileContext<T> context) throws Exception {
-		return this.cleaner.cleanup(object, context);
+		// only called for a finalizer, which comes with its cleaner
+		return Objects.requireNonNull(this.cleaner).cleanup(object, context);
 	}
 
 	@Override

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.MappedWatch;
@@ -148,11 +149,11 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private LabelMatcher labelSelector = LabelMatcher.everything();
 
-		private ReconcileFunction reconciler;
+		private @Nullable ReconcileFunction reconciler;
 
 		private int maxConcurrentReconciles = 1;
 
-		private RateLimiter<Request> rateLimiter;
+		private @Nullable RateLimiter<Request> rateLimiter;
 
 		private Duration reconcileTimeout = DEFAULT_RECONCILE_TIMEOUT;
 
@@ -263,8 +264,10 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
 					: RateLimiters.controllerDefault();
 			return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-					this.reconciler, this.maxConcurrentReconciles, limiter, this.reconcileTimeout,
-					this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
+					Objects.requireNonNull(this.reconciler,
+							() -> "Controller '" + this.name + "' must have a reconciler"),
+					this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout,
+					this.resyncPeriod, this.eventFilters, this.mappedWatches);
 		}
 
 	}

@@ -2,6 +2,8 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
@@ -34,7 +36,7 @@ public interface ControllerListener {
 	 * @param error the error, or {@code null}
 	 */
 	default void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 	}
 
 	/**
@@ -66,7 +68,7 @@ public interface ControllerListener {
 	 * @param controller the controller name
 	 * @return the observer, or {@code null} for none
 	 */
-	default QueueObserver<Request> queueObserver(String controller) {
+	default @Nullable QueueObserver<Request> queueObserver(String controller) {
 		return null;
 	}
 

@@ -8,6 +8,9 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -33,7 +36,7 @@ public final class ManagerGate {
 
 	private final Set<Trigger> appliesTo;
 
-	private final Duration maxWait;
+	private final @Nullable Duration maxWait;
 
 	private final long maxWaitNanos;
 
@@ -50,7 +53,7 @@ public final class ManagerGate {
 	 * limit; a key that would wait longer gives its token back and waits in the queue
 	 * instead, so a saturated gate does not pin workers
 	 */
-	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, Duration maxWait) {
+	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, @Nullable Duration maxWait) {
 		this.bucket = Objects.requireNonNull(bucket, "bucket must not be null");
 		this.appliesTo = appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : EnumSet.copyOf(appliesTo);
 		if (maxWait != null && maxWait.isNegative()) {
@@ -78,7 +81,7 @@ public final class ManagerGate {
 	 * @param cause the cause, {@code null} when unknown (treated as an event)
 	 * @return whether the gate applies
 	 */
-	public boolean appliesTo(Trigger cause) {
+	public boolean appliesTo(@Nullable Trigger cause) {
 		return this.appliesTo.contains((cause != null) ? cause : Trigger.EVENT);
 	}
 
@@ -186,7 +189,7 @@ public final class ManagerGate {
 		return EnumSet.copyOf(this.appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : this.appliesTo);
 	}
 
-	public Duration maxWait() {
+	public @Nullable Duration maxWait() {
 		return this.maxWait;
 	}
 

@@ -4,6 +4,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a reconcile ended, and so what happened to its key.
@@ -79,13 +80,13 @@ public enum ReconcileOutcome {
 	 * @param error the error, may be {@code null}
 	 * @return whether it is a conflict
 	 */
-	public static boolean isConflict(Throwable error) {
+	public static boolean isConflict(@Nullable Throwable error) {
 		// cause chains can loop; visit each throwable once
 		Map<Throwable, Boolean> seen = new IdentityHashMap<>();
 		return isConflict(error, seen);
 	}
 
-	private static boolean isConflict(Throwable error, Map<Throwable, Boolean> seen) {
+	private static boolean isConflict(@Nullable Throwable error, Map<Throwable, Boolean> seen) {
 		for (Throwable current = error; current != null
 				&& seen.put(current, Boolean.TRUE) == null; current = current.getCause()) {
 			if (current instanceof ApiException api && api.getCode() == CONFLICT) {

@@ -13,6 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.EventsV1Event;
@@ -187,9 +190,9 @@ public final class EventRecorders {
 	 * reference, so an event about a newer version of the object is not a repeat of one
 	 * about an older.
 	 */
-	private static V1ObjectReference reference(KubernetesObject object) {
+	private static @Nullable V1ObjectReference reference(@Nullable KubernetesObject object) {
 		V1ObjectMeta metadata = (object != null) ? object.getMetadata() : null;
-		if (metadata == null || isBlank(metadata.getName())) {
+		if (object == null || metadata == null || isBlank(metadata.getName())) {
 			return null;
 		}
 		String apiVersion = object.getApiVersion();
@@ -224,7 +227,7 @@ public final class EventRecorders {
 				String.valueOf(regarding.getApiVersion()), type);
 	}
 
-	private static String truncate(String note) {
+	private static @Nullable String truncate(@Nullable String note) {
 		if (note == null) {
 			return null;
 		}

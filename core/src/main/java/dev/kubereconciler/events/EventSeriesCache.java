@@ -12,6 +12,7 @@ import java.util.Map;
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Aggregates repeats of an event into an {@code EventSeries}, by the rules of client-go's
@@ -49,7 +50,7 @@ final class EventSeriesCache {
 	 * @return a copy of what to write now (a new event, or a series that just started),
 	 * or {@code null} when the repeat only counts in memory
 	 */
-	synchronized EventsV1Event observe(EventsV1Event event, Instant now) {
+	synchronized @Nullable EventsV1Event observe(EventsV1Event event, Instant now) {
 		Key key = Key.of(event);
 		EventsV1Event cached = this.events.get(key);
 		if (cached == null) {

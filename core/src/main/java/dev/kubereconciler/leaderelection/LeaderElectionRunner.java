@@ -9,6 +9,7 @@ import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
 import io.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,9 +37,9 @@ public final class LeaderElectionRunner {
 
 	private volatile boolean running;
 
-	private volatile LeaderElector elector;
+	private volatile @Nullable LeaderElector elector;
 
-	private Thread thread;
+	private @Nullable Thread thread;
 
 	/**
 	 * Create a runner.

@@ -62,7 +62,7 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private final ManagerGate gate;
 
-	private final LeaderElectionSettings leaderElection;
+	private final @Nullable LeaderElectionSettings leaderElection;
 
 	private final ApiClient apiClient;
 
@@ -82,7 +82,7 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private final StandbyCaches standbyCaches;
 
-	private LeaderElectionRunner election;
+	private @Nullable LeaderElectionRunner election;
 
 	private final @Nullable ShardDispatcher sharding;
 
@@ -176,7 +176,7 @@ public final class ControllerManager implements ControllerRegistry {
 	 * Return the coordinator of this replica's partitions.
 	 * @return the coordinator, or {@code null} when sharding is off
 	 */
-	public ShardCoordinator shardCoordinator() {
+	public @Nullable ShardCoordinator shardCoordinator() {
 		return (this.sharding != null) ? this.sharding.coordinator() : null;
 	}
 
@@ -194,7 +194,7 @@ public final class ControllerManager implements ControllerRegistry {
 	 * Return the leader election settings.
 	 * @return the settings, or {@code null} when every instance runs the controllers
 	 */
-	public LeaderElectionSettings leaderElection() {
+	public @Nullable LeaderElectionSettings leaderElection() {
 		return this.leaderElection;
 	}
 

@@ -30,15 +30,15 @@ public final class ManagerBuilder {
 
 	final List<ControllerDefinition> definitions = new ArrayList<>();
 
-	SharedInformerFactory informerFactory;
+	@Nullable SharedInformerFactory informerFactory;
 
-	ManagerGate gate;
+	@Nullable ManagerGate gate;
 
-	LeaderElectionSettings leaderElection;
+	@Nullable LeaderElectionSettings leaderElection;
 
 	Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
 
-	DelayScheduler clock;
+	@Nullable DelayScheduler clock;
 
 	ThreadFactory threadFactory = defaultThreadFactory();
 

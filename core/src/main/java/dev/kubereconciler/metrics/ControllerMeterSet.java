@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ReconcileOutcome;
@@ -165,7 +167,7 @@ final class ControllerMeterSet {
 	}
 
 	void reconcileFinished(ReconcileOutcome outcome, long nanos) {
-		this.reconciles.get(outcome.resultLabel()).increment();
+		Objects.requireNonNull(this.reconciles.get(outcome.resultLabel())).increment();
 		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
 		if (outcome.isError()) {
 			this.errors.increment();
@@ -184,7 +186,7 @@ final class ControllerMeterSet {
 	}
 
 	Timer delay(DelaySource source) {
-		return this.delays.get(source);
+		return Objects.requireNonNull(this.delays.get(source));
 	}
 
 	private static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
@@ -199,8 +201,8 @@ final class ControllerMeterSet {
 			.register(registry);
 	}
 
-	private static void gauge(MeterRegistry registry, String name, String description, Tags tags, String baseUnit,
-			Supplier<Controller> controller, ToDoubleFunction<Controller> value) {
+	private static void gauge(MeterRegistry registry, String name, String description, Tags tags,
+			@Nullable String baseUnit, Supplier<Controller> controller, ToDoubleFunction<Controller> value) {
 		Gauge.builder(name, () -> {
 			Controller current = controller.get();
 			return (current != null) ? value.applyAsDouble(current) : Double.NaN;

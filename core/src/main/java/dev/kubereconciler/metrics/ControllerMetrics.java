@@ -45,7 +45,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 	// controllers that changed state before the binder was bound, registered by bindTo
 	private final Set<String> seen = new LinkedHashSet<>();
 
-	private volatile MeterRegistry registry;
+	private volatile @Nullable MeterRegistry registry;
 
 	/**
 	 * Create the metrics.
@@ -84,7 +84,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.reconcileFinished(outcome, nanos);
@@ -150,7 +150,7 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		};
 	}
 
-	private ControllerMeterSet meters(String controller) {
+	private @Nullable ControllerMeterSet meters(String controller) {
 		ControllerMeterSet meters = this.meters.get(controller);
 		if (meters != null) {
 			return meters;

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.sharding.ShardCoordinator;
 
@@ -23,7 +24,7 @@ public class ShardMetrics implements MeterBinder {
 	 * Create the binder.
 	 * @param coordinator supplies the coordinator, or {@code null} when sharding is off
 	 */
-	public ShardMetrics(Supplier<ShardCoordinator> coordinator) {
+	public ShardMetrics(Supplier<@Nullable ShardCoordinator> coordinator) {
 		this.coordinator = coordinator;
 	}
 

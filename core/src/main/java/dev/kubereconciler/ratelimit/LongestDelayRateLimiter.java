@@ -3,6 +3,7 @@ package dev.kubereconciler.ratelimit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The longest delay of several limiters, client-go's {@code LongestDelayRateLimiter}; the
@@ -71,7 +72,8 @@ public final class LongestDelayRateLimiter<T> implements ReservingRateLimiter<T>
 				longest = decision;
 			}
 		}
-		return longest;
+		// there is at least one limiter
+		return Objects.requireNonNull(longest);
 	}
 
 	static <T> Decision decide(RateLimiter<T> limiter, T item, long maxWaitNanos) {

@@ -5,6 +5,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.time.Ticker;
 
@@ -50,9 +53,8 @@ public record RateLimiterState(String type, Map<String, Object> config, Map<Stri
 		return switch (this.type) {
 			case "exponential" -> RateLimiters.exponential(duration("baseDelay"), duration("maxDelay"));
 			case "fast-slow" -> RateLimiters.fastSlow(duration("fastDelay"), duration("slowDelay"),
-					((Number) this.config.get("maxFastAttempts")).intValue());
-			case "bucket" -> RateLimiters.bucket(qps(this.config.get("qps")),
-					((Number) this.config.get("burst")).intValue(), ticker);
+					number("maxFastAttempts").intValue());
+			case "bucket" -> RateLimiters.bucket(qps(this.config.get("qps")), number("burst").intValue(), ticker);
 			case "max-of" -> {
 				List<RateLimiter<T>> children = this.children.stream()
 					.map((child) -> child.<T>rebuild(ticker))
@@ -66,11 +68,15 @@ public record RateLimiterState(String type, Map<String, Object> config, Map<Stri
 		};
 	}
 
+	private Number number(String key) {
+		return (Number) Objects.requireNonNull(this.config.get(key), key);
+	}
+
 	private Duration duration(String key) {
 		return Duration.parse(String.valueOf(this.config.get(key)));
 	}
 
-	private static double qps(Object value) {
+	private static double qps(@Nullable Object value) {
 		if (value instanceof Number number) {
 			return number.doubleValue();
 		}

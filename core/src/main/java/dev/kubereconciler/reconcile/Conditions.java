@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.kubernetes.client.openapi.models.V1Condition;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sets status conditions with apimachinery's {@code meta.SetStatusCondition} rules: a
@@ -32,7 +33,7 @@ public final class Conditions {
 	 * @param clock the clock for {@code lastTransitionTime}
 	 * @return {@code true} if the list changed
 	 */
-	public static boolean set(List<V1Condition> conditions, V1Condition condition, Long observedGeneration,
+	public static boolean set(List<V1Condition> conditions, V1Condition condition, @Nullable Long observedGeneration,
 			Clock clock) {
 		Objects.requireNonNull(condition.getType(), "condition type must not be null");
 		OffsetDateTime now = OffsetDateTime.now(clock).truncatedTo(ChronoUnit.SECONDS);
@@ -77,7 +78,7 @@ public final class Conditions {
 	 * @return {@code true} if the list changed
 	 * @see #set(List, V1Condition, Long, Clock)
 	 */
-	public static boolean set(List<V1Condition> conditions, V1Condition condition, Long observedGeneration) {
+	public static boolean set(List<V1Condition> conditions, V1Condition condition, @Nullable Long observedGeneration) {
 		return set(conditions, condition, observedGeneration, Clock.systemUTC());
 	}
 
@@ -97,7 +98,7 @@ public final class Conditions {
 	 * @param type the condition type
 	 * @return the condition
 	 */
-	public static Optional<V1Condition> find(List<V1Condition> conditions, String type) {
+	public static Optional<V1Condition> find(@Nullable List<V1Condition> conditions, String type) {
 		if (conditions == null) {
 			return Optional.empty();
 		}
@@ -110,7 +111,7 @@ public final class Conditions {
 	 * @param type the condition type
 	 * @return whether it is true
 	 */
-	public static boolean isTrue(List<V1Condition> conditions, String type) {
+	public static boolean isTrue(@Nullable List<V1Condition> conditions, String type) {
 		return find(conditions, type).map((condition) -> "True".equals(condition.getStatus())).orElse(false);
 	}
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The built-in event filters, controller-runtime's predicates of {@code pkg/predicate}.
@@ -83,7 +84,7 @@ public enum EventFilter implements EventPredicate {
 	 * @param label the label, such as {@code generation-changed}
 	 * @return the filter, or {@code null} if no built-in filter has that label
 	 */
-	public static EventFilter fromLabel(String label) {
+	public static @Nullable EventFilter fromLabel(String label) {
 		for (EventFilter filter : values()) {
 			if (filter.label().equals(label)) {
 				return filter;

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.events.EventRecorder;
 
@@ -58,7 +59,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * @param labelSelector a selector in {@code kubectl -l} syntax, empty for everything
 	 * @return copies of the objects
 	 */
-	<R extends KubernetesObject> List<R> list(Class<R> type, String namespace, String labelSelector);
+	<R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector);
 
 	/**
 	 * List the cached objects of a watched or owned type that name an owner in their

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalInt;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The outcome of a successful reconcile, with controller-runtime's semantics.
  *
@@ -30,13 +32,13 @@ public final class Result {
 
 	private final Duration requeueAfter;
 
-	private final Integer priority;
+	private final @Nullable Integer priority;
 
 	private Result(boolean requeue, Duration requeueAfter) {
 		this(requeue, requeueAfter, null);
 	}
 
-	private Result(boolean requeue, Duration requeueAfter, Integer priority) {
+	private Result(boolean requeue, Duration requeueAfter, @Nullable Integer priority) {
 		this.requeue = requeue;
 		this.requeueAfter = requeueAfter;
 		this.priority = priority;

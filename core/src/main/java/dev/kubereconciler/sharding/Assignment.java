@@ -11,6 +11,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Which live member owns each partition: rendezvous (highest random weight) hashing with
  * bounded loads, so that every member owns {@code floor(P/N)} or {@code ceil(P/N)}
@@ -129,7 +131,7 @@ public final class Assignment {
 	 * @param partition the partition
 	 * @return its owner, or {@code null} when there are no members
 	 */
-	public String ownerOf(int partition) {
+	public @Nullable String ownerOf(int partition) {
 		return this.owners[partition];
 	}
 

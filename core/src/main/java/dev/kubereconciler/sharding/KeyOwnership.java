@@ -2,6 +2,8 @@ package dev.kubereconciler.sharding;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -22,7 +24,7 @@ public interface KeyOwnership {
 	 * @return a permit to close when the reconcile returns, or {@code null} if this
 	 * replica must not reconcile the key
 	 */
-	Permit tryDispatch(Request request);
+	@Nullable Permit tryDispatch(Request request);
 
 	/**
 	 * Return whether a key may be reconciled here, without claiming it; checked before
@@ -41,7 +43,7 @@ public interface KeyOwnership {
 	 * @param request the key
 	 * @return the delay, or {@code null} to drop the key because another replica owns it
 	 */
-	default Duration deferral(Request request) {
+	default @Nullable Duration deferral(Request request) {
 		return null;
 	}
 

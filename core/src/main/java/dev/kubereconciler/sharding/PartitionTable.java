@@ -6,6 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +97,7 @@ public final class PartitionTable implements KeyOwnership {
 	 * is lost instead, the key is dropped at its next attempt.
 	 */
 	@Override
-	public Duration deferral(Request request) {
+	public @Nullable Duration deferral(Request request) {
 		Slot slot = this.slots[this.partitioner.partitionOf(request)];
 		synchronized (slot) {
 			return (slot.state == State.HELD) ? DEFERRAL : null;
@@ -104,7 +105,7 @@ public final class PartitionTable implements KeyOwnership {
 	}
 
 	@Override
-	public Permit tryDispatch(Request request) {
+	public @Nullable Permit tryDispatch(Request request) {
 		Slot slot = this.slots[this.partitioner.partitionOf(request)];
 		long now = this.ticker.read();
 		synchronized (slot) {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Lease;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +52,7 @@ public final class ShardCoordinator {
 
 	private final AtomicLong handovers = new AtomicLong();
 
-	private V1Lease member;
+	private @Nullable V1Lease member;
 
 	private volatile List<String> members = List.of();
 
@@ -141,7 +142,7 @@ public final class ShardCoordinator {
 		}
 	}
 
-	private void partition(int p, V1Lease lease, Assignment assignment, long now) throws ApiException {
+	private void partition(int p, @Nullable V1Lease lease, Assignment assignment, long now) throws ApiException {
 		String self = this.settings.identity();
 		if (this.table.holds(p)) {
 			if (lease == null || !self.equals(holder(lease))) {
@@ -297,12 +298,12 @@ public final class ShardCoordinator {
 		}
 	}
 
-	private static String holder(V1Lease lease) {
+	private static @Nullable String holder(V1Lease lease) {
 		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
 		return (holder == null || holder.isEmpty()) ? null : holder;
 	}
 
-	private static String role(V1Lease lease) {
+	private static @Nullable String role(V1Lease lease) {
 		Map<String, String> labels = lease.getMetadata().getLabels();
 		return (labels != null) ? labels.get(ShardLeases.ROLE_LABEL) : null;
 	}

@@ -12,6 +12,7 @@ import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code coordination.k8s.io/v1} Lease calls of sharding. Every update of an existing
@@ -62,7 +63,7 @@ final class ShardLeases {
 	 * Create a Lease held by this replica.
 	 * @return the created Lease, or {@code null} if another replica created it first
 	 */
-	V1Lease create(String name, String role) throws ApiException {
+	@Nullable V1Lease create(String name, String role) throws ApiException {
 		OffsetDateTime now = now();
 		V1Lease lease = new V1Lease()
 			.metadata(new V1ObjectMeta().name(name)
@@ -88,7 +89,7 @@ final class ShardLeases {
 	 * Take over a Lease read at some resourceVersion.
 	 * @return the updated Lease, or {@code null} if it changed since it was read
 	 */
-	V1Lease acquire(V1Lease read) throws ApiException {
+	@Nullable V1Lease acquire(V1Lease read) throws ApiException {
 		V1LeaseSpec spec = (read.getSpec() != null) ? read.getSpec() : new V1LeaseSpec();
 		OffsetDateTime now = now();
 		int transitions = (spec.getLeaseTransitions() != null) ? spec.getLeaseTransitions() : 0;
@@ -104,7 +105,7 @@ final class ShardLeases {
 	 * Renew a Lease this replica holds.
 	 * @return the updated Lease, or {@code null} if it changed since it was read
 	 */
-	V1Lease renew(V1Lease held) throws ApiException {
+	@Nullable V1Lease renew(V1Lease held) throws ApiException {
 		held.getSpec().renewTime(now()).leaseDurationSeconds(this.leaseDurationSeconds);
 		return replace(held);
 	}
@@ -113,7 +114,7 @@ final class ShardLeases {
 	 * Give a Lease up, so that the next holder need not wait for it to expire.
 	 * @return the updated Lease, or {@code null} if it changed since it was read
 	 */
-	V1Lease release(V1Lease held) throws ApiException {
+	@Nullable V1Lease release(V1Lease held) throws ApiException {
 		held.getSpec().holderIdentity(null).acquireTime(null).renewTime(null);
 		return replace(held);
 	}
@@ -132,7 +133,7 @@ final class ShardLeases {
 		}
 	}
 
-	private V1Lease replace(V1Lease lease) throws ApiException {
+	private @Nullable V1Lease replace(V1Lease lease) throws ApiException {
 		try {
 			return this.api.replaceNamespacedLease(lease.getMetadata().getName(), this.settings.leaseNamespace(), lease)
 				.execute();

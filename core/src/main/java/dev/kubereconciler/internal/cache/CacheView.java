@@ -16,6 +16,7 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -83,7 +84,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	 * @param key the {@code namespace/name} key
 	 * @return the object, or {@code null}
 	 */
-	public KubernetesObject get(String key) {
+	public @Nullable KubernetesObject get(String key) {
 		KubernetesObject cached = this.informer.getIndexer().getByKey(key);
 		Written write = this.written.get(key);
 		if (write == null) {
@@ -96,7 +97,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		return write.object();
 	}
 
-	public List<KubernetesObject> list(String namespace, Predicate<KubernetesObject> filter) {
+	public List<KubernetesObject> list(@Nullable String namespace, Predicate<KubernetesObject> filter) {
 		Indexer<? extends KubernetesObject> indexer = this.informer.getIndexer();
 		List<? extends KubernetesObject> candidates = (namespace != null
 				&& indexer.getIndexers().containsKey(Caches.NAMESPACE_INDEX))
@@ -211,7 +212,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	 * The server's answer to a write, and the version the informer held when it came
 	 * back.
 	 */
-	private record Written(KubernetesObject object, String versionBefore) {
+	private record Written(KubernetesObject object, @Nullable String versionBefore) {
 
 		String version() {
 			return this.object.getMetadata().getResourceVersion();

@@ -7,6 +7,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.function.BooleanSupplier;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.queue.Priorities;
 
@@ -58,7 +59,7 @@ final class EventPriority {
 		return (before != null && before.equals(resourceVersion(newObject))) ? Priorities.LOW : Priorities.NORMAL;
 	}
 
-	private static String resourceVersion(KubernetesObject object) {
+	private static @Nullable String resourceVersion(@Nullable KubernetesObject object) {
 		return (object != null && object.getMetadata() != null) ? object.getMetadata().getResourceVersion() : null;
 	}
 

@@ -14,6 +14,7 @@ import io.kubernetes.client.informer.cache.Indexer;
 import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.cache.ResourceType;
@@ -40,7 +41,7 @@ public final class InformerCaches {
 
 	private final Sleeper clock;
 
-	public InformerCaches(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms,
+	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
 			Sleeper clock) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesListObject;
@@ -75,16 +76,16 @@ final class InformerWiring {
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
 		for (WatchingController controller : controllers) {
 			ControllerDefinition definition = controller.definition();
-			SharedIndexInformer<? extends KubernetesObject> primary = this.informers.get(definition.watches());
+			SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
 			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
 					new EventPriority(primary::hasSynced, Clock.systemUTC())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
-				SharedIndexInformer<? extends KubernetesObject> ownedInformer = this.informers.get(owned);
+				SharedIndexInformer<? extends KubernetesObject> ownedInformer = informer(owned);
 				addHandler(ownedInformer,
 						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			for (MappedWatch<?> mapped : definition.mappedWatches()) {
-				addHandler(this.informers.get(mapped.type()), new MappedWatchHandler(controller, mapped));
+				addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
 			}
 		}
 	}
@@ -96,11 +97,16 @@ final class InformerWiring {
 	 * @return the cached keys
 	 */
 	List<Request> cachedKeys(ControllerDefinition definition) {
-		return cachedKeys(this.informers.get(definition.watches()), definition);
+		return cachedKeys(informer(definition.watches()), definition);
 	}
 
 	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
 		return this.informers;
+	}
+
+	// wire() makes an informer for every type a controller uses before it looks them up
+	private SharedIndexInformer<? extends KubernetesObject> informer(Class<?> type) {
+		return Objects.requireNonNull(this.informers.get(type));
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })

@@ -8,6 +8,7 @@ import io.kubernetes.client.util.CallGeneratorParams;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.options.ListOptions;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Lists and watches one type in one namespace or all of them, with an optional label
@@ -22,9 +23,9 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final GenericKubernetesApi<T, L> api;
 
-	private final String namespace;
+	private final @Nullable String namespace;
 
-	private final String labelSelector;
+	private final @Nullable String labelSelector;
 
 	/**
 	 * Create a lister-watcher.
@@ -32,7 +33,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 * @param namespace the namespace, or {@code null} for all namespaces
 	 * @param labelSelector the selector the server applies, or {@code null} for none
 	 */
-	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, String namespace, String labelSelector) {
+	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
+			@Nullable String labelSelector) {
 		this.api = api;
 		this.namespace = namespace;
 		this.labelSelector = labelSelector;

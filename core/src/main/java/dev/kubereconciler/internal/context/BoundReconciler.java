@@ -2,6 +2,7 @@ package dev.kubereconciler.internal.context;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -34,7 +35,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private volatile @Nullable Controller controller;
 
-	private volatile ResyncTracker resyncs;
+	private volatile @Nullable ResyncTracker resyncs;
 
 	BoundReconciler(ContextReconciler<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
 		this.reconciler = reconciler;
@@ -81,7 +82,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 	}
 
 	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
-		Result result = this.reconciler.cleanup(this.toolkit.copier().copy(cached), context);
+		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
 		if (result == null || !result.equals(Result.done())) {
 			// not finished: keep the finalizer and come back as the result says
 			return result;

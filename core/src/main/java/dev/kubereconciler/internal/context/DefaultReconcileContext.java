@@ -10,6 +10,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.ResourceType;
@@ -31,7 +32,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	private static final ClassValue<Method> STATUS_GETTERS = new ClassValue<>() {
 
 		@Override
-		protected Method computeValue(Class<?> type) {
+		protected @Nullable Method computeValue(Class<?> type) {
 			try {
 				return type.getMethod("getStatus");
 			}
@@ -83,7 +84,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	}
 
 	@Override
-	public <R extends KubernetesObject> List<R> list(Class<R> type, String namespace, String labelSelector) {
+	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
 		LabelMatcher selector = LabelMatcher.parse(labelSelector);
 		return copies(type, this.toolkit.requireView(type)
 			.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
@@ -103,7 +104,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 		return copies;
 	}
 
-	private <R> R copy(R object) {
+	private <R> @Nullable R copy(@Nullable R object) {
 		return this.toolkit.copier().copy(object);
 	}
 

@@ -22,6 +22,7 @@ import java.util.UUID;
 import com.google.gson.JsonElement;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Deep-copies client-java model objects field by field, so that a reconciler can change
@@ -58,11 +59,11 @@ public final class ModelCopier {
 	 * constructor
 	 */
 	@SuppressWarnings("unchecked")
-	public <T> T copy(T object) {
+	public <T> @Nullable T copy(@Nullable T object) {
 		return (T) copyValue(object);
 	}
 
-	private Object copyValue(Object value) {
+	private @Nullable Object copyValue(@Nullable Object value) {
 		if (value == null) {
 			return null;
 		}

@@ -2,6 +2,8 @@ package dev.kubereconciler.internal.context;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -80,9 +82,9 @@ public final class ReconcilerBinder {
 		}
 		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer)));
 		this.bound.forEach((name, bound) -> {
-			Controller controller = controllers.get(name);
+			Controller controller = Objects.requireNonNull(controllers.get(name));
 			ResyncTracker resyncs = new ResyncTracker();
-			addHandler(informers.get(controller.definition().watches()), resyncs);
+			addHandler(Objects.requireNonNull(informers.get(controller.definition().watches())), resyncs);
 			bound.attach(controller, resyncs);
 		});
 	}
@@ -92,7 +94,7 @@ public final class ReconcilerBinder {
 		informer.addEventHandler(handler);
 	}
 
-	CacheView view(Class<?> type) {
+	@Nullable CacheView view(Class<?> type) {
 		return this.views.get(type);
 	}
 

@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -54,8 +55,9 @@ public final class RateLimiterScopes {
 		catch (IllegalStateException ex) {
 			Set<String> sharing = new LinkedHashSet<>();
 			walk(limiter, (node) -> {
-				if (users.get(node).size() > 1) {
-					sharing.addAll(users.get(node));
+				Set<String> nodeUsers = Objects.requireNonNull(users.get(node));
+				if (nodeUsers.size() > 1) {
+					sharing.addAll(nodeUsers);
 				}
 			});
 			throw new IllegalStateException("Controllers " + String.join(", ", quoted(sharing))
@@ -72,7 +74,7 @@ public final class RateLimiterScopes {
 
 	private static boolean isShared(RateLimiter<?> limiter, Map<RateLimiter<?>, Set<String>> users) {
 		boolean[] shared = new boolean[1];
-		walk(limiter, (node) -> shared[0] |= users.get(node).size() > 1);
+		walk(limiter, (node) -> shared[0] |= Objects.requireNonNull(users.get(node)).size() > 1);
 		return shared[0];
 	}
 

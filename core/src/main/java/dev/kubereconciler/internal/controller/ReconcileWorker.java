@@ -1,5 +1,8 @@
 package dev.kubereconciler.internal.controller;
 
+import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +46,7 @@ final class ReconcileWorker implements Runnable {
 
 	private final KeyHandback release;
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
 	private volatile boolean stopped;
 
@@ -57,7 +60,7 @@ final class ReconcileWorker implements Runnable {
 
 	private long timedOutAt;
 
-	private Request current;
+	private @Nullable Request current;
 
 	private int currentPriority;
 
@@ -74,7 +77,7 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	Thread thread() {
-		return this.thread;
+		return Objects.requireNonNull(this.thread, "worker not started");
 	}
 
 	@Override
@@ -262,7 +265,7 @@ final class ReconcileWorker implements Runnable {
 			if (this.state == RUNNING && now - this.startedAt >= timeoutNanos) {
 				this.state = TIMED_OUT;
 				this.timedOutAt = now;
-				this.thread.interrupt();
+				thread().interrupt();
 			}
 			else if (this.state == TIMED_OUT && now - this.timedOutAt >= graceNanos) {
 				this.state = ABANDONED;
@@ -274,7 +277,7 @@ final class ReconcileWorker implements Runnable {
 		if (abandoned == null) {
 			return false;
 		}
-		this.release.retryAbandoned(abandoned, priority, ran, this.thread.getName());
+		this.release.retryAbandoned(abandoned, priority, ran, thread().getName());
 		return true;
 	}
 

@@ -1,7 +1,9 @@
 package dev.kubereconciler.internal.controller;
 
 import java.time.Duration;
+import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +38,7 @@ final class ResultHandler {
 		this.listener = listener;
 	}
 
-	static ReconcileOutcome classify(Result result, Throwable error) {
+	static ReconcileOutcome classify(@Nullable Result result, @Nullable Throwable error) {
 		if (TerminalReconcileException.isTerminal(error)) {
 			return ReconcileOutcome.TERMINAL_ERROR;
 		}
@@ -46,6 +48,8 @@ final class ResultHandler {
 		if (error != null) {
 			return ReconcileOutcome.ERROR;
 		}
+		// a reconcile that returns null has a NullResultException
+		Objects.requireNonNull(result);
 		if (result.isRequeue()) {
 			return ReconcileOutcome.REQUEUE;
 		}
@@ -66,13 +70,14 @@ final class ResultHandler {
 	 * @param nanos how long the reconcile ran
 	 */
 	void handle(ReconcileQueue<Request> queue, Request request, int takenPriority, ReconcileOutcome outcome,
-			boolean timedOut, Result result, Throwable error, long nanos) {
+			boolean timedOut, @Nullable Result result, @Nullable Throwable error, long nanos) {
 		int priority = (result != null) ? result.getPriority().orElse(takenPriority) : takenPriority;
 		switch (outcome) {
 			case SUCCESS -> queue.forget(request);
 			case REQUEUE_AFTER -> {
 				queue.forget(request);
-				queue.addAfter(request, result.getRequeueAfter(), Trigger.REQUEUE_AFTER, priority);
+				queue.addAfter(request, Objects.requireNonNull(result).getRequeueAfter(), Trigger.REQUEUE_AFTER,
+						priority);
 			}
 			case TERMINAL_ERROR -> {
 				queue.forget(request);
@@ -94,7 +99,7 @@ final class ResultHandler {
 				error);
 	}
 
-	private void logRetry(Request request, ReconcileOutcome outcome, Throwable error, Duration delay) {
+	private void logRetry(Request request, ReconcileOutcome outcome, @Nullable Throwable error, Duration delay) {
 		if (outcome == ReconcileOutcome.REQUEUE) {
 			logger.debug("Controller '{}' requeued {} after {}", this.name, request, delay);
 		}

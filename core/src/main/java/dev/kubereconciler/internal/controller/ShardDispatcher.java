@@ -6,10 +6,12 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ThreadFactory;
 
 import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +45,7 @@ public final class ShardDispatcher implements ShardListener {
 
 	private final Collection<DefaultController> controllers;
 
-	private final TokenBucketRateLimiter<?> bucket;
+	private final @Nullable TokenBucketRateLimiter<?> bucket;
 
 	private final double clusterQps;
 
@@ -55,7 +57,7 @@ public final class ShardDispatcher implements ShardListener {
 
 	private volatile boolean running;
 
-	private Thread thread;
+	private @Nullable Thread thread;
 
 	ShardDispatcher(ApiClient client, ShardingSettings settings, boolean clusterRate,
 			Collection<DefaultController> controllers, ManagerGate gate, Ticker ticker, Sleeper sleeper,
@@ -205,7 +207,7 @@ public final class ShardDispatcher implements ShardListener {
 		held.forEach((partition) -> counts.put(partition, new LinkedHashMap<>()));
 		Partitioner partitioner = this.table.partitioner();
 		for (DefaultController controller : this.controllers) {
-			held.forEach((partition) -> counts.get(partition).put(controller.name(), 0));
+			held.forEach((partition) -> Objects.requireNonNull(counts.get(partition)).put(controller.name(), 0));
 			for (Request key : controller.cachedKeys()) {
 				Map<String, Integer> byController = counts.get(partitioner.partitionOf(key));
 				if (byController != null) {

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.concurrent.ThreadFactory;
 
 import dev.kubereconciler.time.Sleeper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks the controllers' reconciles against their timeouts once a period, on its own
@@ -21,7 +22,7 @@ public final class Watchdog {
 
 	private final ThreadFactory threadFactory;
 
-	private Thread thread;
+	private @Nullable Thread thread;
 
 	public Watchdog(Collection<DefaultController> controllers, Sleeper clock, Duration period,
 			ThreadFactory threadFactory) {

@@ -10,6 +10,7 @@ import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.DelayScheduler.Cancellable;
 import dev.kubereconciler.time.Ticker;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys of a {@link ReconcileQueue} that wait out a delay: one heap ordered by ready
@@ -39,7 +40,7 @@ final class DelayedAdds<T> {
 
 	private long armedFor = Long.MAX_VALUE;
 
-	private Cancellable wakeUp;
+	private @Nullable Cancellable wakeUp;
 
 	private boolean closed;
 

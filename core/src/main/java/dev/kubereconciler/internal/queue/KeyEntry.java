@@ -2,6 +2,8 @@ package dev.kubereconciler.internal.queue;
 
 import dev.kubereconciler.reconcile.Trigger;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The state of one pending or held key of a {@link KeyTable}, guarded by itself.
  */
@@ -22,7 +24,7 @@ final class KeyEntry {
 
 	// in priority mode, this entry's node among the ready keys while it is ready;
 	// guarded by the ready keys' lock
-	Object readyNode;
+	@Nullable Object readyNode;
 
 	int state = PENDING;
 
@@ -35,7 +37,8 @@ final class KeyEntry {
 	// the priority it is ready at, and the one it was taken with while held
 	int priority;
 
-	Trigger nextCause;
+	// set with HELD_DIRTY
+	@Nullable Trigger nextCause;
 
 	long nextAddedAt;
 

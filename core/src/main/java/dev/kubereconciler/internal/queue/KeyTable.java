@@ -1,6 +1,7 @@
 package dev.kubereconciler.internal.queue;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
@@ -8,6 +9,7 @@ import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.Ticker;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pending and held keys of a {@link ReconcileQueue}, with client-go's dirty and
@@ -151,14 +153,14 @@ final class KeyTable<T> {
 		}
 	}
 
-	Taken<T> next(Taken<T> done, long now) throws InterruptedException {
+	@Nullable Taken<T> next(@Nullable Taken<T> done, long now) throws InterruptedException {
 		if (done != null) {
 			done(done.item(), done.entry, now);
 		}
 		return take(now);
 	}
 
-	Taken<T> take(long now) throws InterruptedException {
+	@Nullable Taken<T> take(long now) throws InterruptedException {
 		long takenAt = now;
 		if (!this.readyPermits.tryAcquire()) {
 			this.readyPermits.acquire();
@@ -168,7 +170,7 @@ final class KeyTable<T> {
 			return null;
 		}
 		// the ready keys hand over the entry itself: no lookup in the table per key
-		KeyEntry entry = this.ready.poll();
+		KeyEntry entry = Objects.requireNonNull(this.ready.poll(), "a ready permit without a ready key");
 		@SuppressWarnings("unchecked")
 		T item = (T) entry.item;
 		long queued;
@@ -214,7 +216,7 @@ final class KeyTable<T> {
 			worked = now - entry.time;
 			if (entry.state == KeyEntry.HELD_DIRTY) {
 				entry.state = KeyEntry.PENDING;
-				entry.cause = entry.nextCause;
+				entry.cause = Objects.requireNonNull(entry.nextCause);
 				entry.time = entry.nextAddedAt;
 				entry.priority = entry.nextPriority;
 				makeReady(entry, entry.priority);

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Ready keys in controller-runtime's priority order
  * ({@code pkg/controller/priorityqueue}, {@code lessReady}): the highest priority first,
@@ -52,7 +54,7 @@ final class PriorityReadyKeys implements ReadyKeys {
 	}
 
 	@Override
-	public synchronized KeyEntry poll() {
+	public synchronized @Nullable KeyEntry poll() {
 		while (!this.lines.isEmpty()) {
 			Line top = this.lines.get(0);
 			// a line in the list has a live node, so this skips stale ones at most

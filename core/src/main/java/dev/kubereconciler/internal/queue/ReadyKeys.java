@@ -3,6 +3,8 @@ package dev.kubereconciler.internal.queue;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The entries of a {@link KeyTable} whose keys are ready and held by no worker, in the
  * order workers take them: first in, first out, or by priority. The table counts them
@@ -27,9 +29,9 @@ interface ReadyKeys {
 
 	/**
 	 * Take the next entry.
-	 * @return the entry
+	 * @return the entry, or {@code null} if none is ready, which a ready permit rules out
 	 */
-	KeyEntry poll();
+	@Nullable KeyEntry poll();
 
 	/**
 	 * Return the number of ready keys at each priority.
@@ -55,7 +57,7 @@ interface ReadyKeys {
 		}
 
 		@Override
-		public KeyEntry poll() {
+		public @Nullable KeyEntry poll() {
 			return this.entries.poll();
 		}
 

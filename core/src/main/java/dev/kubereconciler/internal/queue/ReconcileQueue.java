@@ -55,13 +55,14 @@ public final class ReconcileQueue<T> {
 
 	ReconcileQueue(ReconcileQueueBuilder<T> builder) {
 		this.name = builder.name;
-		this.rateLimiter = builder.rateLimiter;
-		this.scheduler = builder.scheduler;
-		this.ticker = builder.scheduler;
+		// build() checked both
+		this.rateLimiter = Objects.requireNonNull(builder.rateLimiter);
+		this.scheduler = Objects.requireNonNull(builder.scheduler);
+		this.ticker = this.scheduler;
 		this.priority = builder.priority;
 		this.table = new KeyTable<>(this.ticker, builder.observer,
 				builder.priority ? new PriorityReadyKeys() : new ReadyKeys.Fifo());
-		this.delayed = new DelayedAdds<>(builder.scheduler, this.table::add);
+		this.delayed = new DelayedAdds<>(this.scheduler, this.table::add);
 		this.gauges = new TableGauges<>(this.table, this.delayed, this.rateLimiter, this.priority);
 	}
 

@@ -3,6 +3,8 @@ package dev.kubereconciler.internal.queue;
 import java.util.Objects;
 
 import dev.kubereconciler.queue.QueueObserver;
+import org.jspecify.annotations.Nullable;
+import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.time.DelayScheduler;
 
@@ -15,9 +17,9 @@ public final class ReconcileQueueBuilder<T> {
 
 	String name = "";
 
-	RateLimiter<T> rateLimiter;
+	@Nullable RateLimiter<T> rateLimiter;
 
-	DelayScheduler scheduler;
+	@Nullable DelayScheduler scheduler;
 
 	QueueObserver<T> observer = QueueObserver.none();
 

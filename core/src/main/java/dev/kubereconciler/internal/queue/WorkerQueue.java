@@ -3,6 +3,7 @@ package dev.kubereconciler.internal.queue;
 import java.util.Objects;
 
 import dev.kubereconciler.reconcile.Trigger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The side of a {@link ReconcileQueue} that only a controller's workers use: take the
@@ -53,7 +54,7 @@ public final class WorkerQueue<T> {
 	 * @throws InterruptedException if the waiting thread is interrupted; the finished key
 	 * is done all the same
 	 */
-	public Taken<T> next(Taken<T> done, long now) throws InterruptedException {
+	public @Nullable Taken<T> next(@Nullable Taken<T> done, long now) throws InterruptedException {
 		return this.table.next(done, now);
 	}
 
