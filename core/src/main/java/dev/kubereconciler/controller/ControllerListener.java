@@ -3,7 +3,7 @@ package dev.kubereconciler.controller;
 import java.time.Duration;
 
 import org.jspecify.annotations.Nullable;
-import dev.kubereconciler.reconcile.Trigger;
+
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;

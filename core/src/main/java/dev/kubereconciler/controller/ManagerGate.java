@@ -9,8 +9,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
-import dev.kubereconciler.reconcile.Trigger;
-import dev.kubereconciler.ratelimit.RateLimiters;
+
 import dev.kubereconciler.ratelimit.BucketReservation;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;

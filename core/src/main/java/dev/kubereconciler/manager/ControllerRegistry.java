@@ -5,6 +5,7 @@ import java.util.Map;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Lister;
 import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ManagerGate;
 

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.ThreadFactory;
 
-import dev.kubereconciler.time.Sleeper;
 import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.time.Sleeper;
 
 /**
  * Checks the controllers' reconciles against their timeouts once a period, on its own

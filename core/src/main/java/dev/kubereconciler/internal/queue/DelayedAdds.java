@@ -6,11 +6,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.DelayScheduler.Cancellable;
 import dev.kubereconciler.time.Ticker;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The keys of a {@link ReconcileQueue} that wait out a delay: one heap ordered by ready

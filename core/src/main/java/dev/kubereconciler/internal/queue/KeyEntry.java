@@ -1,8 +1,8 @@
 package dev.kubereconciler.internal.queue;
 
-import dev.kubereconciler.reconcile.Trigger;
-
 import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * The state of one pending or held key of a {@link KeyTable}, guarded by itself.

@@ -5,11 +5,12 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.Ticker;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The pending and held keys of a {@link ReconcileQueue}, with client-go's dirty and

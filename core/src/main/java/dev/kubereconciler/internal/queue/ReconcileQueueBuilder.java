@@ -2,9 +2,9 @@ package dev.kubereconciler.internal.queue;
 
 import java.util.Objects;
 
-import dev.kubereconciler.queue.QueueObserver;
 import org.jspecify.annotations.Nullable;
-import dev.kubereconciler.time.DelayScheduler;
+
+import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.time.DelayScheduler;
 

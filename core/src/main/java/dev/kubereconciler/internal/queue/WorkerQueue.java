@@ -2,8 +2,9 @@ package dev.kubereconciler.internal.queue;
 
 import java.util.Objects;
 
-import dev.kubereconciler.reconcile.Trigger;
 import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * The side of a {@link ReconcileQueue} that only a controller's workers use: take the
