@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -15,7 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.MappedWatch;
-import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.reconcile.Cleaner;
+import dev.kubereconciler.reconcile.ObjectReconciler;
+import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.EventFilter;
@@ -25,15 +29,24 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 
 /**
- * Everything a {@link ControllerManager} needs to run one controller: what it watches,
- * how it reconciles, and how it is throttled.
+ * Everything a controller manager needs to run one controller: what it watches, how it
+ * reconciles, and how it is throttled. A definition names its watched type once, in
+ * {@link #builder(Class)}, and takes its reconcile logic last, as controller-runtime's
+ * builder does:
+ *
+ * <pre class="code">
+ * ControllerDefinition definition = ControllerDefinition.builder(Widget.class)
+ *     .owns(V1ConfigMap.class)
+ *     .finalizer("example.com/cleanup", (widget, context) -&gt; Result.done())
+ *     .reconcile((widget, context) -&gt; Result.done());
+ * </pre>
  *
  * @param name the controller name, unique in a manager; used as the metric label
  * @param watches the primary watched type
  * @param owns types whose changes reconcile their controlling owner of the primary type
  * @param namespaces the namespaces to watch; empty for all namespaces
  * @param labelSelector the label selector that watched objects must match
- * @param reconciler the reconcile function
+ * @param reconciler what runs on each key
  * @param maxConcurrentReconciles the number of workers, default 1
  * @param rateLimiter the limiter for failures and {@code Result.requeue()}, default
  * {@link RateLimiters#controllerDefault()}
@@ -50,7 +63,7 @@ import dev.kubereconciler.reconcile.RequestMapper;
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelMatcher labelSelector,
-		ReconcileFunction reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
+		ReconcileSpec<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
 		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
 
@@ -70,6 +83,10 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		Objects.requireNonNull(watches, () -> "Controller '" + name + "' must watch a type");
 		Objects.requireNonNull(reconciler, () -> "Controller '" + name + "' must have a reconciler");
 		Objects.requireNonNull(rateLimiter, () -> "Controller '" + name + "' must have a rate limiter");
+		if (!reconciler.type().isAssignableFrom(watches)) {
+			throw new IllegalArgumentException("Controller '" + name + "' watches " + watches.getName()
+					+ " but its reconciler takes " + reconciler.type().getName());
+		}
 		owns = List.copyOf(owns);
 		namespaces = Set.copyOf(namespaces);
 		labelSelector = (labelSelector != null) ? labelSelector : LabelMatcher.everything();
@@ -108,48 +125,63 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	 * @return the copy
 	 */
 	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
-		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-				this.reconciler, this.maxConcurrentReconciles, rateLimiter, this.reconcileTimeout,
-				this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
+		return toBuilder().rateLimiter(rateLimiter).build(this.reconciler);
 	}
 
 	/**
-	 * Return a copy of this definition with another reconciler.
-	 * @param reconciler the reconciler
+	 * Return a copy of this definition that runs another reconcile spec, for example the
+	 * same logic with a finalizer.
+	 * @param reconciler the reconcile spec
 	 * @return the copy
 	 */
-	public ControllerDefinition withReconciler(ReconcileFunction reconciler) {
-		return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-				reconciler, this.maxConcurrentReconciles, this.rateLimiter, this.reconcileTimeout,
-				this.cacheSyncTimeout, this.resyncPeriod, this.eventFilters, this.mappedWatches);
+	public ControllerDefinition withReconciler(ReconcileSpec<?> reconciler) {
+		return toBuilder().build(reconciler);
+	}
+
+	private Builder<?> toBuilder() {
+		Builder<?> builder = new Builder<>(this.watches).named(this.name)
+			.namespaces(this.namespaces)
+			.maxConcurrentReconciles(this.maxConcurrentReconciles)
+			.rateLimiter(this.rateLimiter)
+			.reconcileTimeout(this.reconcileTimeout)
+			.cacheSyncTimeout(this.cacheSyncTimeout)
+			.resyncPeriod(this.resyncPeriod);
+		builder.labelSelector = this.labelSelector;
+		builder.owns.addAll(this.owns);
+		builder.eventFilters.putAll(this.eventFilters);
+		builder.mappedWatches.addAll(this.mappedWatches);
+		return builder;
 	}
 
 	/**
-	 * Start building a definition.
-	 * @param name the controller name
+	 * Start building a definition of a controller of the given type. Its name is the
+	 * type's kind in lower case, such as {@code configmap}, unless
+	 * {@link Builder#named(String) named} otherwise.
+	 * @param <T> the watched type
 	 * @param watches the primary watched type
 	 * @return a builder
 	 */
-	public static Builder builder(String name, Class<? extends KubernetesObject> watches) {
-		return new Builder(name, watches);
+	public static <T extends KubernetesObject> Builder<T> builder(Class<T> watches) {
+		return new Builder<>(watches);
 	}
 
 	/**
-	 * Builder for {@link ControllerDefinition}, with the documented defaults.
+	 * Builder for {@link ControllerDefinition}, with the documented defaults. Every
+	 * setter is optional; one of the {@code reconcile} methods ends the definition.
+	 *
+	 * @param <T> the watched type
 	 */
-	public static final class Builder {
+	public static final class Builder<T extends KubernetesObject> {
 
-		private final String name;
+		private final Class<T> watches;
 
-		private final Class<? extends KubernetesObject> watches;
+		private @Nullable String name;
 
 		private final List<Class<? extends KubernetesObject>> owns = new ArrayList<>();
 
 		private final Set<String> namespaces = new LinkedHashSet<>();
 
 		private LabelMatcher labelSelector = LabelMatcher.everything();
-
-		private @Nullable ReconcileFunction reconciler;
 
 		private int maxConcurrentReconciles = 1;
 
@@ -165,67 +197,130 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
 
-		private Builder(String name, Class<? extends KubernetesObject> watches) {
-			this.name = name;
-			this.watches = watches;
+		private @Nullable String finalizer;
+
+		private @Nullable Cleaner<T> cleaner;
+
+		private Builder(Class<T> watches) {
+			this.watches = Objects.requireNonNull(watches, "watched type must not be null");
 		}
 
-		public Builder owns(Class<? extends KubernetesObject> type) {
+		/**
+		 * Name the controller; it must be unique in its manager, and labels its metrics
+		 * and properties ({@code kube-reconciler.controllers.<name>}). Default: the
+		 * watched kind in lower case.
+		 * @param name the name
+		 * @return this builder
+		 */
+		public Builder<T> named(String name) {
+			this.name = name;
+			return this;
+		}
+
+		/**
+		 * Also watch a type whose objects the watched type owns: a change of an owned
+		 * object reconciles its controlling owner. None by default.
+		 * @param type the owned type
+		 * @return this builder
+		 */
+		public Builder<T> owns(Class<? extends KubernetesObject> type) {
 			this.owns.add(type);
 			return this;
 		}
 
-		public Builder namespaces(String... namespaces) {
+		/**
+		 * Watch only these namespaces. Default: all namespaces.
+		 * @param namespaces the namespaces
+		 * @return this builder
+		 */
+		public Builder<T> namespaces(String... namespaces) {
 			return namespaces(List.of(namespaces));
 		}
 
-		public Builder namespaces(Iterable<String> namespaces) {
+		/**
+		 * Watch only these namespaces, replacing any set before. Default: all namespaces.
+		 * @param namespaces the namespaces
+		 * @return this builder
+		 */
+		public Builder<T> namespaces(Iterable<String> namespaces) {
 			this.namespaces.clear();
 			namespaces.forEach(this.namespaces::add);
 			return this;
 		}
 
-		public Builder labelSelector(String labelSelector) {
+		/**
+		 * Watch only the objects that match a label selector, in the syntax of
+		 * {@code kubectl -l}. Default: every object.
+		 * @param labelSelector the selector
+		 * @return this builder
+		 */
+		public Builder<T> labelSelector(String labelSelector) {
 			this.labelSelector = LabelMatcher.parse(labelSelector);
 			return this;
 		}
 
-		public Builder reconciler(ReconcileFunction reconciler) {
-			this.reconciler = reconciler;
-			return this;
-		}
-
-		public Builder maxConcurrentReconciles(int maxConcurrentReconciles) {
+		/**
+		 * Set the number of workers, controller-runtime's
+		 * {@code MaxConcurrentReconciles}. Default: 1.
+		 * @param maxConcurrentReconciles the number of workers
+		 * @return this builder
+		 */
+		public Builder<T> maxConcurrentReconciles(int maxConcurrentReconciles) {
 			this.maxConcurrentReconciles = maxConcurrentReconciles;
 			return this;
 		}
 
-		public Builder rateLimiter(RateLimiter<Request> rateLimiter) {
+		/**
+		 * Set the limiter of failures and {@code Result.requeue()}. Default:
+		 * {@link RateLimiters#controllerDefault()}.
+		 * @param rateLimiter the limiter
+		 * @return this builder
+		 */
+		public Builder<T> rateLimiter(RateLimiter<Request> rateLimiter) {
 			this.rateLimiter = rateLimiter;
 			return this;
 		}
 
-		public Builder reconcileTimeout(Duration reconcileTimeout) {
+		/**
+		 * Set how long one reconcile may run before it is interrupted and retried.
+		 * Default: 10 minutes; zero for no timeout.
+		 * @param reconcileTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder<T> reconcileTimeout(Duration reconcileTimeout) {
 			this.reconcileTimeout = reconcileTimeout;
 			return this;
 		}
 
-		public Builder cacheSyncTimeout(Duration cacheSyncTimeout) {
+		/**
+		 * Set how long to wait for the informers to sync before the start fails. Default:
+		 * 2 minutes.
+		 * @param cacheSyncTimeout the timeout
+		 * @return this builder
+		 */
+		public Builder<T> cacheSyncTimeout(Duration cacheSyncTimeout) {
 			this.cacheSyncTimeout = cacheSyncTimeout;
 			return this;
 		}
 
-		public Builder resyncPeriod(Duration resyncPeriod) {
+		/**
+		 * Set how often every watched object is reconciled again without a change.
+		 * Default: 10 hours; zero for never.
+		 * @param resyncPeriod the period
+		 * @return this builder
+		 */
+		public Builder<T> resyncPeriod(Duration resyncPeriod) {
 			this.resyncPeriod = resyncPeriod;
 			return this;
 		}
 
 		/**
 		 * Add built-in event filters, named by their {@link EventFilter#label() label}.
+		 * None by default.
 		 * @param filters the filters
 		 * @return this builder
 		 */
-		public Builder eventFilters(EventFilter... filters) {
+		public Builder<T> eventFilters(EventFilter... filters) {
 			for (EventFilter filter : filters) {
 				eventFilter(filter.label(), filter);
 			}
@@ -233,41 +328,96 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 
 		/**
-		 * Add an event filter; its name labels the count of the updates it drops.
+		 * Add an event filter; its name labels the count of the updates it drops. None by
+		 * default.
 		 * @param name the filter name
 		 * @param filter the filter
 		 * @return this builder
 		 */
-		public Builder eventFilter(String name, EventPredicate filter) {
+		public Builder<T> eventFilter(String name, EventPredicate filter) {
 			Objects.requireNonNull(filter, () -> "Event filter '" + name + "' must not be null");
 			if (this.eventFilters.putIfAbsent(name, filter) != null) {
 				throw new IllegalArgumentException(
-						"Controller '" + this.name + "' has two event filters named '" + name + "'");
+						"Controller '" + name() + "' has two event filters named '" + name + "'");
 			}
 			return this;
 		}
 
 		/**
 		 * Watch another type and reconcile the keys the mapper returns for each of its
-		 * changes.
-		 * @param <T> the watched type
+		 * changes. None by default.
+		 * @param <M> the watched type
 		 * @param type the watched type
 		 * @param mapper maps a changed object to primary keys
 		 * @return this builder
 		 */
-		public <T extends KubernetesObject> Builder maps(Class<T> type, RequestMapper<? super T> mapper) {
+		public <M extends KubernetesObject> Builder<T> maps(Class<M> type, RequestMapper<? super M> mapper) {
 			this.mappedWatches.add(new MappedWatch<>(type, mapper));
 			return this;
 		}
 
-		public ControllerDefinition build() {
+		/**
+		 * Add a finalizer to every object before its first reconcile, and run the cleaner
+		 * once the object's deletion is requested; the finalizer is removed when the
+		 * cleaner returns {@link dev.kubereconciler.reconcile.Result#done()}. None by
+		 * default.
+		 * @param finalizer the finalizer, qualified with a domain, such as
+		 * {@code example.com/cleanup}
+		 * @param cleaner the cleanup
+		 * @return this builder
+		 */
+		public Builder<T> finalizer(String finalizer, Cleaner<T> cleaner) {
+			this.finalizer = ReconcileSpec.checkFinalizer(finalizer);
+			this.cleaner = Objects.requireNonNull(cleaner, "cleaner must not be null");
+			return this;
+		}
+
+		/**
+		 * End the definition with logic that reconciles a private copy of each cached
+		 * object; it is not called once the object is gone.
+		 * @param reconciler the reconcile logic
+		 * @return the definition
+		 */
+		public ControllerDefinition reconcile(ObjectReconciler<T> reconciler) {
+			return build(ReconcileSpec.of(this.watches, reconciler));
+		}
+
+		/**
+		 * End the definition with logic that reconciles each request with a context, also
+		 * when the object is gone, so that it can clean up what the object left behind.
+		 * @param reconciler the reconcile logic
+		 * @return the definition
+		 */
+		public ControllerDefinition reconcileRequests(RequestReconciler<T> reconciler) {
+			return build(ReconcileSpec.ofRequests(this.watches, reconciler));
+		}
+
+		/**
+		 * End the definition with a function of the request alone, the leanest path: it
+		 * gets no context and reads nothing from the caches unless it keeps its own
+		 * references.
+		 * @param reconciler the reconcile function
+		 * @return the definition
+		 */
+		public ControllerDefinition reconcile(ReconcileFunction reconciler) {
+			return build(ReconcileSpec.ofFunction(this.watches, reconciler));
+		}
+
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		ControllerDefinition build(ReconcileSpec<?> reconciler) {
+			ReconcileSpec<?> spec = reconciler;
+			if (this.finalizer != null) {
+				spec = ((ReconcileSpec) reconciler).withFinalizer(this.finalizer, Objects.requireNonNull(this.cleaner));
+			}
 			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
 					: RateLimiters.controllerDefault();
-			return new ControllerDefinition(this.name, this.watches, this.owns, this.namespaces, this.labelSelector,
-					Objects.requireNonNull(this.reconciler,
-							() -> "Controller '" + this.name + "' must have a reconciler"),
+			return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 					this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout,
 					this.resyncPeriod, this.eventFilters, this.mappedWatches);
+		}
+
+		private String name() {
+			return (this.name != null) ? this.name : ResourceType.of(this.watches).kind().toLowerCase(Locale.ROOT);
 		}
 
 	}

@@ -3,8 +3,6 @@ package dev.kubereconciler.ratelimit;
 import java.time.Duration;
 import java.util.List;
 
-import dev.kubereconciler.internal.controller.RateLimiterScopes;
-
 /**
  * Decides how long an item waits before it is retried, with the semantics of client-go's
  * {@code workqueue.TypedRateLimiter}.
@@ -64,7 +62,7 @@ public interface RateLimiter<T> {
 	 * <p>
 	 * The default returns this limiter, which suits limiters without per-item state. A
 	 * composite must scope each of its {@link #children()}, so that a shared instance is
-	 * found at any depth (see {@link RateLimiterScopes}).
+	 * found at any depth.
 	 * @param scope the scope, such as a controller name
 	 * @return the scoped limiter
 	 * @throws IllegalStateException if this limiter keeps per-item state that it cannot

@@ -3,8 +3,8 @@ package dev.kubereconciler.rbac;
 import java.util.Collection;
 
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileSpec;
 
 /**
  * Feeds controller definitions into {@link RbacRules}: one call per feature a definition
@@ -37,8 +37,8 @@ public final class ControllerRbac {
 		definition.owns().forEach((owned) -> rules.watches(ResourceType.of(owned), definition.namespaces()));
 		definition.mappedWatches()
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
-		ContextReconciler<?> context = ContextReconciler.of(definition.reconciler());
-		if (context != null) {
+		ReconcileSpec<?> context = definition.reconciler();
+		if (context.needsContext()) {
 			// what the reconcile context offers: status writes on the primary (for a type
 			// that has a status), writes and applies on owned objects, and Kubernetes
 			// Events

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
@@ -171,9 +170,10 @@ class CacheTransformsIntegrationTests {
 	@Test
 	void reconcilersGetMutableCopiesOfCompactedObjects() {
 		Map<String, String> seen = new ConcurrentHashMap<>();
-		ControllerDefinition definition = ControllerDefinition.builder("cache-copies", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("cache-copies")
 			.namespaces(this.namespace.name())
-			.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+			.reconcile((configMap, context) -> {
 				configMap.getMetadata().putLabelsItem("seen", "yes");
 				configMap.getData().remove("color");
 				V1ConfigMap read = context
@@ -186,8 +186,7 @@ class CacheTransformsIntegrationTests {
 				seen.put(configMap.getMetadata().getName(), configMap.getMetadata().getLabels().get("seen")
 						+ configMap.getData().keySet() + read.getData().keySet());
 				return Result.done();
-			}))
-			.build();
+			});
 		ControllerManager manager = ControllerManager.builder(this.client)
 			.controller(definition)
 			.shutdownTimeout(Duration.ofSeconds(5))
@@ -220,9 +219,10 @@ class CacheTransformsIntegrationTests {
 
 	private ControllerManager start(CacheTransforms transforms, String... others) {
 		ControllerManager[] holder = new ControllerManager[1];
-		ControllerDefinition definition = ControllerDefinition.builder("cache", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("cache")
 			.namespaces(this.namespace.name())
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				V1ConfigMap configMap = holder[0].lister(V1ConfigMap.class)
 					.namespace(request.namespace())
 					.get(request.name());
@@ -230,8 +230,7 @@ class CacheTransformsIntegrationTests {
 					this.cached.put(request.name(), configMap);
 				}
 				return Result.done();
-			})
-			.build();
+			});
 		ControllerManager manager = ControllerManager.builder(this.client)
 			.controller(definition)
 			.cacheTransforms(transforms)

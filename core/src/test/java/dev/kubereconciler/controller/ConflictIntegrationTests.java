@@ -88,9 +88,10 @@ class ConflictIntegrationTests {
 		ControllerMetrics metrics = new ControllerMetrics((name) -> started.get().controller(name), () -> null);
 		metrics.bindTo(registry);
 		this.manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder("contended", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("contended")
 				.namespaces(ns)
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					if (attempts.incrementAndGet() == 1) {
 						try {
 							core.replaceNamespacedConfigMap("contended", ns, stale.data(Map.of("by", "me"))).execute();
@@ -101,8 +102,7 @@ class ConflictIntegrationTests {
 						}
 					}
 					return Result.done();
-				})
-				.build())
+				}))
 			.listener(metrics)
 			.build();
 		started.set(this.manager);

@@ -91,10 +91,10 @@ class ControllerManagerIntegrationTests {
 
 	@Test
 	void createUpdateAndDeleteEachReconcileTheirKey() throws ApiException {
-		start(ControllerDefinition.builder("configmaps", V1ConfigMap.class)
+		start(ControllerDefinition.builder(V1ConfigMap.class)
+			.named("configmaps")
 			.namespaces(this.namespace.name())
-			.reconciler(counting())
-			.build());
+			.reconcile(counting()));
 		CoreV1Api core = new CoreV1Api(this.client);
 		V1ConfigMap created = core.createNamespacedConfigMap(this.namespace.name(), configMap("settings")).execute();
 		await().atMost(TIMEOUT).until(() -> count("settings") == 1);
@@ -108,11 +108,11 @@ class ControllerManagerIntegrationTests {
 
 	@Test
 	void labelSelectorAndNamespaceScopeWhatIsReconciled() throws ApiException {
-		start(ControllerDefinition.builder("selected", V1ConfigMap.class)
+		start(ControllerDefinition.builder(V1ConfigMap.class)
+			.named("selected")
 			.namespaces(this.namespace.name())
 			.labelSelector("mirror=true")
-			.reconciler(counting())
-			.build());
+			.reconcile(counting()));
 		CoreV1Api core = new CoreV1Api(this.client);
 		core.createNamespacedConfigMap(this.namespace.name(), configMap("plain")).execute();
 		V1ConfigMap labelled = configMap("labelled");
@@ -137,19 +137,19 @@ class ControllerManagerIntegrationTests {
 	void controllersWithDifferentSelectorsShareOneUnfilteredInformer() throws ApiException {
 		Map<String, AtomicInteger> second = new ConcurrentHashMap<>();
 		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
-			.controller(ControllerDefinition.builder("red", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("red")
 				.namespaces(this.namespace.name())
 				.labelSelector("color=red")
-				.reconciler(counting())
-				.build())
-			.controller(ControllerDefinition.builder("blue", V1ConfigMap.class)
+				.reconcile(counting()))
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("blue")
 				.namespaces(this.namespace.name())
 				.labelSelector("color=blue")
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					second.computeIfAbsent(request.name(), (key) -> new AtomicInteger()).incrementAndGet();
 					return Result.done();
-				})
-				.build())
+				}))
 			.build();
 		this.managers.add(manager);
 		manager.start();
@@ -166,11 +166,11 @@ class ControllerManagerIntegrationTests {
 
 	@Test
 	void changeToAnOwnedObjectReconcilesItsOwner() throws ApiException {
-		start(ControllerDefinition.builder("owners", V1ConfigMap.class)
+		start(ControllerDefinition.builder(V1ConfigMap.class)
+			.named("owners")
 			.namespaces(this.namespace.name())
 			.owns(V1Secret.class)
-			.reconciler(counting())
-			.build());
+			.reconcile(counting()));
 		CoreV1Api core = new CoreV1Api(this.client);
 		V1ConfigMap owner = core.createNamespacedConfigMap(this.namespace.name(), configMap("owner")).execute();
 		await().atMost(TIMEOUT).until(() -> count("owner") == 1);
@@ -193,10 +193,10 @@ class ControllerManagerIntegrationTests {
 
 	@Test
 	void deploymentsAreWatchedInTheAppsGroup() throws ApiException {
-		start(ControllerDefinition.builder("deployments", V1Deployment.class)
+		start(ControllerDefinition.builder(V1Deployment.class)
+			.named("deployments")
 			.namespaces(this.namespace.name())
-			.reconciler(counting())
-			.build());
+			.reconcile(counting()));
 		Map<String, String> labels = Map.of("app", "web");
 		new AppsV1Api(this.client)
 			.createNamespacedDeployment(this.namespace.name(), new V1Deployment()
@@ -211,18 +211,18 @@ class ControllerManagerIntegrationTests {
 	@Test
 	void failingThreeTimesIsRetriedOnTheLimitersDelays() throws ApiException {
 		List<Long> attempts = new CopyOnWriteArrayList<>();
-		start(ControllerDefinition.builder("flaky", V1ConfigMap.class)
+		start(ControllerDefinition.builder(V1ConfigMap.class)
+			.named("flaky")
 			.namespaces(this.namespace.name())
 			.rateLimiter(RateLimiters.exponential(Duration.ofMillis(200), Duration.ofSeconds(10)))
 			.labelSelector("test=flaky")
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				attempts.add(System.nanoTime());
 				if (attempts.size() <= 3) {
 					throw new IllegalStateException("attempt " + attempts.size() + " fails on purpose");
 				}
 				return Result.done();
-			})
-			.build());
+			}));
 		V1ConfigMap flaky = configMap("flaky");
 		flaky.getMetadata().labels(Map.of("test", "flaky"));
 		new CoreV1Api(this.client).createNamespacedConfigMap(this.namespace.name(), flaky).execute();
@@ -260,13 +260,13 @@ class ControllerManagerIntegrationTests {
 	}
 
 	private ControllerManager startElected(String identity, Map<String, List<String>> byInstance) {
-		ControllerDefinition definition = ControllerDefinition.builder("elected", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("elected")
 			.namespaces(this.namespace.name())
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				byInstance.computeIfAbsent(identity, (key) -> new CopyOnWriteArrayList<>()).add(request.name());
 				return Result.done();
-			})
-			.build();
+			});
 		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(definition)
 			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity,

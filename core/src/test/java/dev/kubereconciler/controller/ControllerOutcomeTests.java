@@ -65,11 +65,11 @@ class ControllerOutcomeTests {
 	}
 
 	private DefaultController start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
-		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
-			.reconciler(reconciler)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("test")
 			.rateLimiter(this.limiter)
 			.reconcileTimeout(timeout)
-			.build();
+			.reconcile(reconciler);
 		this.controller = StandaloneController.build(definition, scheduler, null, this.listener);
 		this.controller.start();
 		return this.controller;
@@ -168,16 +168,16 @@ class ControllerOutcomeTests {
 	void failingThreeTimesIsRetriedExactlyOnTheLimitersDelays() {
 		ManualClock scheduler = new ManualClock();
 		AtomicInteger calls = new AtomicInteger();
-		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("test")
 			.rateLimiter(dev.kubereconciler.ratelimit.RateLimiters.exponential(Duration.ofMillis(5),
 					Duration.ofSeconds(1000)))
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				if (calls.incrementAndGet() <= 3) {
 					throw new IllegalStateException("fails on purpose");
 				}
 				return Result.done();
-			})
-			.build();
+			});
 		this.controller = StandaloneController.build(definition, scheduler, null, this.listener);
 		this.controller.start();
 		this.controller.enqueue(KEY);
@@ -297,10 +297,11 @@ class ControllerOutcomeTests {
 		AtomicInteger calls = new AtomicInteger();
 		AtomicInteger concurrent = new AtomicInteger();
 		AtomicInteger maxConcurrent = new AtomicInteger();
-		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("test")
 			.maxConcurrentReconciles(4)
 			.rateLimiter(this.limiter)
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				maxConcurrent.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
 				if (calls.incrementAndGet() == 1) {
 					inside.countDown();
@@ -308,8 +309,7 @@ class ControllerOutcomeTests {
 				}
 				concurrent.decrementAndGet();
 				return Result.done();
-			})
-			.build();
+			});
 		this.controller = StandaloneController.build(definition, this.system, null, this.listener);
 		this.controller.start();
 		this.controller.enqueue(KEY);
@@ -347,10 +347,10 @@ class ControllerOutcomeTests {
 			}
 
 		};
-		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("test")
 			.rateLimiter(this.limiter)
-			.reconciler((request) -> Result.done())
-			.build();
+			.reconcile((request) -> Result.done());
 		this.controller = StandaloneController.build(definition, scheduler, gate, recording);
 		this.controller.start();
 		this.controller.enqueue(new Request("default", "a"));

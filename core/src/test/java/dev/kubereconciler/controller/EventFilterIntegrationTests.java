@@ -65,11 +65,11 @@ class EventFilterIntegrationTests {
 
 	@Test
 	void generationChangedReconcilesOncePerSpecChangeThoughEveryReconcileWritesStatus() throws ApiException {
-		start(ControllerDefinition.builder("gizmos", Gizmo.class)
+		start(ControllerDefinition.builder(Gizmo.class)
+			.named("gizmos")
 			.namespaces(this.namespace.name())
 			.eventFilters(EventFilter.GENERATION_CHANGED)
-			.reconciler(writingStatus("calm"))
-			.build());
+			.reconcile(writingStatus("calm")));
 		this.gizmos.create("calm", Map.of("size", 1));
 		await().atMost(TIMEOUT).until(() -> count("calm").get() == 1);
 		// the status write comes back as an update with the same generation, and is
@@ -88,10 +88,10 @@ class EventFilterIntegrationTests {
 
 	@Test
 	void withoutAFilterEveryStatusWriteReconcilesAgain() throws ApiException {
-		start(ControllerDefinition.builder("looping", Gizmo.class)
+		start(ControllerDefinition.builder(Gizmo.class)
+			.named("looping")
 			.namespaces(this.namespace.name())
-			.reconciler(writingStatus("loop"))
-			.build());
+			.reconcile(writingStatus("loop")));
 		this.gizmos.create("loop", Map.of("size", 1));
 		// each reconcile's status write is an update event that reconciles once more,
 		// forever
@@ -102,14 +102,14 @@ class EventFilterIntegrationTests {
 
 	@Test
 	void labelsChangedPassesLabelChangesOnlyAndCreatesAndDeletesAlwaysPass() throws ApiException {
-		start(ControllerDefinition.builder("labels", V1ConfigMap.class)
+		start(ControllerDefinition.builder(V1ConfigMap.class)
+			.named("labels")
 			.namespaces(this.namespace.name())
 			.eventFilters(EventFilter.LABELS_CHANGED, EventFilter.RESOURCE_VERSION_CHANGED)
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				count(request.name()).incrementAndGet();
 				return Result.done();
-			})
-			.build());
+			}));
 		CoreV1Api core = new CoreV1Api(this.client);
 		String ns = this.namespace.name();
 		V1ConfigMap created = core

@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The finalizer lifecycle of a {@link ContextReconciler} against the real test API
+ * The finalizer lifecycle of a controller with a finalizer against the real test API
  * server: added before the first reconcile, cleanup once deletion is requested, removal
  * when the cleanup succeeds, and cleanup of an object deleted while no controller ran.
  */
@@ -124,16 +124,17 @@ class FinalizerIntegrationTests {
 			return cleanup.cleanup(configMap, context);
 		};
 		ControllerManager manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder(name, V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named(name)
 				.namespaces(this.namespace.name())
 				.labelSelector("finalizer-test=" + label)
 				.rateLimiter(RateLimiters.exponential(Duration.ofMillis(20), Duration.ofSeconds(1)))
-				.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+				.finalizer(FINALIZER, counting)
+				.reconcile((configMap, context) -> {
 					List<String> finalizers = configMap.getMetadata().getFinalizers();
 					this.finalizersSeen.add((finalizers != null) ? List.copyOf(finalizers) : List.of());
 					return Result.done();
-				}).withFinalizer(FINALIZER, counting))
-				.build())
+				}))
 			.listener(new ControllerListener() {
 				@Override
 				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,

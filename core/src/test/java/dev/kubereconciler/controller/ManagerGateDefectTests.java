@@ -141,15 +141,15 @@ class ManagerGateDefectTests {
 	}
 
 	private DefaultController start(ManagerGate gate, int workers) {
-		ControllerDefinition definition = ControllerDefinition.builder("gated", V1ConfigMap.class)
-			.reconciler((request) -> {
-				this.reconciled.add(request);
-				return Result.done();
-			})
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("gated")
 			.maxConcurrentReconciles(workers)
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
-			.build();
+			.reconcile((request) -> {
+				this.reconciled.add(request);
+				return Result.done();
+			});
 		DefaultController controller = StandaloneController.build(definition, this.clock, gate,
 				ControllerListener.NONE);
 		controller.start();

@@ -155,10 +155,10 @@ class ManagerGateTests {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
 		List<Long> worked = java.util.Collections.synchronizedList(new ArrayList<>());
-		ControllerDefinition definition = ControllerDefinition.builder("a", V1ConfigMap.class)
-			.reconciler((request) -> Result.done())
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("a")
 			.rateLimiter(RateLimiters.none())
-			.build();
+			.reconcile((request) -> Result.done());
 		ControllerListener listener = new ControllerListener() {
 
 			@Override
@@ -192,11 +192,11 @@ class ManagerGateTests {
 	}
 
 	private DefaultController start(String name, ManagerGate gate, ReconcileFunction reconciler) {
-		ControllerDefinition definition = ControllerDefinition.builder(name, V1ConfigMap.class)
-			.reconciler(reconciler)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named(name)
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
-			.build();
+			.reconcile(reconciler);
 		DefaultController controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
 		controller.start();
 		this.controllers.add(controller);

@@ -72,14 +72,14 @@ class MappedWatchIntegrationTests {
 					&& secret.getMetadata().getName().equals(configMap.getData().get("secret")))
 			.map((configMap) -> new Request(configMap.getMetadata().getNamespace(), configMap.getMetadata().getName()))
 			.toList();
-		ControllerDefinition definition = ControllerDefinition.builder("mapped", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("mapped")
 			.namespaces(ns)
 			.maps(V1Secret.class, referencing)
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				this.reconciles.computeIfAbsent(request.name(), (key) -> new AtomicInteger()).incrementAndGet();
 				return Result.done();
-			})
-			.build();
+			});
 		assertThat(definition.mappedTypes()).containsExactly(V1Secret.class);
 		this.manager = ControllerManager.builder(this.client).controller(definition).build();
 		started.set(this.manager);

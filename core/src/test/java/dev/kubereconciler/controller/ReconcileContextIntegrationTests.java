@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a {@link ContextReconciler} gets against the real test API server: a private copy
+ * What a reconciler with a context gets against the real test API server: a private copy
  * of the object, no call once it is gone, server-side apply with the controller as field
  * manager, owned objects through the owner index, and its own writes even before the
  * watch delivers them.
@@ -74,26 +74,26 @@ class ReconcileContextIntegrationTests {
 		AtomicInteger objectCalls = new AtomicInteger();
 		List<Boolean> requestSawObject = new CopyOnWriteArrayList<>();
 		ControllerManager manager = start(null,
-				ControllerDefinition.builder("copies", V1ConfigMap.class)
+				ControllerDefinition.builder(V1ConfigMap.class)
+					.named("copies")
 					.namespaces(this.namespace.name())
 					.labelSelector("context-test=copies")
-					.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+					.reconcile((configMap, context) -> {
 						objectCalls.incrementAndGet();
 						// scribbling on the copy must not reach the informer's cache
 						configMap.getData().put("scribbled", "yes");
 						configMap.getMetadata().getLabels().clear();
 						return Result.done();
-					}))
-					.build(),
-				ControllerDefinition.builder("requests", V1ConfigMap.class)
+					}),
+				ControllerDefinition.builder(V1ConfigMap.class)
+					.named("requests")
 					.namespaces(this.namespace.name())
 					.labelSelector("context-test=copies")
-					.reconciler(ContextReconciler.ofRequest(V1ConfigMap.class, (request, context) -> {
+					.reconcileRequests((request, context) -> {
 						requestSawObject
 							.add(context.get(V1ConfigMap.class, request.namespace(), request.name()).isPresent());
 						return Result.done();
-					}))
-					.build());
+					}));
 		this.core.createNamespacedConfigMap(this.namespace.name(), configMap("copied", "copies")).execute();
 		await().atMost(TIMEOUT).until(() -> objectCalls.get() == 1 && requestSawObject.size() == 1);
 		V1ConfigMap cached = manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get("copied");
@@ -113,10 +113,11 @@ class ReconcileContextIntegrationTests {
 		List<String> versions = new CopyOnWriteArrayList<>();
 		List<Integer> ownedSeen = new CopyOnWriteArrayList<>();
 		start(null,
-				ControllerDefinition.builder("applier", V1Secret.class)
+				ControllerDefinition.builder(V1Secret.class)
+					.named("applier")
 					.namespaces(this.namespace.name())
 					.owns(V1ConfigMap.class)
-					.reconciler(ContextReconciler.of(V1Secret.class, (secret, context) -> {
+					.reconcile((secret, context) -> {
 						V1ConfigMap desired = new V1ConfigMap()
 							.metadata(new V1ObjectMeta().name(secret.getMetadata().getName() + "-settings")
 								.namespace(secret.getMetadata().getNamespace()))
@@ -126,8 +127,7 @@ class ReconcileContextIntegrationTests {
 						versions.add(applied.getMetadata().getResourceVersion());
 						ownedSeen.add(context.owned(V1ConfigMap.class, secret).size());
 						return (versions.size() < 2) ? Result.requeueAfter(Duration.ofMillis(50)) : Result.done();
-					}))
-					.build());
+					}));
 		this.core
 			.createNamespacedSecret(this.namespace.name(),
 					new V1Secret().metadata(new V1ObjectMeta().name("source")).stringData(Map.of("a", "b")))
@@ -173,11 +173,12 @@ class ReconcileContextIntegrationTests {
 		List<Trigger> triggers = new CopyOnWriteArrayList<>();
 		List<Integer> failures = new CopyOnWriteArrayList<>();
 		ControllerManager manager = start(factory,
-				ControllerDefinition.builder("writer", V1ConfigMap.class)
+				ControllerDefinition.builder(V1ConfigMap.class)
+					.named("writer")
 					.namespaces(this.namespace.name())
 					.labelSelector("context-test=write")
 					.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
-					.reconciler(ContextReconciler.of(V1ConfigMap.class, (configMap, context) -> {
+					.reconcile((configMap, context) -> {
 						triggers.add(context.trigger());
 						failures.add(context.failures());
 						stepsSeen.add(configMap.getData().getOrDefault("step", "none"));
@@ -195,8 +196,7 @@ class ReconcileContextIntegrationTests {
 							return Result.requeue();
 						}
 						return Result.done();
-					}))
-					.build());
+					}));
 		try {
 			this.core.createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
 			await().atMost(TIMEOUT).until(() -> stepsSeen.size() >= 2);

@@ -174,11 +174,11 @@ class ShardedControllerManagerTests {
 	void aReconcileTimeoutThatOutlastsTheLeaseIsRejected() {
 		ShardingSettings settings = settings("a");
 		ManagerBuilder builder = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder("slow", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("slow")
 				.namespaces(this.namespace.name())
 				.reconcileTimeout(Duration.ofSeconds(1))
-				.reconciler((request) -> Result.done())
-				.build())
+				.reconcile((request) -> Result.done()))
 			.sharding(settings, false);
 		assertThatIllegalArgumentException().isThrownBy(builder::build)
 			.withMessageContaining("'slow'")
@@ -220,16 +220,16 @@ class ShardedControllerManagerTests {
 
 	private ControllerManager start(String identity) {
 		ControllerManager manager = ControllerManager.builder(this.replicaClient.client())
-			.controller(ControllerDefinition.builder("sharded", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("sharded")
 				.namespaces(this.namespace.name())
 				.owns(V1Secret.class)
 				.reconcileTimeout(Duration.ofMillis(800))
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					long start = System.nanoTime();
 					this.reconciles.add(new Reconcile(identity, request.key(), start, System.nanoTime()));
 					return Result.done();
-				})
-				.build())
+				}))
 			.sharding(settings(identity), false)
 			.build();
 		this.managers.add(manager);

@@ -22,9 +22,10 @@ import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.kubereconciler.reconcile.ObjectReconciler;
 
 /**
- * Status writes of a {@link ContextReconciler} on a custom resource against the real test
+ * Status writes of an {@link ObjectReconciler} on a custom resource against the real test
  * API server: on a fresh object with no status, through PUT and through apply, and
  * without a hot loop when the status did not change.
  */
@@ -58,12 +59,12 @@ class StatusIntegrationTests {
 	@Test
 	void unchangedStatusIsNotWrittenSoEachSpecChangeReconcilesTwice() throws ApiException {
 		AtomicInteger reconciles = new AtomicInteger();
-		start("stable", ContextReconciler.of(Gadget.class, (gadget, context) -> {
+		start("stable", (gadget, context) -> {
 			reconciles.incrementAndGet();
 			gadget.setStatus(new Gadget.Status().color(gadget.getSpec().getColor()));
 			context.updateStatus(gadget);
 			return Result.done();
-		}));
+		});
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "steady", "red"), "stable"))
 			.throwsApiException();
 		// a fresh object has no status: the PUT on /status works anyway
@@ -83,7 +84,7 @@ class StatusIntegrationTests {
 	@Test
 	void statusThatChangesOnEveryReconcileLoops() throws ApiException {
 		AtomicInteger reconciles = new AtomicInteger();
-		start("counter", ContextReconciler.of(Gadget.class, (gadget, context) -> {
+		start("counter", (gadget, context) -> {
 			int writes = reconciles.incrementAndGet();
 			if (writes <= 10) {
 				// a status that is never the same: every write is an update event, which
@@ -92,7 +93,7 @@ class StatusIntegrationTests {
 				context.updateStatus(gadget);
 			}
 			return Result.done();
-		}));
+		});
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "looping", "red"), "counter"))
 			.throwsApiException();
 		// no spec change after the create, yet it reconciled again for each of its own
@@ -103,11 +104,11 @@ class StatusIntegrationTests {
 
 	@Test
 	void statusIsAppliedOnAFreshObject() throws ApiException {
-		start("applied", ContextReconciler.of(Gadget.class, (gadget, context) -> {
+		start("applied", (gadget, context) -> {
 			gadget.setStatus(new Gadget.Status().color("applied-" + gadget.getSpec().getColor()));
 			context.applyStatus(gadget);
 			return Result.done();
-		}));
+		});
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "fresh", "green"), "applied"))
 			.throwsApiException();
 		await().atMost(TIMEOUT).until(() -> "applied-green".equals(statusColor("fresh")));
@@ -124,13 +125,13 @@ class StatusIntegrationTests {
 		return gadget;
 	}
 
-	private void start(String name, ContextReconciler<Gadget> reconciler) {
+	private void start(String name, ObjectReconciler<Gadget> reconciler) {
 		ControllerManager manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder(name, Gadget.class)
+			.controller(ControllerDefinition.builder(Gadget.class)
+				.named(name)
 				.namespaces(this.namespace.name())
 				.labelSelector("mode=" + name)
-				.reconciler(reconciler)
-				.build())
+				.reconcile(reconciler))
 			.listener(new ControllerListener() {
 
 				@Override

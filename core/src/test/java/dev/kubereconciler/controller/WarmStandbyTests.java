@@ -127,14 +127,14 @@ class WarmStandbyTests {
 	private ControllerManager start(boolean warmup) {
 		AtomicReference<ControllerManager> self = new AtomicReference<>();
 		ControllerManager manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder("standby", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("standby")
 				.namespaces(this.namespace.name())
 				.labelSelector("test=" + this.test)
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					this.reconciled.add(request.name());
 					return Result.done();
-				})
-				.build())
+				}))
 			// a lease duration longer than the test, so that only deleting the Lease
 			// lets this manager win it
 			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby", Duration.ofMinutes(5),

@@ -119,11 +119,11 @@ class WorkerDefectTests {
 	}
 
 	private DefaultController start(ReconcileFunction reconciler, Duration timeout, ControllerListener listener) {
-		ControllerDefinition definition = ControllerDefinition.builder("test", V1ConfigMap.class)
-			.reconciler(reconciler)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("test")
 			.rateLimiter(this.limiter)
 			.reconcileTimeout(timeout)
-			.build();
+			.reconcile(reconciler);
 		DefaultController controller = StandaloneController.build(definition, this.clock, null, listener);
 		controller.start();
 		this.controllers.add(controller);

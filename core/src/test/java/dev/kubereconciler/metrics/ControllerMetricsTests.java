@@ -3,6 +3,7 @@ package dev.kubereconciler.metrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -309,21 +310,26 @@ class ControllerMetricsTests {
 			.doesNotContain("ratelimiter_tokens{limiter=\"manager\"} 100.0");
 	}
 
-	private ControllerDefinition.Builder definition(String name, ReconcileFunction reconciler) {
+	// the reconcile function ends a definition; the tests adjust the builder first
+	private final Map<ControllerDefinition.Builder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
+
+	private ControllerDefinition.Builder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
 		RateLimiter<Request> limiter = RateLimiters.controllerDefault(this.scheduler);
-		return ControllerDefinition.builder(name, V1ConfigMap.class)
-			.reconciler(reconciler)
+		ControllerDefinition.Builder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
+			.named(name)
 			.rateLimiter(limiter)
 			.reconcileTimeout(Duration.ZERO);
+		this.reconcilers.put(builder, reconciler);
+		return builder;
 	}
 
-	private DefaultController start(ControllerDefinition.Builder definition) {
+	private DefaultController start(ControllerDefinition.Builder<?> definition) {
 		return start(definition, null);
 	}
 
-	private DefaultController start(ControllerDefinition.Builder definition, ManagerGate gate) {
-		DefaultController controller = StandaloneController.build(definition.build(), this.scheduler, gate,
-				this.metrics);
+	private DefaultController start(ControllerDefinition.Builder<?> definition, ManagerGate gate) {
+		DefaultController controller = StandaloneController
+			.build(definition.reconcile(this.reconcilers.get(definition)), this.scheduler, gate, this.metrics);
 		this.controllers.put(controller.name(), controller);
 		controller.start();
 		this.started.add(controller);

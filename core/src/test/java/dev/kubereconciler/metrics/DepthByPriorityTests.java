@@ -58,9 +58,9 @@ class DepthByPriorityTests {
 	}
 
 	private static DefaultController controller(boolean priorityQueue) {
-		ControllerDefinition definition = ControllerDefinition.builder("c", V1ConfigMap.class)
-			.reconciler((request) -> Result.done())
-			.build();
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("c")
+			.reconcile((request) -> Result.done());
 		return (DefaultController) StandaloneController.manager(new ManualClock())
 			.priorityQueue(priorityQueue)
 			.controller(definition)

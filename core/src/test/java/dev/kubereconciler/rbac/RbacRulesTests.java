@@ -28,7 +28,8 @@ class RbacRulesTests {
 	@Test
 	void watchedAndOwnedTypesGetReadVerbsInTheirGroups() {
 		RbacPolicy policy = ControllerRbac
-			.derive(List.of(definition("apps", V1Deployment.class, Set.of()).owns(V1ConfigMap.class).build()))
+			.derive(List.of(definition("apps", V1Deployment.class, Set.of()).owns(V1ConfigMap.class)
+				.reconcile((request) -> Result.done())))
 			.build();
 		assertThat(policy.roles()).singleElement().satisfies((role) -> {
 			assertThat(role.clusterWide()).isTrue();
@@ -39,9 +40,9 @@ class RbacRulesTests {
 
 	@Test
 	void everyControllerInNamespacesGivesOneRolePerNamespace() {
-		RbacPolicy policy = ControllerRbac
-			.derive(List.of(definition("a", V1ConfigMap.class, Set.of("blue", "red")).build(),
-					definition("b", V1Secret.class, Set.of("red")).build()))
+		RbacPolicy policy = ControllerRbac.derive(
+				List.of(definition("a", V1ConfigMap.class, Set.of("blue", "red")).reconcile((request) -> Result.done()),
+						definition("b", V1Secret.class, Set.of("red")).reconcile((request) -> Result.done())))
 			.build();
 		assertThat(policy.clusterWide()).isFalse();
 		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");
@@ -53,8 +54,9 @@ class RbacRulesTests {
 
 	@Test
 	void oneClusterWideControllerMakesAClusterRole() {
-		RbacPolicy policy = ControllerRbac.derive(List.of(definition("a", V1ConfigMap.class, Set.of("red")).build(),
-				definition("b", V1Secret.class, Set.of()).build()))
+		RbacPolicy policy = ControllerRbac
+			.derive(List.of(definition("a", V1ConfigMap.class, Set.of("red")).reconcile((request) -> Result.done()),
+					definition("b", V1Secret.class, Set.of()).reconcile((request) -> Result.done())))
 			.build();
 		assertThat(policy.roles()).singleElement().satisfies((role) -> assertThat(role.clusterWide()).isTrue());
 	}
@@ -108,9 +110,9 @@ class RbacRulesTests {
 			.withMessageContaining("at least one API group, resource and verb");
 	}
 
-	private static ControllerDefinition.Builder definition(String name, Class<? extends KubernetesObject> type,
+	private static ControllerDefinition.Builder<?> definition(String name, Class<? extends KubernetesObject> type,
 			Set<String> namespaces) {
-		return ControllerDefinition.builder(name, type).namespaces(namespaces).reconciler((request) -> Result.done());
+		return ControllerDefinition.builder(type).named(name).namespaces(namespaces);
 	}
 
 }

@@ -10,8 +10,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
 import dev.kubereconciler.reconcile.Request;
@@ -19,15 +19,15 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
- * A {@link ContextReconciler} bound to a controller and its manager's caches: it looks
- * the object up, copies it, keeps the finalizer and runs the cleanup, then calls the
+ * A {@link ReconcileSpec} bound to a controller and its manager's caches: it looks the
+ * object up, copies it, keeps the finalizer and runs the cleanup, then calls the
  * reconcile logic with a {@link DefaultReconcileContext}.
  *
  * @param <T> the watched type
  */
 public final class BoundReconciler<T extends KubernetesObject> implements CauseAwareReconciler {
 
-	private final ContextReconciler<T> reconciler;
+	private final ReconcileSpec<T> reconciler;
 
 	private final ReconcilerBinder toolkit;
 
@@ -37,7 +37,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private volatile @Nullable ResyncTracker resyncs;
 
-	BoundReconciler(ContextReconciler<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
+	BoundReconciler(ReconcileSpec<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
 		this.reconciler = reconciler;
 		this.toolkit = toolkit;
 		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
@@ -48,7 +48,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		this.resyncs = resyncs;
 	}
 
-	public ContextReconciler<T> reconciler() {
+	public ReconcileSpec<T> reconciler() {
 		return this.reconciler;
 	}
 

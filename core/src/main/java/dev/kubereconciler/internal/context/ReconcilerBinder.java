@@ -13,9 +13,9 @@ import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.InformerCaches;
@@ -23,7 +23,7 @@ import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 
 /**
- * Binds the {@link ContextReconciler}s of one controller manager to what they share: the
+ * Binds the {@link ReconcileSpec}s of one controller manager to what they share: the
  * cache views of the informers, the object copier and the event recorders.
  */
 public final class ReconcilerBinder {
@@ -55,12 +55,10 @@ public final class ReconcilerBinder {
 	 * @return the reconcile function to run
 	 */
 	public ReconcileFunction bind(ControllerDefinition definition) {
-		if (!(definition.reconciler() instanceof ContextReconciler<?> reconciler)) {
-			return definition.reconciler();
-		}
-		if (!reconciler.type().isAssignableFrom(definition.watches())) {
-			throw new IllegalArgumentException("Controller '" + definition.name() + "' watches "
-					+ definition.watches().getName() + " but its reconciler takes " + reconciler.type().getName());
+		ReconcileSpec<?> reconciler = definition.reconciler();
+		ReconcileFunction function = reconciler.function();
+		if (!reconciler.needsContext() && function != null) {
+			return function;
 		}
 		BoundReconciler<?> bound = new BoundReconciler<>(reconciler, this, definition.name());
 		this.bound.put(definition.name(), bound);
