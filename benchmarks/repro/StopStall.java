@@ -29,13 +29,12 @@ public class StopStall {
 	public static void main(String[] args) throws Exception {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		ControllerDefinition definition = ControllerDefinition.builder("stall", V1ConfigMap.class)
-			.reconciler((request) -> {
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class).named("stall")
+			.reconcile((request) -> {
 				started.countDown();
 				release.await();
 				return Result.done();
-			})
-			.build();
+			});
 		ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
 		Controller controller = ControllerManager.builder(new ApiClient().setReadTimeout(0))
 			.clock(DelayScheduler.of(executor))

@@ -72,8 +72,8 @@ public final class Charts {
 		XYChart chart = chart("10,000 items failing from t=0: attempts per second", "seconds",
 				"attempts per second (log scale)");
 		chart.getStyler().setYAxisLogarithmic(true);
-		// points, not lines: a line between two busy seconds would hide the idle ones
-		// between
+		// points, not lines: a line between two busy seconds would hide the idle
+		// ones between
 		chart.getStyler().setDefaultSeriesRenderStyle(XYSeriesRenderStyle.Scatter);
 		chart.getStyler().setMarkerSize(7);
 		List<Marker> markers = List.of(SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.CROSS);

@@ -35,8 +35,7 @@ class ChartDataTests {
 	void stormOfThreeItemsOnABucketOfOneQpsAndBurstTwo() {
 		// t=0: items 0 and 1 take the two tokens and retry at once; item 2 waits 1 s; the
 		// retries of 0 and 1 wait 2 s and 3 s (beyond the horizon). t=1: item 2 waits 3
-		// s.
-		// t=2: item 0 waits 3 s. Each later wait ends past the 3 s horizon.
+		// s. t=2: item 0 waits 3 s. Each later wait ends past the 3 s horizon.
 		Map<String, List<Long>> series = ChartData.storm(3, Duration.ofSeconds(3), Duration.ofSeconds(1),
 				Map.of("bucket", (ticker) -> RateLimiters.bucket(1, 2, ticker)));
 		assertThat(series.get("bucket")).containsExactly(5L, 1L, 1L);
@@ -65,8 +64,7 @@ class ChartDataTests {
 		// eight attempts per item in the first second (0 to 635 ms), then one at 1.275 s
 		assertThat(series.get(ChartData.EXPONENTIAL_ALONE).subList(0, 3)).containsExactly(80_000L, 10_000L, 10_000L);
 		// 10,000 first attempts, 100 free retries, and 9 paid-for retries at 0.1 to 0.9
-		// s;
-		// from then on exactly the bucket's 10 per second
+		// s; from then on exactly the bucket's 10 per second
 		assertThat(series.get(ChartData.BUCKET_ALONE).get(0)).isEqualTo(10_109L);
 		assertThat(series.get(ChartData.BUCKET_ALONE).subList(1, 300)).containsOnly(10L);
 		assertThat(series.get(ChartData.DEFAULT_MAX_OF)).isEqualTo(series.get(ChartData.BUCKET_ALONE));
@@ -80,8 +78,7 @@ class ChartDataTests {
 			.controller(new ControllerLoad("b", 1, List.of(new Arrival(Duration.ZERO, 2))))
 			.run();
 		// a's first key takes the only token; b's waits 1 s; a's second, reserved next, 2
-		// s;
-		// b's second, reserved at 1 s, waits until 3 s
+		// s; b's second, reserved at 1 s, waits until 3 s
 		assertThat(result.admissions().get("a")).containsExactly(1L, 0L, 1L, 0L);
 		assertThat(result.admissions().get("b")).containsExactly(0L, 1L, 0L, 1L);
 		assertThat(result.tokens()).containsExactly(-2.0, -2.0, -1.0, 0.0, 1.0);

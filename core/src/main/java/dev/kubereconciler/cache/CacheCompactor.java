@@ -47,8 +47,8 @@ public final class CacheCompactor {
 	// label values are at most 63 characters, uids 36; longer values are rarely repeated
 	static final int MAX_VALUE_LENGTH = 64;
 
-	// scanning is as quick as hashing for this many entries; larger maps keep a hash
-	// table
+	// scanning is as quick as hashing for this many entries; larger maps keep a
+	// hash table
 	static final int MAX_COMPACT_ENTRIES = 16;
 
 	private final BoundedInterner<String> names = new BoundedInterner<>(NAMES / 2);

@@ -94,8 +94,7 @@ public final class ManagerGate {
 	public Pass reserve() {
 		synchronized (this.outstanding) {
 			// reserved under the same lock that orders the outstanding passes, so that
-			// their
-			// order is the bucket's
+			// their order is the bucket's
 			BucketReservation reservation = (this.maxWait != null) ? this.bucket.reserve(this.maxWait)
 					: this.bucket.reserve();
 			Pass pass = new Pass(reservation);
@@ -142,10 +141,9 @@ public final class ManagerGate {
 			pass.resolved = true;
 			pass.givenBack = giveBack;
 			// A token is returned in full only by the latest reservation: later ones were
-			// priced
-			// as if it stayed taken. Give back from the newest end, so that waiters
-			// interrupted
-			// together (by a stop) return all their tokens whatever order they wake in.
+			// priced as if it stayed taken. Give back from the newest end, so that
+			// waiters interrupted together (by a stop) return all their tokens whatever
+			// order they wake in.
 			while (!this.outstanding.isEmpty() && this.outstanding.peekLast().resolved) {
 				Pass last = this.outstanding.removeLast();
 				if (last.givenBack) {

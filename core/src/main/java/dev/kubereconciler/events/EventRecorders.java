@@ -56,8 +56,8 @@ public final class EventRecorders {
 	/** How often open series are written again: client-go's {@code refreshTime}. */
 	public static final Duration REFRESH_PERIOD = EventSeriesCache.REFRESH_TIME;
 
-	// the API server's limits: validation.NoteLengthLimit and the reporting instance's
-	// length
+	// the API server's limits: validation.NoteLengthLimit and the reporting
+	// instance's length
 	private static final int NOTE_LIMIT_BYTES = 1024;
 
 	private static final int INSTANCE_LIMIT = 128;
@@ -164,9 +164,8 @@ public final class EventRecorders {
 			String action, String note, Instant now) {
 		String namespace = isBlank(regarding.getNamespace()) ? "default" : regarding.getNamespace();
 		// client-go's util.GenerateEventName: the object's name and the time in hex
-		// nanoseconds,
-		// made strictly increasing so that two events in one clock tick do not share a
-		// name
+		// nanoseconds, made strictly increasing so that two events in one clock tick do
+		// not share a name
 		long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
 		long nanos = this.lastNameNanos.accumulateAndGet(clockNanos, (last, next) -> Math.max(last + 1, next));
 		String name = regarding.getName() + "." + Long.toHexString(nanos);

@@ -82,8 +82,8 @@ final class EventWriter {
 		finally {
 			this.draining.set(false);
 		}
-		// an event offered after the last poll but before the flag cleared still gets a
-		// drain
+		// an event offered after the last poll but before the flag cleared still gets
+		// a drain
 		if (!this.buffer.isEmpty()) {
 			scheduleDrain();
 		}

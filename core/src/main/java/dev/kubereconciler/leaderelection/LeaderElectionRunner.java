@@ -76,9 +76,9 @@ public final class LeaderElectionRunner {
 					(ex) -> logger.warn("Leader election on Lease {}/{} failed", this.settings.leaseNamespace(),
 							this.settings.leaseName(), ex));
 			this.elector = elector;
-			// client-java runs the start hook on another thread, so it could run after
-			// the
-			// stop hook of the same term; a term that ended never starts the controllers
+			// client-java runs the start hook on another thread, so it could run
+			// after the stop hook of the same term; a term that ended never starts
+			// the controllers
 			Object term = new Object();
 			AtomicBoolean ended = new AtomicBoolean();
 			Runnable start = () -> {

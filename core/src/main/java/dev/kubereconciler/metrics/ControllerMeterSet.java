@@ -81,8 +81,8 @@ final class ControllerMeterSet {
 
 	ControllerMeterSet(MeterRegistry registry, String name, Supplier<Controller> controller) {
 		Tags controllerTags = Tags.of("controller", name);
-		// controller-runtime names each queue after its controller and labels it with
-		// both
+		// controller-runtime names each queue after its controller and labels it
+		// with both
 		Tags queueTags = Tags.of("name", name, "controller", name);
 		for (String result : RESULTS) {
 			this.reconciles.put(result,

@@ -157,8 +157,8 @@ public class ControllerMetrics implements MeterBinder, ControllerListener {
 		}
 		MeterRegistry registry = this.registry;
 		if (registry == null) {
-			// nothing to record into yet; the controller's meters start at zero once
-			// bound
+			// nothing to record into yet; the controller's meters start at zero
+			// once bound
 			return null;
 		}
 		return this.meters.computeIfAbsent(controller,

@@ -13,10 +13,9 @@ final class FailureCounter<T> {
 
 	// Counts are longs so that the int-sized answers can saturate exactly at
 	// Integer.MAX_VALUE: an int counter could not tell its last step from being stuck
-	// there.
-	// The function captures nothing, so one instance serves every call, and counts up to
-	// 127
-	// come from the Long cache: no allocation on the hot path for realistic counts.
+	// there. The function captures nothing, so one instance serves every call, and
+	// counts up to 127 come from the Long cache: no allocation on the hot path for
+	// realistic counts.
 	private static final BiFunction<Object, Long, Long> INCREMENT = (item, count) -> (count == null) ? 1L
 			: (count == Long.MAX_VALUE) ? count : count + 1;
 

@@ -60,9 +60,8 @@ final class FastSlowRateLimiter<T> implements ReservingRateLimiter<T> {
 	@Override
 	public long reserveNanos(T item, long maxWaitNanos) {
 		// Counting this failure first, it is fast while the count stays within
-		// maxFastAttempts,
-		// that is while the earlier count is below it (which also holds for a saturated
-		// count).
+		// maxFastAttempts, that is while the earlier count is below it (which also holds
+		// for a saturated count).
 		int earlier = this.failures.increment(item);
 		return (earlier < this.maxFastAttempts) ? this.fastNanos : this.slowNanos;
 	}

@@ -162,14 +162,12 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 					return;
 				}
 				// The latest time-to-act of any reservation still standing: the zero
-				// instant
-				// while in debt, otherwise no later than now.
+				// instant while in debt, otherwise no later than now.
 				long lastEvent = (zeroAt - now > 0) ? zeroAt : now;
 				// Tokens reserved after this one were priced as if this one stayed taken;
-				// they
-				// cannot be handed out again, so only the remainder comes back. Go can
-				// give back
-				// more than was taken when the rate changed in between; we never do.
+				// they cannot be handed out again, so only the remainder comes back. Go
+				// can give back more than was taken when the rate changed in between; we
+				// never do.
 				double restore = reservation.reservedTokens
 						- Math.max(0, tokensFor(lastEvent - reservation.timeToAct, reservation.qps));
 				if (restore <= 0) {
@@ -278,8 +276,8 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		return this.rate.unlimited;
 	}
 
-	// takes the state for an update; called with the lock held, so only reservations
-	// compete
+	// takes the state for an update; called with the lock held, so only
+	// reservations compete
 	private long hold() {
 		while (true) {
 			long zeroAt = this.zeroAt.get();
@@ -339,8 +337,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 
 		// the zero instant after taking one token at now: a full bucket has been full
-		// since
-		// now - fullSpan, and a token is one period
+		// since now - fullSpan, and a token is one period
 		long take(long zeroAt, long now) {
 			long full = now - this.fullSpan;
 			long next = ((zeroAt - full > 0) ? zeroAt : full) + this.period;

@@ -39,9 +39,9 @@ public final class ControllerRbac {
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
 		ReconcileSpec<?> context = definition.reconciler();
 		if (context.needsContext()) {
-			// what the reconcile context offers: status writes on the primary (for a type
-			// that has a status), writes and applies on owned objects, and Kubernetes
-			// Events
+			// what the reconcile context offers: status writes on the primary (for a
+			// type that has a status), writes and applies on owned objects, and
+			// Kubernetes Events
 			if (hasStatus(definition.watches())) {
 				rules.status(primary, definition.namespaces());
 			}

@@ -164,8 +164,8 @@ public final class ShardCoordinator {
 				}
 				return;
 			}
-			// read per call: a round of many partitions takes a while on a loaded API
-			// server
+			// read per call: a round of many partitions takes a while on a loaded
+			// API server
 			renew(p, this.ticker.read());
 			return;
 		}

@@ -66,8 +66,8 @@ class CacheCompactorTests {
 	void dataValuesAndLongValuesAreNotShared() {
 		V1ConfigMap first = this.compactor.compact(decode(1));
 		V1ConfigMap second = this.compactor.compact(decode(2));
-		// data is the payload of an object; equal payloads are a coincidence not worth a
-		// lookup
+		// data is the payload of an object; equal payloads are a coincidence not worth
+		// a lookup
 		assertThat(second.getData().get("payload")).isEqualTo(PAYLOAD).isNotSameAs(first.getData().get("payload"));
 		assertThat(second.getMetadata().getAnnotations().get("example.com/long")).isEqualTo(LONG)
 			.isNotSameAs(first.getMetadata().getAnnotations().get("example.com/long"));

@@ -65,8 +65,8 @@ class ControllerManagerIntegrationTests {
 
 	KubernetesTestServer server;
 
-	// the managers' own client, whose every request must be allowed by the derived RBAC
-	// rules
+	// the managers' own client, whose every request must be allowed by the derived
+	// RBAC rules
 	private ApiRequestRecorder.Recorded managerClient;
 
 	@BeforeEach

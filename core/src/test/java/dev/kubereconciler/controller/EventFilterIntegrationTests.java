@@ -40,8 +40,8 @@ class EventFilterIntegrationTests {
 
 	TestNamespace namespace;
 
-	// every test's objects stay in the class's namespace: count each test's own object
-	// only
+	// every test's objects stay in the class's namespace: count each test's own
+	// object only
 	private final Map<String, AtomicInteger> reconciled = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> drops = new ConcurrentHashMap<>();
@@ -72,8 +72,8 @@ class EventFilterIntegrationTests {
 			.reconcile(writingStatus("calm")));
 		this.gizmos.create("calm", Map.of("size", 1));
 		await().atMost(TIMEOUT).until(() -> count("calm").get() == 1);
-		// the status write comes back as an update with the same generation, and is
-		// dropped
+		// the status write comes back as an update with the same generation, and
+		// is dropped
 		await().atMost(TIMEOUT).until(() -> drops("generation-changed") == 1);
 		await().during(QUIET).atMost(TIMEOUT).until(() -> count("calm").get() == 1);
 		for (int size = 2; size <= 4; size++) {
@@ -93,8 +93,8 @@ class EventFilterIntegrationTests {
 			.namespaces(this.namespace.name())
 			.reconcile(writingStatus("loop")));
 		this.gizmos.create("loop", Map.of("size", 1));
-		// each reconcile's status write is an update event that reconciles once more,
-		// forever
+		// each reconcile's status write is an update event that reconciles once
+		// more, forever
 		await().atMost(TIMEOUT).until(() -> count("loop").get() > 20);
 		this.manager.stop();
 		assertThat(this.drops).isEmpty();

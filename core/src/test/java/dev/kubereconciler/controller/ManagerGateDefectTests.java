@@ -64,8 +64,8 @@ class ManagerGateDefectTests {
 		gate.admit(gate.reserve());
 		List<ManagerGate.Pass> waiting = List.of(gate.reserve(), gate.reserve(), gate.reserve());
 		assertThat(bucket.tokens()).isEqualTo(-3.0);
-		// a stop wakes the waiters in any order; oldest first is the order that used to
-		// strand
+		// a stop wakes the waiters in any order; oldest first is the order that used
+		// to strand
 		waiting.forEach(gate::giveBack);
 		assertThat(bucket.tokens()).isEqualTo(0.0);
 		this.clock.advance(Duration.ofSeconds(1));
@@ -82,8 +82,7 @@ class ManagerGateDefectTests {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
 		// time stands still: one key takes the only token, every other one is refused and
-		// waits
-		// in the queue for the second the bucket needs
+		// waits in the queue for the second the bucket needs
 		await().until(() -> this.reconciled.size() == 1 && controller.queue().waiting() == keys - 1);
 		assertThat(this.reconciled).hasSize(1);
 		assertThat(gate.admitted()).isEqualTo(1);

@@ -82,9 +82,8 @@ class ManagerGateTests {
 
 	private void assertFirstComeFirstServedAfterTheBurst(int burst, int keysEach) {
 		// whoever comes first takes the burst; after it, each worker that passed queues
-		// up again
-		// behind the others, so admissions rotate among the controllers that have keys
-		// left
+		// up again behind the others, so admissions rotate among the controllers that
+		// have keys left
 		List<String> order = List.copyOf(this.order);
 		Map<String, Integer> left = new java.util.HashMap<>(Map.of("a", keysEach, "b", keysEach, "c", keysEach));
 		for (int i = 0; i < order.size(); i++) {
@@ -124,8 +123,7 @@ class ManagerGateTests {
 		await().until(() -> admitted("a") == 2);
 		assertThat(gate.admitted()).isEqualTo(1);
 		// the bucket took its only token at 100 ms: the second requeue-after, due at 200
-		// ms,
-		// waits the 900 ms the bucket needs to refill it
+		// ms, waits the 900 ms the bucket needs to refill it
 		this.scheduler.advance(Duration.ofMillis(100));
 		await().until(() -> this.sleeper.sleeping() == 1);
 		this.scheduler.advance(Duration.ofMillis(900).minusNanos(1));

@@ -48,11 +48,11 @@ class EventRecordersIntegrationTests {
 		for (int i = 0; i < 100; i++) {
 			recorder.warning(regarding, "SyncFailed", "Sync", "the target namespace is gone");
 		}
-		// client-go's spam filter: a burst of 25 per source and object, the other 75
-		// dropped
+		// client-go's spam filter: a burst of 25 per source and object, the other
+		// 75 dropped
 		assertThat(this.listener.dropped(EventDrop.SPAM_FILTER)).isEqualTo(75);
-		// of the 25: the first created the Event, the second started its series, 23 only
-		// counted
+		// of the 25: the first created the Event, the second started its series, 23
+		// only counted
 		assertThat(this.listener.written).hasValue(2);
 		EventsV1Event event = onlyEvent(regarding.getMetadata().getName());
 		assertThat(event.getSeries().getCount()).isEqualTo(2);
@@ -108,8 +108,7 @@ class EventRecordersIntegrationTests {
 	@Test
 	void anEventTheServerRefusesIsCountedAsAWriteFailure() throws ApiException {
 		// an event lives in its object's namespace, and the API server refuses one in a
-		// namespace
-		// that does not exist
+		// namespace that does not exist
 		V1ConfigMap regarding = new V1ConfigMap().metadata(new V1ObjectMeta().name("refused").namespace("no-such-ns"));
 		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), Runnable::run, this.clock, "pod-1",
 				EventRecorders.DEFAULT_BUFFER_CAPACITY, this.listener);
@@ -139,8 +138,8 @@ class EventRecordersIntegrationTests {
 			.getItems()
 			.stream()
 			.filter((event) -> "mirror".equals(event.getReportingController()))
-			// each test regards its own ConfigMap; the other tests' events share the
-			// namespace
+			// each test regards its own ConfigMap; the other tests' events share
+			// the namespace
 			.filter((event) -> regarding.equals(event.getRegarding().getName()))
 			.toList();
 	}

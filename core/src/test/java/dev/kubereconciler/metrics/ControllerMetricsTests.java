@@ -185,9 +185,8 @@ class ControllerMetricsTests {
 		}
 		awaitReconciles(controller, 102);
 		// the bucket (10 qps, burst 100) lets 100 failures through at once: 5 ms of
-		// backoff each;
-		// the 101st and 102nd wait for tokens, 100 ms and 200 ms, and leave the bucket 2
-		// in debt
+		// backoff each; the 101st and 102nd wait for tokens, 100 ms and 200 ms, and leave
+		// the bucket 2 in debt
 		assertThat(scrape()).contains("ratelimiter_delay_seconds_count{controller=\"cm\",source=\"backoff\"} 100",
 				"ratelimiter_delay_seconds_sum{controller=\"cm\",source=\"backoff\"} 0.5",
 				"ratelimiter_delay_seconds_bucket{controller=\"cm\",source=\"backoff\",le=\"0.005\"} 100",

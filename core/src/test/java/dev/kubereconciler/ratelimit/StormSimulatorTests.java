@@ -19,9 +19,8 @@ class StormSimulatorTests {
 	@Test
 	void bucketOfOneLetsOneAttemptPerSecondThroughAfterTheFirstInstant() {
 		// t=0: items 0, 1, 2 try; item 0 gets the only token and retries at once, item 1
-		// waits
-		// 1 s, item 2 2 s, item 0 3 s; from then on every attempt waits 3 s: one per
-		// second
+		// waits 1 s, item 2 2 s, item 0 3 s; from then on every attempt waits 3 s: one
+		// per second
 		StormSimulator.Storm storm = new StormSimulator(3, Duration.ofSeconds(5), Duration.ofSeconds(1))
 			.run((ticker) -> RateLimiters.bucket(1, 1, ticker));
 		assertThat(storm.attempts()).containsExactly(4L, 1L, 1L, 1L, 1L);

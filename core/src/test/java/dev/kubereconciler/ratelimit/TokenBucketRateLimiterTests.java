@@ -282,8 +282,8 @@ class TokenBucketRateLimiterTests {
 			executor.shutdownNow();
 		}
 		assertThat(this.bucket.tokens()).isEqualTo(100.0 - threads * calls);
-		// every debt position was handed out exactly once: 0 for the burst, then 100 ms
-		// steps
+		// every debt position was handed out exactly once: 0 for the burst, then 100
+		// ms steps
 		List<Long> sorted = delays.stream().sorted().toList();
 		assertThat(sorted).hasSize(threads * calls);
 		for (int i = 0; i < sorted.size(); i++) {

@@ -81,8 +81,7 @@ class AssignmentTests {
 			}
 			fair += after.partitionsOf(newcomer).size();
 			// bounded loads can shift a few partitions between the old members too, but
-			// the
-			// newcomer's partitions are most of what moves
+			// the newcomer's partitions are most of what moves
 			assertThat(after.partitionsOf(newcomer)).hasSizeBetween(32 / joined.size(),
 					(32 + joined.size() - 1) / joined.size());
 		}

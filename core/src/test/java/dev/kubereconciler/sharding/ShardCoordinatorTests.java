@@ -139,8 +139,7 @@ class ShardCoordinatorTests {
 		List<Integer> ofB = b.table().held();
 		assertThat(ofB).hasSize(PARTITIONS / 2);
 		// b stops running rounds, as if killed; a sees its last renewal now, and counts
-		// expiry
-		// from when it saw it, not from the time written in the Lease
+		// expiry from when it saw it, not from the time written in the Lease
 		a.round();
 		this.ticker.advance(LEASE_DURATION.minusMillis(1));
 		a.round();

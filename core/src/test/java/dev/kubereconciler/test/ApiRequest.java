@@ -51,8 +51,8 @@ public record ApiRequest(String verb, String group, String resource, String subr
 			rest = rest.subList(1, rest.size());
 		}
 		String namespace = "";
-		// "namespaces/<name>" alone is the namespace object; followed by more, it scopes
-		// them
+		// "namespaces/<name>" alone is the namespace object; followed by more, it
+		// scopes them
 		if (rest.size() >= 2 && rest.get(0).equals("namespaces")) {
 			namespace = rest.get(1);
 			if (rest.size() > 2) {

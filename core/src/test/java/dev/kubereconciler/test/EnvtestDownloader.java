@@ -193,8 +193,7 @@ public final class EnvtestDownloader {
 	}
 
 	// A POSIX tar reader for regular files: each file goes into the folder by its base
-	// name,
-	// as the archive's controller-tools/envtest/ prefix is not part of the layout.
+	// name, as the archive's controller-tools/envtest/ prefix is not part of the layout.
 	static void unpack(Path archive, Path directory) throws IOException {
 		try (InputStream in = new BufferedInputStream(new GZIPInputStream(Files.newInputStream(archive)))) {
 			byte[] header = new byte[512];

@@ -42,8 +42,8 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 
 	@Override
 	public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-		// once per run: the answer cannot change, and every test would otherwise ask
-		// again
+		// once per run: the answer cannot change, and every test would otherwise
+		// ask again
 		return context.getRoot()
 			.getStore(STORE)
 			.computeIfAbsent(ConditionEvaluationResult.class,
@@ -75,8 +75,8 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		// at class level, so that a server that cannot start fails the class once, up
-		// front
+		// at class level, so that a server that cannot start fails the class once,
+		// up front
 		resources(context);
 	}
 
@@ -117,9 +117,8 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 	}
 
 	// Static fields are left alone: a class's own static server or client, set in
-	// @BeforeAll,
-	// must not be mistaken for a slot to fill. @BeforeAll methods take parameters
-	// instead.
+	// @BeforeAll, must not be mistaken for a slot to fill. @BeforeAll methods take
+	// parameters instead.
 	private static void inject(Object instance, Class<?> testClass, ClassResources resources)
 			throws IllegalAccessException {
 		for (Class<?> type = testClass; type != null && type != Object.class; type = type.getSuperclass()) {

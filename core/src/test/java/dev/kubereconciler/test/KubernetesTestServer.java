@@ -35,15 +35,13 @@ public final class KubernetesTestServer implements AutoCloseable {
 	private static final Duration ETCD_STARTUP = Duration.ofSeconds(20);
 
 	// longer than the ~20 s after which kube-apiserver gives up on an unreachable etcd,
-	// so
-	// that a failure quotes the server's own explanation rather than a bare timeout
+	// so that a failure quotes the server's own explanation rather than a bare timeout
 	private static final Duration API_SERVER_STARTUP = Duration.ofSeconds(45);
 
 	private static final Duration STOP_GRACE = Duration.ofSeconds(5);
 
 	// The JVM-wide instance has to live somewhere static; the holder keeps the lazy start
-	// and
-	// its outcome behind one lock, as test classes may run on several threads.
+	// and its outcome behind one lock, as test classes may run on several threads.
 	private static final SharedServer SHARED = new SharedServer();
 
 	private final KubernetesTestAssets assets;
@@ -68,16 +66,15 @@ public final class KubernetesTestServer implements AutoCloseable {
 		this.shared = shared;
 		String peer = layout.etcdPeerUrl().toString();
 		// A single member can never lose its leadership, so short raft timers are safe;
-		// they
-		// let it elect itself in about 100 ms instead of up to a second.
+		// they let it elect itself in about 100 ms instead of up to a second.
 		this.etcd = new ManagedProcess("etcd",
 				List.of(assets.etcd().toString(), "--name=default", "--data-dir=" + layout.etcdData(),
 						"--listen-client-urls=" + layout.etcdUrl(), "--advertise-client-urls=" + layout.etcdUrl(),
 						"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
 						"--initial-cluster=default=" + peer, "--heartbeat-interval=10", "--election-timeout=100"),
 				etcdEnvironment(), layout.log("etcd"));
-		// envtest's flags: what an upstream kube-apiserver needs, and all the test server
-		// needs
+		// envtest's flags: what an upstream kube-apiserver needs, and all the test
+		// server needs
 		this.apiServer = new ManagedProcess("kube-apiserver",
 				List.of(assets.kubeApiServer().toString(), "--advertise-address=127.0.0.1", "--bind-address=127.0.0.1",
 						"--secure-port=" + layout.apiServerUrl().getPort(), "--cert-dir=" + layout.certificates(),
@@ -277,8 +274,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private synchronized OkHttpClient probe() {
 		if (this.probe == null) {
-			// the admin client's TLS setup, but a probe must not hang on a half-started
-			// server
+			// the admin client's TLS setup, but a probe must not hang on a
+			// half-started server
 			this.probe = apiClient().getHttpClient().newBuilder().callTimeout(Duration.ofSeconds(2)).build();
 		}
 		return this.probe;

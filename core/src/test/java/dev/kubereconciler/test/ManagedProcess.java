@@ -58,8 +58,8 @@ final class ManagedProcess {
 		builder.environment().putAll(this.environment);
 		try {
 			this.process = builder.start();
-			// neither binary reads stdin; closing it keeps no pipe open for the process's
-			// lifetime
+			// neither binary reads stdin; closing it keeps no pipe open for the
+			// process's lifetime
 			this.process.getOutputStream().close();
 		}
 		catch (IOException ex) {
@@ -80,8 +80,8 @@ final class ManagedProcess {
 				throw failure("did not become ready within " + timeout.toSeconds() + " s");
 			}
 			try {
-				// doubles as the pause between probes, and returns early if the process
-				// dies
+				// doubles as the pause between probes, and returns early if the
+				// process dies
 				if (running.waitFor(POLL_MILLIS, TimeUnit.MILLISECONDS)) {
 					throw failure("exited with code " + running.exitValue() + " before it was ready");
 				}
@@ -110,8 +110,8 @@ final class ManagedProcess {
 			.toList();
 		if (grace.isZero() || !terminate(handles, grace)) {
 			handles.forEach(ProcessHandle::destroyForcibly);
-			// a killed process cannot linger, so this only waits for the kernel to reap
-			// it
+			// a killed process cannot linger, so this only waits for the kernel to
+			// reap it
 			awaitExit(handles, KILL_TIMEOUT);
 		}
 		this.process = null;

@@ -68,10 +68,8 @@ final class TestCertificates {
 	private static final String SIGNATURE = "SHA256withECDSA";
 
 	// Bouncy Castle's EC private keys carry their public key in their encoding, as
-	// OpenSSL's
-	// do; client-java's PEM reader fails on the JDK's, which leave it out. Made once: it
-	// is
-	// slow to construct.
+	// OpenSSL's do; client-java's PEM reader fails on the JDK's, which leave it out. Made
+	// once: it is slow to construct.
 	private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
 
 	private final SecureRandom random = new SecureRandom();

@@ -47,10 +47,8 @@ final class EventPriority {
 		OffsetDateTime created = (object != null && object.getMetadata() != null)
 				? object.getMetadata().getCreationTimestamp() : null;
 		// the second of the wiring counts as before it: objects created just before a
-		// start are
-		// common (a restart, a test), one created later in that same second is rare and
-		// is
-		// still reconciled, only at low priority
+		// start are common (a restart, a test), one created later in that same second is
+		// rare and is still reconciled, only at low priority
 		return created != null && !created.toInstant().isAfter(this.wiredAt);
 	}
 

@@ -47,8 +47,8 @@ final class InformerWiring {
 
 	private final Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers = new java.util.LinkedHashMap<>();
 
-	// types whose informers the API server filters by their controllers' one label
-	// selector
+	// types whose informers the API server filters by their controllers' one
+	// label selector
 	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
 
 	private final CacheTransforms transforms;
@@ -142,8 +142,7 @@ final class InformerWiring {
 				resourceType.version(), resourceType.plural(), this.apiClient);
 		String namespace = (!allNamespaces && namespaces.size() == 1) ? namespaces.iterator().next() : null;
 		// The server can only filter for one selector, and owned objects are not selected
-		// by
-		// their owners' selector; otherwise each controller filters on its own.
+		// by their owners' selector; otherwise each controller filters on its own.
 		String selector = (!owned && selectors.size() == 1) ? selectors.iterator().next() : "";
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
@@ -215,8 +214,7 @@ final class InformerWiring {
 		@Override
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
 			// filters judge updates within the selection; entering or leaving it acts as
-			// a create or
-			// delete, which always pass
+			// a create or delete, which always pass
 			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
 					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
 				return;
@@ -231,9 +229,9 @@ final class InformerWiring {
 
 		@Override
 		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-			// A server-side selector turns "no longer matches" into a delete whose object
-			// carries
-			// the new labels: it was selected until now, so reconcile it once more.
+			// A server-side selector turns "no longer matches" into a delete whose
+			// object carries the new labels: it was selected until now, so reconcile it
+			// once more.
 			if (!enqueue(object, Priorities.NORMAL) && this.serverSelected && object != null
 					&& object.getMetadata() != null && inScope(this.controller.definition(), object.getMetadata())) {
 				this.controller.keys().add(requestFor(object.getMetadata()));

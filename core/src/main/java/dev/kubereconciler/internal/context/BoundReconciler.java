@@ -87,8 +87,8 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			// not finished: keep the finalizer and come back as the result says
 			return result;
 		}
-		// the cleanup may have written the object; remove the finalizer from the newest
-		// version
+		// the cleanup may have written the object; remove the finalizer from the
+		// newest version
 		@SuppressWarnings("unchecked")
 		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
 		patchFinalizers((current != null) ? current : cached, finalizer, false);

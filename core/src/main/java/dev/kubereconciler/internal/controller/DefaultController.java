@@ -265,8 +265,8 @@ public final class DefaultController implements Controller, KeySink {
 			stopping = this.queue;
 			stopped = this.workers.detachAll();
 		}
-		// drain outside the lifecycle monitor: finishing workers must not queue up behind
-		// it
+		// drain outside the lifecycle monitor: finishing workers must not queue up
+		// behind it
 		this.pause.release();
 		boolean drained;
 		try {

@@ -72,8 +72,7 @@ final class GatePassage {
 			}
 			if (stopped.getAsBoolean() || this.queue.isShuttingDown()) {
 				// the controller began to stop during the wait: reconciling now would
-				// start work
-				// after stop() and behind the drain
+				// start work after stop() and behind the drain
 				return Passage.HANDED_BACK;
 			}
 			// the gate's wait is limiter delay, not work on the key

@@ -71,9 +71,9 @@ final class KeyHandback {
 	 * @param threadName the name of the abandoned worker thread
 	 */
 	void retryAbandoned(Request abandoned, int priority, long ran, String threadName) {
-		// A hostile reconciler keeps this thread; its key must not stay wedged behind it,
-		// so it is retried now at the cost of possibly overlapping with the abandoned
-		// call.
+		// A hostile reconciler keeps this thread; its key must not stay wedged behind
+		// it, so it is retried now at the cost of possibly overlapping with the
+		// abandoned call.
 		logger.error("Reconcile of {} by controller '{}' ignored the interrupt after its timeout; abandoning "
 				+ "thread {} and starting a new worker", abandoned, this.context.controller(), threadName);
 		try {

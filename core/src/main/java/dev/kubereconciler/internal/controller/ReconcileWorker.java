@@ -82,9 +82,9 @@ final class ReconcileWorker implements Runnable {
 
 	@Override
 	public void run() {
-		// a key this worker finished, marked done together with taking the next one, and
-		// the
-		// clock reading that ended it, which also stands for when the next one is taken
+		// a key this worker finished, marked done together with taking the next one,
+		// and the clock reading that ended it, which also stands for when the next one
+		// is taken
 		Taken<Request> finished = null;
 		long finishedAt = 0;
 		try {
@@ -135,8 +135,8 @@ final class ReconcileWorker implements Runnable {
 	private WorkerStep process(Taken<Request> taken) throws InterruptedException {
 		Request request = taken.item();
 		if (this.context.pause().isPaused()) {
-			// paused while this worker waited for a key: hand it back, it runs after
-			// resume
+			// paused while this worker waited for a key: hand it back, it runs
+			// after resume
 			this.queue.add(request, taken.cause(), taken.priority());
 			this.queue.done(request);
 			return WorkerStep.RELEASED;
@@ -152,8 +152,7 @@ final class ReconcileWorker implements Runnable {
 					() -> this.stopped);
 			if (passage == GatePassage.Passage.HANDED_BACK) {
 				// handed back to the queue with a delay, or the queue shuts down; release
-				// it so
-				// that a delayed add is not deferred behind this worker forever
+				// it so that a delayed add is not deferred behind this worker forever
 				this.queue.done(request);
 				return WorkerStep.RELEASED;
 			}
@@ -201,8 +200,8 @@ final class ReconcileWorker implements Runnable {
 				this.current = null;
 			}
 			if (finalState != RUNNING) {
-				// the watchdog's interrupt belongs to this reconcile, not to the next
-				// wait
+				// the watchdog's interrupt belongs to this reconcile, not to the
+				// next wait
 				Thread.interrupted();
 			}
 		}
@@ -212,8 +211,7 @@ final class ReconcileWorker implements Runnable {
 			return WorkerStep.ABANDONED;
 		}
 		// a reconcile that returns after its timeout still decides what becomes of its
-		// key, as
-		// in controller-runtime; the timeout is only counted
+		// key, as in controller-runtime; the timeout is only counted
 		this.context.results()
 			.handle(this.queue.queue(), request, taken.priority(), ResultHandler.classify(result, error),
 					finalState == TIMED_OUT, result, error, nanos);

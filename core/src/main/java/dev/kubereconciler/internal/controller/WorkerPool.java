@@ -69,8 +69,7 @@ final class WorkerPool {
 	void stop(List<ReconcileWorker> workers) {
 		workers.forEach(ReconcileWorker::stop);
 		// interrupted workers exit at once unless a reconciler ignores interrupts; do not
-		// let
-		// such a reconciler hold up the shutdown for longer than the abandon grace
+		// let such a reconciler hold up the shutdown for longer than the abandon grace
 		long deadline = this.ticker.read() + this.abandonGrace.toNanos();
 		for (ReconcileWorker worker : workers) {
 			long remaining = deadline - this.ticker.read();
@@ -113,8 +112,8 @@ final class WorkerPool {
 	 * @return the active workers
 	 */
 	int active() {
-		// counted on demand: a shared counter would be written twice a key by every
-		// worker
+		// counted on demand: a shared counter would be written twice a key by
+		// every worker
 		int active = 0;
 		for (ReconcileWorker worker : this.workers) {
 			active += worker.isReconciling() ? 1 : 0;

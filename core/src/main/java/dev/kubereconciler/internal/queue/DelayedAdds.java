@@ -35,8 +35,8 @@ final class DelayedAdds<T> {
 
 	private final Map<T, Delay> waiting = new HashMap<>();
 
-	// May hold stale entries for keys that moved earlier or left; the waiting map is the
-	// truth.
+	// May hold stale entries for keys that moved earlier or left; the waiting map is
+	// the truth.
 	private final PriorityQueue<Waiting<T>> heap = new PriorityQueue<>();
 
 	private long armedFor = Long.MAX_VALUE;
@@ -128,9 +128,8 @@ final class DelayedAdds<T> {
 
 	private void compact() {
 		// Keys that left the heap early (an immediate add, an earlier ready time) leave
-		// stale
-		// entries behind; rebuild once they outnumber the live ones, so memory tracks the
-		// waiting keys alone.
+		// stale entries behind; rebuild once they outnumber the live ones, so memory
+		// tracks the waiting keys alone.
 		if (this.heap.size() > 2 * this.waiting.size() + 64) {
 			this.heap.clear();
 			this.waiting.forEach((item, delay) -> this.heap.add(new Waiting<>(item, delay.readyAt)));

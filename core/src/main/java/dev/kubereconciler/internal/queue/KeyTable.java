@@ -30,8 +30,8 @@ import dev.kubereconciler.time.Ticker;
  */
 final class KeyTable<T> {
 
-	// enough permits that every worker waiting now or later passes at once after a
-	// shutdown
+	// enough permits that every worker waiting now or later passes at once after
+	// a shutdown
 	private static final int SHUTDOWN_PERMITS = Integer.MAX_VALUE / 2;
 
 	private final Ticker ticker;
@@ -81,8 +81,8 @@ final class KeyTable<T> {
 			KeyEntry entry = this.entries.get(item);
 			if (entry == null) {
 				KeyEntry fresh = new KeyEntry(item, cause, priority, now);
-				// locked until it is ready, so that a concurrent add raises it where it
-				// stands
+				// locked until it is ready, so that a concurrent add raises it where
+				// it stands
 				synchronized (fresh) {
 					if (this.entries.putIfAbsent(item, fresh) == null) {
 						this.observer.added(item, cause, priority);
@@ -260,8 +260,8 @@ final class KeyTable<T> {
 	}
 
 	int inFlight() {
-		// counted on demand: a shared counter would be written twice a key by every
-		// worker
+		// counted on demand: a shared counter would be written twice a key by
+		// every worker
 		int held = 0;
 		for (KeyEntry entry : this.entries.values()) {
 			held += entry.isHeldNow() ? 1 : 0;

@@ -63,8 +63,8 @@ interface ReadyKeys {
 
 		@Override
 		public Map<Integer, Integer> depthByPriority(int depth) {
-			// the plain queue does not order by priority, so it reports its depth as one
-			// level
+			// the plain queue does not order by priority, so it reports its depth as
+			// one level
 			return (depth > 0) ? Map.of(0, depth) : Map.of();
 		}
 

@@ -165,8 +165,8 @@ public final class ReconcileQueue<T> {
 			return;
 		}
 		// a ticker may read anything, negative or near the top, and wrap as
-		// System.nanoTime()
-		// does: the sum may overflow, and every comparison of ready times is a difference
+		// System.nanoTime() does: the sum may overflow, and every comparison of ready
+		// times is a difference
 		this.delayed.schedule(item, cause, priority, now + nanos);
 	}
 
@@ -251,8 +251,8 @@ public final class ReconcileQueue<T> {
 		long deadline = this.ticker.read() + saturatedNanos(timeout);
 		Cancellable wakeUp = null;
 		try {
-			// a clock that moves on its own wakes the wait in time; a manual one wakes it
-			// here
+			// a clock that moves on its own wakes the wait in time; a manual one wakes
+			// it here
 			wakeUp = this.scheduler.schedule(deadline, this.table::wakeDrainers);
 		}
 		catch (IllegalStateException | RejectedExecutionException ex) {

@@ -141,8 +141,8 @@ class ReconcileQueueTests {
 	@ParameterizedTest(name = "ticker starting at {0}")
 	@ValueSource(longs = { Long.MIN_VALUE, -1_000_000_000_000L, -1, Long.MAX_VALUE - 50_000_000, Long.MAX_VALUE })
 	void addAfterWaitsExactlyTheDelayWhereverTheTickerStarts(long start) throws Exception {
-		// tickers, like System.nanoTime(), may start anywhere and wrap: only differences
-		// count
+		// tickers, like System.nanoTime(), may start anywhere and wrap: only
+		// differences count
 		ManualClock scheduler = new ManualClock(start);
 		ReconcileQueue<String> queue = ReconcileQueue.<String>builder()
 			.rateLimiter(RateLimiters.none())
@@ -458,8 +458,8 @@ class ReconcileQueueTests {
 			for (int k = 0; k < 50; k++) {
 				String key = "key-" + k;
 				lastAdded.computeIfAbsent(key, (x) -> new AtomicInteger()).set(version);
-				// mixed priorities: raising a ready key must not lose or duplicate it
-				// either
+				// mixed priorities: raising a ready key must not lose or duplicate
+				// it either
 				int priority = ((version + k) % 2 == 0) ? Priorities.LOW : version % 5;
 				queue.add(key, Trigger.EVENT, priority);
 			}

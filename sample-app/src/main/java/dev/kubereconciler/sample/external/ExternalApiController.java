@@ -35,8 +35,7 @@ public class ExternalApiController {
 		int burst = bucket.burst();
 		double perSecond = this.api.callsPerSecond(WINDOW);
 		// any window of t seconds admits at most burst + qps·t reconciles, and each
-		// reconcile
-		// makes at most one call
+		// reconcile makes at most one call
 		double ceiling = (Double.isInfinite(qps)) ? Double.POSITIVE_INFINITY
 				: (burst + qps * WINDOW.toSeconds()) / WINDOW.toSeconds();
 		long admitted = gate.admitted();

@@ -188,8 +188,8 @@ public class ExternalWidgetApi {
 		this.calls.increment();
 		this.callsByKey.computeIfAbsent(key, (k) -> new LongAdder()).increment();
 		try {
-			// the latency of a remote call, spent on the worker thread as a real client
-			// would
+			// the latency of a remote call, spent on the worker thread as a real
+			// client would
 			Duration latency = this.properties.getLatency();
 			if (latency.toNanos() > 0) {
 				Thread.sleep(latency.toMillis(), latency.toNanosPart() % 1_000_000);

@@ -43,8 +43,7 @@ public class WidgetConfiguration {
 	}
 
 	// a bean rather than a property: it runs while the context starts, before the
-	// controllers
-	// list widgets, so that their cache can sync
+	// controllers list widgets, so that their cache can sync
 	@Bean
 	@ConditionalOnBooleanProperty("sample.widgets.install-crd")
 	InitializingBean widgetCrdInstaller(ApiClient apiClient) {
