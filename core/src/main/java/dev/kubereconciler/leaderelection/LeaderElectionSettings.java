@@ -10,34 +10,13 @@ import java.util.Objects;
  * @param leaseName the name of the Lease
  * @param leaseNamespace the namespace of the Lease
  * @param identity this instance's identity in the Lease
- * @param leaseDuration how long a lease is valid without renewal, default 15 s
- * @param renewDeadline how long the leader keeps trying to renew before it gives up,
- * default 10 s
- * @param retryPeriod how often candidates try to acquire or renew, default 2 s
+ * @param timing the Lease's timings, default {@link LeaseTiming#DEFAULTS}
  * @param warmup whether a follower starts its informers and syncs their caches before it
  * wins the Lease (a warm standby, as controller-runtime's {@code EnableWarmup}), rather
  * than only once it wins it (a cold standby); default {@code true}
  */
-public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, Duration leaseDuration,
-		Duration renewDeadline, Duration retryPeriod, boolean warmup) {
-
-	/**
-	 * How long a lease is valid without renewal, by default: 15 s, as in
-	 * controller-runtime.
-	 */
-	public static final Duration DEFAULT_LEASE_DURATION = Duration.ofSeconds(15);
-
-	/**
-	 * How long the leader keeps trying to renew, by default: 10 s, as in
-	 * controller-runtime.
-	 */
-	public static final Duration DEFAULT_RENEW_DEADLINE = Duration.ofSeconds(10);
-
-	/**
-	 * How often candidates try to acquire or renew, by default: 2 s, as in
-	 * controller-runtime.
-	 */
-	public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
+public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, LeaseTiming timing,
+		boolean warmup) {
 
 	/**
 	 * Whether followers keep warm caches, by default: {@code true}, so that a new leader
@@ -49,17 +28,7 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 		Objects.requireNonNull(leaseName, "leaseName must not be null");
 		Objects.requireNonNull(leaseNamespace, "leaseNamespace must not be null");
 		Objects.requireNonNull(identity, "identity must not be null");
-		if (!isPositive(leaseDuration) || !isPositive(renewDeadline) || !isPositive(retryPeriod)) {
-			throw new IllegalArgumentException("Lease duration, renew deadline and retry period must be positive");
-		}
-		if (renewDeadline.compareTo(leaseDuration) >= 0) {
-			throw new IllegalArgumentException(
-					"renewDeadline (" + renewDeadline + ") must be shorter than leaseDuration (" + leaseDuration + ")");
-		}
-		if (retryPeriod.compareTo(renewDeadline) >= 0) {
-			throw new IllegalArgumentException(
-					"retryPeriod (" + retryPeriod + ") must be shorter than renewDeadline (" + renewDeadline + ")");
-		}
+		Objects.requireNonNull(timing, "timing must not be null");
 	}
 
 	/**
@@ -67,13 +36,34 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 * @param leaseName the name of the Lease
 	 * @param leaseNamespace the namespace of the Lease
 	 * @param identity this instance's identity
-	 * @param leaseDuration how long a lease is valid without renewal
-	 * @param renewDeadline how long the leader keeps trying to renew
-	 * @param retryPeriod how often candidates try to acquire or renew
+	 * @param timing the Lease's timings
 	 */
-	public LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, Duration leaseDuration,
-			Duration renewDeadline, Duration retryPeriod) {
-		this(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline, retryPeriod, DEFAULT_WARMUP);
+	public LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, LeaseTiming timing) {
+		this(leaseName, leaseNamespace, identity, timing, DEFAULT_WARMUP);
+	}
+
+	/**
+	 * Return how long a lease is valid without renewal.
+	 * @return the lease duration
+	 */
+	public Duration leaseDuration() {
+		return this.timing.leaseDuration();
+	}
+
+	/**
+	 * Return how long the leader keeps trying to renew before it gives up.
+	 * @return the renew deadline
+	 */
+	public Duration renewDeadline() {
+		return this.timing.renewDeadline();
+	}
+
+	/**
+	 * Return how often candidates try to acquire or renew.
+	 * @return the retry period
+	 */
+	public Duration retryPeriod() {
+		return this.timing.retryPeriod();
 	}
 
 	/**
@@ -83,8 +73,7 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 * @return the settings
 	 */
 	public LeaderElectionSettings withWarmup(boolean warmup) {
-		return new LeaderElectionSettings(this.leaseName, this.leaseNamespace, this.identity, this.leaseDuration,
-				this.renewDeadline, this.retryPeriod, warmup);
+		return new LeaderElectionSettings(this.leaseName, this.leaseNamespace, this.identity, this.timing, warmup);
 	}
 
 	/**
@@ -96,12 +85,7 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 * @return the settings
 	 */
 	public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
-		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, DEFAULT_LEASE_DURATION,
-				DEFAULT_RENEW_DEADLINE, DEFAULT_RETRY_PERIOD);
-	}
-
-	private static boolean isPositive(Duration duration) {
-		return !duration.isNegative() && !duration.isZero();
+		return new LeaderElectionSettings(leaseName, leaseNamespace, identity, LeaseTiming.DEFAULTS);
 	}
 
 }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
+import dev.kubereconciler.leaderelection.LeaseTiming;
+
 /**
  * How replicas shard their keys: the Leases' namespace and name prefix, this replica's
  * identity, the number of partitions and the Lease timings.
@@ -12,13 +14,12 @@ import java.util.regex.Pattern;
  * @param leaseNamespace the namespace of the Leases
  * @param identity this replica's identity, unique among live replicas
  * @param partitions the number of partitions, fixed for the life of the cluster
- * @param leaseDuration how long a Lease is valid without renewal
- * @param renewDeadline how long after its last renewal a partition's keys are still
- * dispatched
- * @param retryPeriod how often a replica renews, observes and acquires
+ * @param timing the Leases' timings: how long a Lease is valid without renewal, how long
+ * after its last renewal a partition's keys are still dispatched, and how often a replica
+ * renews, observes and acquires
  */
 public record ShardingSettings(String leasePrefix, String leaseNamespace, String identity, int partitions,
-		Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+		LeaseTiming timing) {
 
 	private static final Pattern LABEL_VALUE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,38}[a-z0-9])?");
 
@@ -36,17 +37,31 @@ public record ShardingSettings(String leasePrefix, String leaseNamespace, String
 		if (partitions < 1 || partitions > 1024) {
 			throw new IllegalArgumentException("partitions must be between 1 and 1024, was " + partitions);
 		}
-		if (!isPositive(leaseDuration) || !isPositive(renewDeadline) || !isPositive(retryPeriod)) {
-			throw new IllegalArgumentException("Lease duration, renew deadline and retry period must be positive");
-		}
-		if (renewDeadline.compareTo(leaseDuration) >= 0) {
-			throw new IllegalArgumentException(
-					"renewDeadline (" + renewDeadline + ") must be shorter than leaseDuration (" + leaseDuration + ")");
-		}
-		if (retryPeriod.compareTo(renewDeadline) >= 0) {
-			throw new IllegalArgumentException(
-					"retryPeriod (" + retryPeriod + ") must be shorter than renewDeadline (" + renewDeadline + ")");
-		}
+		Objects.requireNonNull(timing, "timing must not be null");
+	}
+
+	/**
+	 * Return how long a Lease is valid without renewal.
+	 * @return the lease duration
+	 */
+	public Duration leaseDuration() {
+		return this.timing.leaseDuration();
+	}
+
+	/**
+	 * Return how long a holder keeps trying to renew before it gives up.
+	 * @return the renew deadline
+	 */
+	public Duration renewDeadline() {
+		return this.timing.renewDeadline();
+	}
+
+	/**
+	 * Return how often the coordinator runs a round.
+	 * @return the retry period
+	 */
+	public Duration retryPeriod() {
+		return this.timing.retryPeriod();
 	}
 
 	/**
@@ -77,10 +92,6 @@ public record ShardingSettings(String leasePrefix, String leaseNamespace, String
 			name = base + cleaned.substring(0, Math.min(cleaned.length(), 200)) + "-" + hash;
 		}
 		return name;
-	}
-
-	private static boolean isPositive(Duration duration) {
-		return duration != null && !duration.isNegative() && !duration.isZero();
 	}
 
 }

@@ -91,11 +91,12 @@ class ArchitectureTests {
 			.whereLayer("cache")
 			.mayOnlyAccessLayers("reconcile")
 			.whereLayer("sharding")
-			.mayOnlyAccessLayers("time", "ratelimit", "reconcile")
+			.mayOnlyAccessLayers("time", "ratelimit", "reconcile", "leaderelection")
 			.whereLayer("leaderelection")
 			.mayOnlyAccessLayers("time")
 			.whereLayer("controller")
-			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding")
+			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
+					"leaderelection")
 			.whereLayer("internal")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
 					"leaderelection", "controller")

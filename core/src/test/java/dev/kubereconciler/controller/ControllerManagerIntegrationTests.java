@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.rbac.ControllerRbac;
@@ -269,8 +270,7 @@ class ControllerManagerIntegrationTests {
 			});
 		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(definition)
-			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity,
-					LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500)))
+			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity, new LeaseTiming(LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500))))
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build();
 		this.managers.add(manager);

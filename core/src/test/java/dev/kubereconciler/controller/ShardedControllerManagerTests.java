@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.rbac.ControllerRbac;
@@ -238,8 +239,7 @@ class ShardedControllerManagerTests {
 	}
 
 	private ShardingSettings settings(String identity) {
-		return new ShardingSettings(this.group, this.namespace.name(), identity, PARTITIONS, Duration.ofSeconds(4),
-				Duration.ofSeconds(3), Duration.ofMillis(200));
+		return new ShardingSettings(this.group, this.namespace.name(), identity, PARTITIONS, new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(200)));
 	}
 
 	private static V1ConfigMap configMap(String name) {

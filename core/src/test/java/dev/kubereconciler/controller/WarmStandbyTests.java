@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -137,8 +138,7 @@ class WarmStandbyTests {
 				}))
 			// a lease duration longer than the test, so that only deleting the Lease
 			// lets this manager win it
-			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby", Duration.ofMinutes(5),
-					Duration.ofSeconds(3), Duration.ofMillis(200))
+			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby", new LeaseTiming(Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200)))
 				.withWarmup(warmup))
 			.listener(new ControllerListener() {
 

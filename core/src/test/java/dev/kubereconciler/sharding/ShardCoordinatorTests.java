@@ -17,6 +17,7 @@ import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership.Permit;
@@ -348,8 +349,7 @@ class ShardCoordinatorTests {
 	}
 
 	private Replica replica(String identity, ApiClient client) {
-		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS,
-				LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2));
+		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS, new LeaseTiming(LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2)));
 		PartitionTable table = new PartitionTable(new Partitioner(PARTITIONS), this.ticker, RENEW_DEADLINE,
 				Duration.ofSeconds(30), Duration.ofSeconds(5));
 		List<String> events = new CopyOnWriteArrayList<>();

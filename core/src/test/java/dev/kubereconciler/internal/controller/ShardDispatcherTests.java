@@ -9,6 +9,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.ratelimit.ManualClock;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Trigger;
@@ -23,8 +24,7 @@ class ShardDispatcherTests {
 
 	private final ManualClock ticker = new ManualClock();
 
-	private final ShardingSettings settings = new ShardingSettings("shard", "default", "b", 32, Duration.ofSeconds(30),
-			Duration.ofSeconds(10), Duration.ofSeconds(2));
+	private final ShardingSettings settings = new ShardingSettings("shard", "default", "b", 32, new LeaseTiming(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(2)));
 
 	@Test
 	void clusterScopeDividesTheBucketAmongTheMembersAndRetunesOnEveryChange() {
