@@ -34,7 +34,7 @@ import dev.kubereconciler.reconcile.Trigger;
  * controller-runtime initialises its metrics when a controller starts. Gauges read the
  * live controller, looked up by name, so they follow its queue across restarts.
  */
-public class ControllerMetrics implements MeterBinder, ControllerListener {
+public final class ControllerMetrics implements MeterBinder, ControllerListener {
 
 	private final Function<String, @Nullable Controller> controllers;
 

@@ -15,7 +15,7 @@ import dev.kubereconciler.events.EventRecorderListener;
  * {@code kube_reconciler_events_dropped_total{controller,reason}}, where reason is
  * {@code spam-filter}, {@code buffer-full}, {@code write-failed} or {@code invalid}.
  */
-public class EventMetrics implements MeterBinder, EventRecorderListener {
+public final class EventMetrics implements MeterBinder, EventRecorderListener {
 
 	private final AtomicReference<MeterRegistry> registry = new AtomicReference<>();
 

@@ -16,7 +16,7 @@ import dev.kubereconciler.sharding.ShardCoordinator;
  * {@code kube_reconciler_shard_partitions_held}, {@code kube_reconciler_shard_members}
  * and {@code kube_reconciler_shard_handovers_total}.
  */
-public class ShardMetrics implements MeterBinder {
+public final class ShardMetrics implements MeterBinder {
 
 	private final Supplier<ShardCoordinator> coordinator;
 

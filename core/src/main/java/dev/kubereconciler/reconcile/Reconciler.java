@@ -86,9 +86,10 @@ public @interface Reconciler {
 
 	/**
 	 * A finalizer, such as {@code example.com/cleanup}, that the controller adds to every
-	 * primary object before its first reconcile and removes once the controller's
-	 * {@link Cleanup @Cleanup} method (or the bean's {@link Cleaner}) succeeded after the
-	 * object's deletion was requested; empty for none.
+	 * primary object before its first reconcile and removes once the cleanup succeeded
+	 * after the object's deletion was requested; empty for none. The cleanup is the bean's
+	 * own {@link Cleaner} for the watched type: the bean that declares this method
+	 * implements {@code Cleaner<T>}.
 	 * @return the finalizer
 	 */
 	String finalizer() default "";

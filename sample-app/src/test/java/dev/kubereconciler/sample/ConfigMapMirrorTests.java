@@ -133,8 +133,7 @@ class ConfigMapMirrorTests {
 		core().createNamespacedConfigMap(SOURCE, configMap("public", Map.of("mirror", "true"), Map.of("k", "v")))
 			.execute();
 		// events of one namespace arrive in order: once the later one is copied, the
-		// earlier
-		// one has been seen and skipped
+		// earlier one has been seen and skipped
 		awaitCopy("public");
 		assertCopyIsGone("private");
 	}

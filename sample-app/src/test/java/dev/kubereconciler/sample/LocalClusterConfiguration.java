@@ -47,8 +47,8 @@ public class LocalClusterConfiguration {
 
 	private static final int WIDGETS = 30;
 
-	// runs while the context starts, so the objects exist before the controllers list
-	// them
+	// runs while the context starts, so the objects exist before the controllers
+	// list them
 	@Bean
 	InitializingBean localClusterSeeder(ApiClient apiClient, SampleProperties properties) {
 		return () -> {
@@ -81,8 +81,8 @@ public class LocalClusterConfiguration {
 			// fails every call: watch its retries back off in
 			// /actuator/controllers/widget
 			createWidget(widgets, "cursed", "cursed", 13);
-			// fails the first sample.external-api.flaky-failures calls, then becomes
-			// Ready
+			// fails the first sample.external-api.flaky-failures calls, then
+			// becomes Ready
 			createWidget(widgets, "flaky", "flaky", 5);
 		};
 	}

@@ -115,11 +115,10 @@ class SharedBucketTests {
 		assertThat(reconciles).hasSizeGreaterThan(WIDGETS + CONFIG_MAPS);
 		assertThat(calls).hasSizeGreaterThanOrEqualTo(WIDGETS).hasSizeLessThanOrEqualTo(reconciles.size());
 		// a reconcile starts once its token is due, give or take the wake-up of its
-		// worker on
-		// a busy machine
+		// worker on a busy machine
 		assertWithinBucket(reconciles, 2);
-		// a call comes a little after its reconcile started: a cache read, a finalizer
-		// patch
+		// a call comes a little after its reconcile started: a cache read, a
+		// finalizer patch
 		assertWithinBucket(calls, 3);
 		// and the cap did bind: unlimited, all of it would be over in well under a second
 		double seconds = (reconciles.get(reconciles.size() - 1) - reconciles.get(0)) / 1e9;

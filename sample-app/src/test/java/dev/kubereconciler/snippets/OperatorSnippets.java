@@ -35,9 +35,11 @@ final class OperatorSnippets {
 	}
 
 	static ControllerDefinition widgetSettings() {
-		return ControllerDefinition.builder("widget-settings", Widget.class)
+		return ControllerDefinition.builder(Widget.class)
+			.named("widget-settings")
 			.owns(V1ConfigMap.class)
-			.reconciler(ContextReconciler.of(Widget.class, (widget, context) -> {
+			.finalizer("example.com/settings", (widget, context) -> Result.done())
+			.reconcile((widget, context) -> {
 				V1ConfigMap settings = new V1ConfigMap()
 					.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-settings")
 						.namespace(widget.getMetadata().getNamespace()))
@@ -47,8 +49,7 @@ final class OperatorSnippets {
 				// read from an informer index
 				List<V1ConfigMap> owned = context.owned(V1ConfigMap.class, widget);
 				return owned.isEmpty() ? Result.requeue() : Result.done();
-			}).withFinalizer("example.com/settings", (widget, context) -> Result.done()))
-			.build();
+			});
 	}
 
 	static boolean markReady(List<V1Condition> conditions, Widget widget, Clock clock) {

@@ -24,18 +24,18 @@ public class ReadmeSnippets {
 
 	@Bean
 	ControllerDefinition secretRotation(SharedInformerFactory informers) {
-		return ControllerDefinition.builder("secret-rotation", V1Secret.class)
+		return ControllerDefinition.builder(V1Secret.class)
+			.named("secret-rotation")
 			.labelSelector("rotate=true")
 			.maxConcurrentReconciles(2)
 			.rateLimiter(gentle())
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				// the informer cache: no request to the API server
 				Lister<V1Secret> secrets = new Lister<>(
 						informers.getExistingSharedIndexInformer(V1Secret.class).getIndexer());
 				V1Secret secret = secrets.namespace(request.namespace()).get(request.name());
 				return (secret != null) ? Result.requeueAfter(Duration.ofDays(1)) : Result.done();
-			})
-			.build();
+			});
 	}
 
 	@Bean

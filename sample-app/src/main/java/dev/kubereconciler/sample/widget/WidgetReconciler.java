@@ -5,7 +5,7 @@ import java.util.Objects;
 
 import org.springframework.stereotype.Component;
 
-import dev.kubereconciler.reconcile.Cleanup;
+import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Result;
@@ -23,7 +23,7 @@ import dev.kubereconciler.sample.external.ExternalWidgetApi;
  * controller the chance to deprovision before a widget goes away.
  */
 @Component
-public class WidgetReconciler {
+public class WidgetReconciler implements Cleaner<Widget> {
 
 	/** The finalizer that holds a widget until its external resource is deleted. */
 	public static final String FINALIZER = "sample.kubereconciler.dev/external-widget";
@@ -58,11 +58,13 @@ public class WidgetReconciler {
 		return Result.requeueAfter(this.verifyPeriod);
 	}
 
-	@Cleanup("widget")
-	public void deprovision(Widget widget) {
+	// the finalizer's cleanup, linked to this controller by the type it cleans up
+	@Override
+	public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
 		if (widget.getStatus() != null && widget.getStatus().getExternalId() != null) {
 			this.externalApi.deprovision(widget.getStatus().getExternalId());
 		}
+		return Result.done();
 	}
 
 	// one call brings the external widget in line with the spec
