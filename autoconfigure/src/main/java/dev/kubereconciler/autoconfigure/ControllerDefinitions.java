@@ -12,7 +12,6 @@ import java.util.function.Function;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.CleanupMethod;
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.ResourceType;
@@ -61,33 +60,20 @@ final class ControllerDefinitions {
 	 * @return the definitions
 	 */
 	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, List<ControllerDefinition> beans) {
-		return resolve(methods, Map.of(), beans);
-	}
-
-	/**
-	 * Resolve the definitions to run, leaving out disabled controllers.
-	 * @param methods the {@code @Reconciler} methods
-	 * @param cleanups the {@code @Cleanup} methods by controller name
-	 * @param beans the {@link ControllerDefinition} beans
-	 * @return the definitions
-	 */
-	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, Map<String, CleanupMethod> cleanups,
-			List<ControllerDefinition> beans) {
 		Map<String, String> origins = new LinkedHashMap<>();
 		List<ControllerDefinition> resolved = new ArrayList<>();
 		List<Runnable> deferred = new ArrayList<>();
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name, (overrides) -> Finalizers
-				.apply(fromAnnotation(name, method, overrides), method, cleanups.get(name), overrides)));
+			deferred.add(() -> add(resolved, name,
+					(overrides) -> Finalizers.apply(fromAnnotation(name, method, overrides), method, overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
-			deferred.add(() -> add(resolved, bean.name(), (overrides) -> Finalizers.apply(fromBean(bean, overrides),
-					null, cleanups.get(bean.name()), overrides)));
+			deferred.add(() -> add(resolved, bean.name(),
+					(overrides) -> Finalizers.apply(fromBean(bean, overrides), null, overrides)));
 		}
-		Finalizers.checkCleanupsHaveControllers(cleanups, origins.keySet());
 		for (String name : this.properties.getControllers().keySet()) {
 			if (!origins.containsKey(name)) {
 				throw new InvalidPropertyException(PREFIX + name, name, "no controller is named '" + name + "'",
@@ -170,8 +156,8 @@ final class ControllerDefinitions {
 		else {
 			limiter = this.limiters.create("kube-reconciler.defaults.rate-limiter", defaults.getRateLimiter());
 		}
-		ControllerDefinition.Builder builder = ControllerDefinition.builder(name, annotation.watches())
-			.reconciler(method.function())
+		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(annotation.watches())
+			.named(name)
 			.namespaces(
 					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
 							: namespaces("@Reconciler(namespaces) of " + method.description(),
@@ -190,7 +176,7 @@ final class ControllerDefinitions {
 		}
 		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
 				annotation.eventFilterBeans(), annotation.maps(), method.description());
-		return builder.build();
+		return builder.reconcile(method.function());
 	}
 
 	private ControllerDefinition fromBean(ControllerDefinition bean, ControllerProperties overrides) {
@@ -205,8 +191,8 @@ final class ControllerDefinitions {
 		}
 		int workers = (overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
 				: bean.maxConcurrentReconciles();
-		ControllerDefinition.Builder builder = ControllerDefinition.builder(bean.name(), bean.watches())
-			.reconciler(bean.reconciler())
+		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(bean.watches())
+			.named(bean.name())
 			.namespaces(
 					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
 							: namespaces("the namespaces of ControllerDefinition bean '" + bean.name() + "'",
@@ -221,7 +207,7 @@ final class ControllerDefinitions {
 			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), origin, bean.resyncPeriod()));
 		bean.owns().forEach(builder::owns);
 		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
-		return builder.build();
+		return builder.reconcile(bean.reconciler());
 	}
 
 	private RateLimiter<Request> customize(String name, RateLimiter<Request> limiter) {

@@ -1,21 +1,20 @@
 package dev.kubereconciler.autoconfigure;
 
-import java.util.Map;
-import java.util.Set;
-
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.CleanupMethod;
+import org.springframework.core.ResolvableType;
+
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.reconcile.Cleaner;
-import dev.kubereconciler.reconcile.ReconcileFunction;
 
 /**
  * Gives a controller the finalizer that its annotation, definition or properties declare,
- * with its cleanup: a {@code @Cleanup} method, a bean implementing {@link Cleaner}, or
- * the cleaner of a {@link ContextReconciler}.
+ * with its cleanup: the {@link Cleaner} of the watched type that the bean declaring the
+ * {@code @Reconciler} method implements, or the cleaner a {@link ControllerDefinition}
+ * bean was built with. The cleanup is linked by type, never by a controller name.
  */
 final class Finalizers {
 
@@ -24,11 +23,10 @@ final class Finalizers {
 	private Finalizers() {
 	}
 
-	static ControllerDefinition apply(ControllerDefinition definition, ReconcilerMethod method, CleanupMethod cleanup,
+	static ControllerDefinition apply(ControllerDefinition definition, @Nullable ReconcilerMethod method,
 			ControllerProperties overrides) {
 		String name = definition.name();
-		ReconcileFunction reconciler = definition.reconciler();
-		ContextReconciler<?> contextual = (reconciler instanceof ContextReconciler<?> context) ? context : null;
+		ReconcileSpec<?> reconciler = definition.reconciler();
 		String finalizer;
 		String origin;
 		if (overrides.getFinalizer() != null && !overrides.getFinalizer().isBlank()) {
@@ -40,56 +38,48 @@ final class Finalizers {
 			origin = "@Reconciler(finalizer) of " + method.description();
 		}
 		else {
-			finalizer = (contextual != null) ? contextual.finalizer() : null;
+			finalizer = reconciler.finalizer();
 			origin = "ControllerDefinition bean '" + name + "'";
 		}
 		if (finalizer == null || finalizer.isEmpty()) {
-			if (cleanup != null) {
-				throw new IllegalStateException("@Cleanup(\"" + name + "\") method " + cleanup.description()
-						+ " has no finalizer to serve: set @Reconciler(finalizer = \"example.com/cleanup\") or "
-						+ PREFIX + name + ".finalizer");
-			}
 			return definition;
 		}
-		if (!finalizer.contains("/")) {
+		try {
+			ReconcileSpec.checkFinalizer(finalizer);
+		}
+		catch (IllegalArgumentException ex) {
 			throw new InvalidPropertyException(origin, finalizer, "a finalizer must be qualified with a domain",
 					"Use a name such as 'example.com/cleanup'.");
 		}
 		Cleaner<?> cleaner;
-		if (cleanup != null) {
-			ReconcilerMethodProcessor.checkCleanup(cleanup, definition.watches());
-			cleaner = cleanup.cleaner();
-		}
-		else if (method != null && method.bean() instanceof Cleaner<?> bean) {
+		if (method != null && method.bean() instanceof Cleaner<?> bean) {
+			checkCleanerType(bean, definition, method);
 			cleaner = bean;
 		}
-		else if (contextual != null && contextual.cleaner() != null) {
-			cleaner = contextual.cleaner();
+		else if (reconciler.cleaner() != null) {
+			cleaner = reconciler.cleaner();
 		}
 		else {
 			throw new IllegalStateException("Controller '" + name + "' has finalizer '" + finalizer + "' (from "
-					+ origin + ") but no cleanup to run before removing it: add a @Cleanup(\"" + name
-					+ "\") method, or implement Cleaner on the bean that declares the @Reconciler method");
+					+ origin + ") but no cleanup to run before removing it: implement Cleaner<"
+					+ definition.watches().getSimpleName() + "> on the bean that declares the @Reconciler method");
 		}
-		return definition.withReconciler(withFinalizer(definition.watches(), reconciler, finalizer, cleaner));
+		return definition.withReconciler(withFinalizer(reconciler, finalizer, cleaner));
+	}
+
+	private static void checkCleanerType(Cleaner<?> cleaner, ControllerDefinition definition, ReconcilerMethod method) {
+		Class<?> cleaned = ResolvableType.forClass(cleaner.getClass()).as(Cleaner.class).resolveGeneric(0);
+		if (cleaned != null && cleaned != KubernetesObject.class && !cleaned.isAssignableFrom(definition.watches())) {
+			throw new IllegalStateException("The bean of " + method.description() + " implements Cleaner<"
+					+ cleaned.getSimpleName() + ">, which cannot clean up the " + definition.watches().getSimpleName()
+					+ " objects of controller '" + definition.name() + "'; implement Cleaner<"
+					+ definition.watches().getSimpleName() + "> instead");
+		}
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static ReconcileFunction withFinalizer(Class<? extends KubernetesObject> watches,
-			ReconcileFunction reconciler, String finalizer, Cleaner<?> cleaner) {
-		ContextReconciler contextual = (reconciler instanceof ContextReconciler<?> context) ? context
-				: ContextReconciler.ofRequest((Class) watches, (request, context) -> reconciler.reconcile(request));
-		return contextual.withFinalizer(finalizer, (Cleaner) cleaner);
-	}
-
-	static void checkCleanupsHaveControllers(Map<String, CleanupMethod> cleanups, Set<String> controllers) {
-		cleanups.forEach((name, cleanup) -> {
-			if (!controllers.contains(name)) {
-				throw new IllegalStateException("@Cleanup(\"" + name + "\") method " + cleanup.description()
-						+ " names no controller; controllers: "
-						+ (controllers.isEmpty() ? "none" : String.join(", ", controllers)));
-			}
-		});
+	private static ReconcileSpec<?> withFinalizer(ReconcileSpec<?> reconciler, String finalizer, Cleaner<?> cleaner) {
+		return ((ReconcileSpec) reconciler).withFinalizer(finalizer, (Cleaner) cleaner);
 	}
 
 }

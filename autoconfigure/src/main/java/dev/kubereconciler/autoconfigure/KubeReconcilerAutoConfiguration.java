@@ -88,8 +88,9 @@ public final class KubeReconcilerAutoConfiguration {
 		ControllerDefinitions definitions = new ControllerDefinitions(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
-		return new ManagedControllers(() -> definitions.resolve(methods.getMethods(), methods.getCleanups(),
-				definitionBeans.orderedStream().toList()), (resolved) -> {
+		return new ManagedControllers(
+				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
+				(resolved) -> {
 					ManagerBuilder builder = ControllerManager.builder(apiClient)
 						.informerFactory(informerFactory)
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))

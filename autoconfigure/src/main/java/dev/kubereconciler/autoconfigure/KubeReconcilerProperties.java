@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Trigger;
 
@@ -349,17 +350,17 @@ public class KubeReconcilerProperties {
 		/**
 		 * How long a lease is valid without renewal.
 		 */
-		private Duration leaseDuration = LeaderElectionSettings.DEFAULT_LEASE_DURATION;
+		private Duration leaseDuration = LeaseTiming.DEFAULT_LEASE_DURATION;
 
 		/**
 		 * How long the leader keeps trying to renew before it gives up leadership.
 		 */
-		private Duration renewDeadline = LeaderElectionSettings.DEFAULT_RENEW_DEADLINE;
+		private Duration renewDeadline = LeaseTiming.DEFAULT_RENEW_DEADLINE;
 
 		/**
 		 * How often candidates try to acquire or renew the lease.
 		 */
-		private Duration retryPeriod = LeaderElectionSettings.DEFAULT_RETRY_PERIOD;
+		private Duration retryPeriod = LeaseTiming.DEFAULT_RETRY_PERIOD;
 
 		/**
 		 * Whether followers start their informers and sync their caches before they win

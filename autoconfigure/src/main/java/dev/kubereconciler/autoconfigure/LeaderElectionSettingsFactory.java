@@ -11,6 +11,7 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 
 /**
  * Turns {@code kube-reconciler.leader-election.*} into {@link LeaderElectionSettings}:
@@ -55,8 +56,9 @@ final class LeaderElectionSettingsFactory {
 							+ InvalidPropertyFailureAnalyzer.format(config.getRenewDeadline()) + ")",
 					"Keep retry-period < renew-deadline < lease-duration, for example 2s, 10s and 15s.");
 		}
-		return new LeaderElectionSettings(name, namespace, identity(), config.getLeaseDuration(),
-				config.getRenewDeadline(), config.getRetryPeriod(), config.isWarmup());
+		return new LeaderElectionSettings(name, namespace, identity(),
+				new LeaseTiming(config.getLeaseDuration(), config.getRenewDeadline(), config.getRetryPeriod()),
+				config.isWarmup());
 	}
 
 	private static void requirePositive(String name, Duration value) {

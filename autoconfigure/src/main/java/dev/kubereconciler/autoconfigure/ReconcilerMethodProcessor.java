@@ -7,11 +7,11 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -20,31 +20,25 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
-import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.reconcile.Cleaner;
-import dev.kubereconciler.reconcile.Cleanup;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileContext;
-import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.reconcile.Result;
 
 /**
- * Finds {@link Reconciler @Reconciler} and {@link Cleanup @Cleanup} methods on beans and
- * records them, checking their signatures as it goes.
+ * Finds {@link Reconciler @Reconciler} methods on beans and records them, checking their
+ * signatures as it goes.
  */
 class ReconcilerMethodProcessor implements BeanPostProcessor {
 
 	private static final List<String> RECONCILER_FORMS = List.of("Request", "T", "T, ReconcileContext<T>",
 			"Request, ReconcileContext<T>");
 
-	private static final List<String> CLEANUP_FORMS = List.of("T", "T, ReconcileContext<T>");
-
 	private final List<ReconcilerMethod> methods = Collections.synchronizedList(new ArrayList<>());
-
-	private final Map<String, CleanupMethod> cleanups = Collections.synchronizedMap(new LinkedHashMap<>());
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
@@ -54,18 +48,6 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 					.findMergedAnnotation(method, Reconciler.class));
 		annotated
 			.forEach((method, annotation) -> this.methods.add(reconcilerMethod(bean, beanName, method, annotation)));
-		Map<Method, Cleanup> cleanups = MethodIntrospector.selectMethods(targetClass,
-				(MethodIntrospector.MetadataLookup<Cleanup>) (method) -> AnnotatedElementUtils
-					.findMergedAnnotation(method, Cleanup.class));
-		cleanups.forEach((method, annotation) -> {
-			CleanupMethod cleanup = new CleanupMethod(describe(method), invocable(bean, method), bean,
-					method.getReturnType() == void.class);
-			CleanupMethod previous = this.cleanups.putIfAbsent(annotation.value(), cleanup);
-			if (previous != null) {
-				throw new IllegalStateException("Two @Cleanup(\"" + annotation.value() + "\") methods: "
-						+ previous.description() + " and " + cleanup.description() + "; a controller has one cleanup");
-			}
-		});
 		return bean;
 	}
 
@@ -76,16 +58,6 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 	public List<ReconcilerMethod> getMethods() {
 		synchronized (this.methods) {
 			return List.copyOf(this.methods);
-		}
-	}
-
-	/**
-	 * Return the {@code @Cleanup} methods found so far, by controller name.
-	 * @return the cleanup methods
-	 */
-	public Map<String, CleanupMethod> getCleanups() {
-		synchronized (this.cleanups) {
-			return Map.copyOf(this.cleanups);
 		}
 	}
 
@@ -108,9 +80,9 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		}
 		Method invocable = invocable(bean, method);
 		boolean isVoid = returnType == void.class;
-		ReconcileFunction function;
+		ReconcileSpec<?> function;
 		if (request && parameters.length == 1) {
-			function = (req) -> result(isVoid, invoke(invocable, bean, req));
+			function = ReconcileSpec.ofFunction(watched, (req) -> result(isVoid, invoke(invocable, bean, req)));
 		}
 		else if (request) {
 			function = ofRequest(watched, (req, ctx) -> result(isVoid, invoke(invocable, bean, req, ctx)));
@@ -123,34 +95,14 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 		return new ReconcilerMethod(beanName, description, annotation, function, bean);
 	}
 
-	private static <T extends KubernetesObject> ReconcileFunction ofObject(Class<T> type,
+	private static <T extends KubernetesObject> ReconcileSpec<T> ofObject(Class<T> type,
 			ObjectReconciler<T> reconciler) {
-		return ContextReconciler.of(type, reconciler);
+		return ReconcileSpec.of(type, reconciler);
 	}
 
-	private static <T extends KubernetesObject> ReconcileFunction ofRequest(Class<T> type,
+	private static <T extends KubernetesObject> ReconcileSpec<T> ofRequest(Class<T> type,
 			RequestReconciler<T> reconciler) {
-		return ContextReconciler.ofRequest(type, reconciler);
-	}
-
-	/**
-	 * Check a {@code @Cleanup} method against its controller's watched type.
-	 * @param cleanup the method
-	 * @param watched the watched type
-	 */
-	static void checkCleanup(CleanupMethod cleanup, Class<?> watched) {
-		Method method = cleanup.method();
-		Class<?>[] parameters = method.getParameterTypes();
-		Class<?> returnType = method.getReturnType();
-		boolean valid = (returnType == Result.class || returnType == void.class)
-				&& (parameters.length == 1 || parameters.length == 2) && parameters[0].isAssignableFrom(watched)
-				&& KubernetesObject.class.isAssignableFrom(parameters[0])
-				&& (parameters.length == 1 || isContextOf(method, 1, watched));
-		if (!valid) {
-			throw new IllegalStateException(
-					"@Cleanup method " + cleanup.description() + " has an unsupported signature '" + signature(method)
-							+ "'; supported: " + forms(method, CLEANUP_FORMS, watched));
-		}
+		return ReconcileSpec.ofRequests(type, reconciler);
 	}
 
 	private static boolean isContextOf(Method method, int index, Class<?> watched) {
@@ -217,38 +169,14 @@ class ReconcilerMethodProcessor implements BeanPostProcessor {
 	 * @param beanName the name of the bean that declares it
 	 * @param description the declaring class and method name, for messages
 	 * @param annotation the annotation
-	 * @param function the method as a reconcile function: a {@link ContextReconciler} for
-	 * the forms that take the object or a context
+	 * @param function what the method runs as, by the form it takes
 	 * @param bean the bean, which may implement {@link Cleaner}
 	 */
 	public record ReconcilerMethod(String beanName, String description, Reconciler annotation,
-			ReconcileFunction function, Object bean) {
+			ReconcileSpec<?> function, @Nullable Object bean) {
 
-		ReconcilerMethod(String beanName, String description, Reconciler annotation, ReconcileFunction function) {
+		ReconcilerMethod(String beanName, String description, Reconciler annotation, ReconcileSpec<?> function) {
 			this(beanName, description, annotation, function, null);
-		}
-
-	}
-
-	/**
-	 * A discovered {@code @Cleanup} method.
-	 *
-	 * @param description the declaring class and method name, for messages
-	 * @param method the method to invoke
-	 * @param bean the bean that declares it
-	 * @param isVoid whether it returns nothing, which means {@link Result#done()}
-	 */
-	public record CleanupMethod(String description, Method method, Object bean, boolean isVoid) {
-
-		/**
-		 * Return this method as a cleaner.
-		 * @param <T> the watched type
-		 * @return the cleaner
-		 */
-		<T extends KubernetesObject> Cleaner<T> cleaner() {
-			boolean withContext = this.method.getParameterCount() == 2;
-			return (object, context) -> result(this.isVoid, withContext
-					? invoke(this.method, this.bean, object, context) : invoke(this.method, this.bean, object));
 		}
 
 	}

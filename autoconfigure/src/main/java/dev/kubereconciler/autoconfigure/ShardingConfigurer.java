@@ -7,6 +7,7 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.Scope;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.sharding.ShardingSettings;
 
@@ -61,8 +62,8 @@ final class ShardingConfigurer {
 				: defaultPrefix(environment.getProperty("spring.application.name", "kube-reconciler"));
 		String namespace = (config.getLeaseNamespace() != null) ? config.getLeaseNamespace() : podNamespace;
 		try {
-			return new ShardingSettings(prefix, namespace, identity, config.getPartitions(), config.getLeaseDuration(),
-					config.getRenewDeadline(), config.getRetryPeriod());
+			return new ShardingSettings(prefix, namespace, identity, config.getPartitions(),
+					new LeaseTiming(config.getLeaseDuration(), config.getRenewDeadline(), config.getRetryPeriod()));
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidPropertyException(PREFIX,

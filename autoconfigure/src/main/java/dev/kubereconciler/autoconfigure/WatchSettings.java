@@ -37,7 +37,7 @@ final class WatchSettings {
 		this.beans = beans;
 	}
 
-	void fromAnnotation(ControllerDefinition.Builder builder, String prefix, List<String> property,
+	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
 			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);
@@ -54,7 +54,7 @@ final class WatchSettings {
 		}
 	}
 
-	void fromBean(ControllerDefinition.Builder builder, String prefix, List<String> property,
+	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
 			ControllerDefinition bean) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);
@@ -65,7 +65,7 @@ final class WatchSettings {
 		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
 	}
 
-	private void fromProperty(ControllerDefinition.Builder builder, String prefix, List<String> names) {
+	private void fromProperty(ControllerDefinition.Builder<?> builder, String prefix, List<String> names) {
 		String property = prefix + ".event-filters";
 		for (String name : new ArrayList<>(names)) {
 			String trimmed = name.trim();
@@ -90,7 +90,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private void map(ControllerDefinition.Builder builder, Class<? extends KubernetesObject> type, String mapperName,
+	private void map(ControllerDefinition.Builder<?> builder, Class<? extends KubernetesObject> type, String mapperName,
 			String method) {
 		Object bean = this.beans.apply(mapperName);
 		if (!(bean instanceof RequestMapper<?> mapper)) {
@@ -104,7 +104,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addMapped(ControllerDefinition.Builder builder, MappedWatch<?> watch) {
+	private static void addMapped(ControllerDefinition.Builder<?> builder, MappedWatch<?> watch) {
 		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
 	}
 

@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -349,19 +350,24 @@ class ControllersEndpointTests {
 		return Result.done();
 	}
 
-	private ControllerDefinition.Builder definition(String name, ReconcileFunction reconciler) {
-		return ControllerDefinition.builder(name, V1ConfigMap.class)
-			.reconciler(reconciler)
+	// the reconcile function ends a definition; the tests adjust the builder first
+	private final Map<ControllerDefinition.Builder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
+
+	private ControllerDefinition.Builder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
+		ControllerDefinition.Builder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
+			.named(name)
 			.rateLimiter(RateLimiters.controllerDefault(this.scheduler))
 			.reconcileTimeout(Duration.ZERO);
+		this.reconcilers.put(builder, reconciler);
+		return builder;
 	}
 
-	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder... definitions) {
+	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder<?>... definitions) {
 		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(Trigger.class), null), definitions);
 		return new ControllersEndpoint(() -> this.manager, this.activity, show);
 	}
 
-	private ControllerManager manager(ManagerGate gate, ControllerDefinition.Builder... definitions) {
+	private ControllerManager manager(ManagerGate gate, ControllerDefinition.Builder<?>... definitions) {
 		// never started: its controllers are started one by one and fed keys by the tests
 		ManagerBuilder builder = ControllerManager
 			.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
@@ -369,8 +375,8 @@ class ControllersEndpointTests {
 			.abandonGrace(Duration.ofMillis(100))
 			.gate(gate)
 			.listener(this.activity);
-		for (ControllerDefinition.Builder definition : definitions) {
-			builder.controller(definition.build());
+		for (ControllerDefinition.Builder<?> definition : definitions) {
+			builder.controller(definition.reconcile(this.reconcilers.get(definition)));
 		}
 		return builder.build();
 	}

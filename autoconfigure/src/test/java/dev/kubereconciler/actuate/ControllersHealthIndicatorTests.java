@@ -20,6 +20,7 @@ import org.springframework.boot.health.contributor.Status;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -106,12 +107,12 @@ class ControllersHealthIndicatorTests {
 			.execute();
 		this.manager = ControllerManager.builder(client)
 			.shutdownTimeout(Duration.ofSeconds(5))
-			.controller(ControllerDefinition.builder("mirror", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("mirror")
 				.namespaces(namespace.name())
-				.reconciler((request) -> Result.done())
-				.build())
+				.reconcile((request) -> Result.done()))
 			.leaderElection(new LeaderElectionSettings("held-elsewhere", namespace.name(), "cold",
-					Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200))
+					new LeaseTiming(Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200)))
 				.withWarmup(false))
 			.build();
 		this.manager.start();
@@ -128,11 +129,11 @@ class ControllersHealthIndicatorTests {
 	private static ControllerManager manager(ApiClient client, TestNamespace namespace, Duration cacheSyncTimeout) {
 		return ControllerManager.builder(client)
 			.shutdownTimeout(Duration.ofSeconds(5))
-			.controller(ControllerDefinition.builder("mirror", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("mirror")
 				.namespaces(namespace.name())
-				.reconciler((request) -> Result.done())
 				.cacheSyncTimeout(cacheSyncTimeout)
-				.build())
+				.reconcile((request) -> Result.done()))
 			.build();
 	}
 

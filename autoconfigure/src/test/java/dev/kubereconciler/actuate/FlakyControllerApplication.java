@@ -52,9 +52,9 @@ class FlakyControllerApplication {
 
 	@Bean
 	ControllerDefinition flaky() {
-		return ControllerDefinition.builder("flaky", V1ConfigMap.class).reconciler((request) -> {
+		return ControllerDefinition.builder(V1ConfigMap.class).named("flaky").reconcile((request) -> {
 			throw new IllegalStateException("Failing on purpose: " + request);
-		}).build();
+		});
 	}
 
 }

@@ -20,6 +20,7 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ShardMetrics;
 import dev.kubereconciler.reconcile.Result;
@@ -97,13 +98,15 @@ class ShardingVisibilityTests {
 
 	private ControllerManager start(String identity) {
 		ControllerManager manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder("visible", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("visible")
 				.namespaces(this.namespace.name())
 				.reconcileTimeout(Duration.ofMillis(800))
-				.reconciler((request) -> Result.done())
-				.build())
-			.sharding(new ShardingSettings("visible", this.namespace.name(), identity, 1, Duration.ofSeconds(4),
-					Duration.ofSeconds(3), Duration.ofMillis(200)), false)
+				.reconcile((request) -> Result.done()))
+			.sharding(
+					new ShardingSettings("visible", this.namespace.name(), identity, 1,
+							new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(200))),
+					false)
 			.build();
 		this.managers.add(manager);
 		manager.start();

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
@@ -53,11 +54,11 @@ class ConfigurationMetadataDefaultsTests {
 		assertThat(defaultOf("kube-reconciler.shutdown-timeout"))
 			.isEqualTo(format(ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT));
 		assertThat(defaultOf("kube-reconciler.leader-election.lease-duration"))
-			.isEqualTo(format(LeaderElectionSettings.DEFAULT_LEASE_DURATION));
+			.isEqualTo(format(LeaseTiming.DEFAULT_LEASE_DURATION));
 		assertThat(defaultOf("kube-reconciler.leader-election.renew-deadline"))
-			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE));
+			.isEqualTo(format(LeaseTiming.DEFAULT_RENEW_DEADLINE));
 		assertThat(defaultOf("kube-reconciler.leader-election.retry-period"))
-			.isEqualTo(format(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
+			.isEqualTo(format(LeaseTiming.DEFAULT_RETRY_PERIOD));
 		assertThat(defaultOf("kube-reconciler.leader-election.warmup"))
 			.isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
 	}
@@ -81,8 +82,7 @@ class ConfigurationMetadataDefaultsTests {
 		assertThat(properties.getDefaults().getCacheSyncTimeout())
 			.isEqualTo(ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT);
 		assertThat(properties.getDefaults().getResyncPeriod()).isEqualTo(ControllerDefinition.DEFAULT_RESYNC_PERIOD);
-		assertThat(properties.getLeaderElection().getLeaseDuration())
-			.isEqualTo(LeaderElectionSettings.DEFAULT_LEASE_DURATION);
+		assertThat(properties.getLeaderElection().getLeaseDuration()).isEqualTo(LeaseTiming.DEFAULT_LEASE_DURATION);
 		assertThat(properties.getLeaderElection().isWarmup()).isEqualTo(LeaderElectionSettings.DEFAULT_WARMUP);
 	}
 

@@ -28,9 +28,9 @@ class ControllersEndpointAutoConfigurationTests {
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 		.withBean(ControllerDefinition.class,
-				() -> ControllerDefinition.builder("mirror", V1ConfigMap.class)
-					.reconciler((request) -> Result.done())
-					.build());
+				() -> ControllerDefinition.builder(V1ConfigMap.class)
+					.named("mirror")
+					.reconcile((request) -> Result.done()));
 
 	@Test
 	void endpointThatIsNotExposedHasNoBeansAndRecordsNothing() {

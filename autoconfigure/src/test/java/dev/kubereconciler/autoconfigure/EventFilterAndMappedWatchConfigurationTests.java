@@ -139,11 +139,11 @@ class EventFilterAndMappedWatchConfigurationTests {
 
 		@Bean
 		ControllerDefinition coded() {
-			return ControllerDefinition.builder("coded", V1ConfigMap.class)
-				.reconciler((request) -> Result.done())
+			return ControllerDefinition.builder(V1ConfigMap.class)
+				.named("coded")
 				.eventFilters(EventFilter.GENERATION_CHANGED)
 				.maps(V1Secret.class, (secret) -> List.of())
-				.build();
+				.reconcile((request) -> Result.done());
 		}
 
 	}

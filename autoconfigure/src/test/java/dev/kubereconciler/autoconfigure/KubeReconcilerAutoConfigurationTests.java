@@ -119,7 +119,8 @@ class KubeReconcilerAutoConfigurationTests {
 			assertThat(controller).isNotNull();
 			assertThat(controller.resourceType().displayName()).isEqualTo("v1/ConfigMap");
 			assertThat(controller.definition().maxConcurrentReconciles()).isEqualTo(1);
-			assertThat(controller.definition().reconciler().reconcile(new Request("ns", "a"))).isEqualTo(Result.done());
+			assertThat(controller.definition().reconciler().function().reconcile(new Request("ns", "a")))
+				.isEqualTo(Result.done());
 		});
 	}
 
@@ -263,10 +264,10 @@ class KubeReconcilerAutoConfigurationTests {
 	void controllerDefinitionBeanBecomesController() {
 		this.contextRunner
 			.withBean(ControllerDefinition.class,
-					() -> ControllerDefinition.builder("coded", V1ConfigMap.class)
-						.reconciler((request) -> Result.done())
+					() -> ControllerDefinition.builder(V1ConfigMap.class)
+						.named("coded")
 						.maxConcurrentReconciles(2)
-						.build())
+						.reconcile((request) -> Result.done()))
 			.withPropertyValues("kube-reconciler.controllers.coded.max-concurrent-reconciles=5")
 			.run((context) -> assertThat(manager(context).controller("coded").definition().maxConcurrentReconciles())
 				.isEqualTo(5));
@@ -396,9 +397,9 @@ class KubeReconcilerAutoConfigurationTests {
 	void duplicateNameFailsStartup() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.withBean(ControllerDefinition.class,
-					() -> ControllerDefinition.builder("configmap-mirror", V1ConfigMap.class)
-						.reconciler((request) -> Result.done())
-						.build())
+					() -> ControllerDefinition.builder(V1ConfigMap.class)
+						.named("configmap-mirror")
+						.reconcile((request) -> Result.done()))
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(rootCause(context.getStartupFailure()))
@@ -422,9 +423,10 @@ class KubeReconcilerAutoConfigurationTests {
 	void voidMethodMeansDoneAndItsExceptionsReachTheController() {
 		this.contextRunner.withBean(Throwing.class).run((context) -> {
 			ControllerDefinition definition = manager(context).controller("throwing").definition();
-			assertThat(definition.reconciler().reconcile(new Request("ns", "fine"))).isEqualTo(Result.done());
+			assertThat(definition.reconciler().function().reconcile(new Request("ns", "fine")))
+				.isEqualTo(Result.done());
 			assertThatIllegalStateException()
-				.isThrownBy(() -> definition.reconciler().reconcile(new Request("ns", "broken")))
+				.isThrownBy(() -> definition.reconciler().function().reconcile(new Request("ns", "broken")))
 				.withMessage("broken on purpose");
 		});
 	}

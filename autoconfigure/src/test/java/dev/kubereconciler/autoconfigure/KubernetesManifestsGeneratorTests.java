@@ -86,10 +86,10 @@ class KubernetesManifestsGeneratorTests {
 
 		@Bean
 		ControllerDefinition mirror() {
-			return ControllerDefinition.builder("mirror", V1ConfigMap.class)
+			return ControllerDefinition.builder(V1ConfigMap.class)
+				.named("mirror")
 				.namespaces("red")
-				.reconciler((request) -> Result.done())
-				.build();
+				.reconcile((request) -> Result.done());
 		}
 
 	}

@@ -5,9 +5,9 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
-import dev.kubereconciler.controller.ContextReconciler;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.reconcile.Cleanup;
+import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -24,13 +24,13 @@ class ReconcilerMethodProcessorTests {
 	private final ReconcilerMethodProcessor processor = new ReconcilerMethodProcessor();
 
 	@Test
-	void objectAndContextFormsBecomeContextReconcilers() {
+	void objectAndContextFormsNeedAContext() {
 		this.processor.postProcessAfterInitialization(new Forms(), "forms");
 		assertThat(this.processor.getMethods()).extracting(ReconcilerMethod::function)
 			.hasSize(4)
-			.filteredOn((function) -> function instanceof ContextReconciler<?>)
+			.filteredOn(ReconcileSpec::needsContext)
 			.hasSize(3)
-			.extracting((function) -> ((ContextReconciler<?>) function).takesObject())
+			.extracting(ReconcileSpec::takesObject)
 			.containsExactlyInAnyOrder(true, true, false);
 	}
 
@@ -49,24 +49,38 @@ class ReconcilerMethodProcessorTests {
 	void finalizerWithoutCleanupFailsNamingWhatToAdd() {
 		this.processor.postProcessAfterInitialization(new NoCleanup(), "noCleanup");
 		ReconcilerMethod method = this.processor.getMethods().get(0);
-		ControllerDefinition definition = ControllerDefinition.builder("held", V1ConfigMap.class)
-			.reconciler(method.function())
-			.build();
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("held")
+			.reconcile(method.function());
 		assertThatIllegalStateException()
-			.isThrownBy(() -> Finalizers.apply(definition, method, null, new ControllerProperties()))
+			.isThrownBy(() -> Finalizers.apply(definition, method, new ControllerProperties()))
 			.withMessageContaining("finalizer 'example.com/held'")
-			.withMessageContaining("@Cleanup(\"held\")");
+			.withMessageContaining("implement Cleaner<V1ConfigMap> on the bean that declares the @Reconciler method");
 	}
 
 	@Test
-	void cleanupMethodBecomesTheFinalizersCleaner() {
-		this.processor.postProcessAfterInitialization(new WithCleanup(), "withCleanup");
+	void cleanerOfTheBeanBecomesTheFinalizersCleaner() {
+		WithCleanup bean = new WithCleanup();
+		this.processor.postProcessAfterInitialization(bean, "withCleanup");
 		ReconcilerMethod method = this.processor.getMethods().get(0);
 		ControllerDefinition definition = Finalizers.apply(
-				ControllerDefinition.builder("held", V1ConfigMap.class).reconciler(method.function()).build(), method,
-				this.processor.getCleanups().get("held"), new ControllerProperties());
-		assertThat(definition.reconciler()).isInstanceOfSatisfying(ContextReconciler.class,
-				(reconciler) -> assertThat(reconciler.finalizer()).isEqualTo("example.com/held"));
+				ControllerDefinition.builder(V1ConfigMap.class).named("held").reconcile(method.function()), method,
+				new ControllerProperties());
+		assertThat(definition.reconciler().finalizer()).isEqualTo("example.com/held");
+		assertThat(definition.reconciler().cleaner()).isSameAs(bean);
+	}
+
+	@Test
+	void cleanerOfAnotherTypeIsRefusedNamingTheTypeToClean() {
+		this.processor.postProcessAfterInitialization(new CleansSecrets(), "cleansSecrets");
+		ReconcilerMethod method = this.processor.getMethods().get(0);
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("held")
+			.reconcile(method.function());
+		assertThatIllegalStateException()
+			.isThrownBy(() -> Finalizers.apply(definition, method, new ControllerProperties()))
+			.withMessageContaining("implements Cleaner<V1Secret>")
+			.withMessageContaining("implement Cleaner<V1ConfigMap> instead");
 	}
 
 	static class Forms {
@@ -109,14 +123,28 @@ class ReconcilerMethodProcessorTests {
 
 	}
 
-	static class WithCleanup {
+	static class WithCleanup implements Cleaner<V1ConfigMap> {
 
 		@Reconciler(name = "held", watches = V1ConfigMap.class, finalizer = "example.com/held")
 		void reconcile(V1ConfigMap configMap) {
 		}
 
-		@Cleanup("held")
-		void cleanup(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+		@Override
+		public Result cleanup(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+			return Result.done();
+		}
+
+	}
+
+	static class CleansSecrets implements Cleaner<V1Secret> {
+
+		@Reconciler(name = "held", watches = V1ConfigMap.class, finalizer = "example.com/held")
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+		@Override
+		public Result cleanup(V1Secret secret, ReconcileContext<V1Secret> context) {
+			return Result.done();
 		}
 
 	}

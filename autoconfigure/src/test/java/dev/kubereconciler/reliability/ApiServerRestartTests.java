@@ -73,11 +73,11 @@ class ApiServerRestartTests {
 		new CoreV1Api(managerClient).listNamespacedConfigMap(NAMESPACE).execute();
 		Set<String> threadsBefore = liveThreads();
 		this.manager = ControllerManager.builder(managerClient)
-			.controller(ControllerDefinition.builder("restart", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("restart")
 				.namespaces(NAMESPACE)
 				.maxConcurrentReconciles(2)
-				.reconciler(this::reconcile)
-				.build())
+				.reconcile(this::reconcile))
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build();
 		this.manager.start();

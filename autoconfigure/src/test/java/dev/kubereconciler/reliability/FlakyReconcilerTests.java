@@ -73,15 +73,15 @@ class FlakyReconcilerTests {
 	@Test
 	void everyObjectIsReconciledAtItsLatestVersionAndNoKeyTwiceAtOnce() throws Exception {
 		this.manager = ControllerManager.builder(this.client)
-			.controller(ControllerDefinition.builder("flaky", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("flaky")
 				.namespaces(this.namespace.name())
 				.maxConcurrentReconciles(4)
 				// a fast backoff keeps the run short; the bucket of the default would
 				// stretch ~1,000
 				// retries over minutes
 				.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
-				.reconciler(this::reconcile)
-				.build())
+				.reconcile(this::reconcile))
 			.shutdownTimeout(Duration.ofSeconds(10))
 			.build();
 		this.manager.start();

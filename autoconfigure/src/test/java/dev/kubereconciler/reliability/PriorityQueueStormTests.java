@@ -139,10 +139,11 @@ class PriorityQueueStormTests {
 				}
 
 			})
-			.controller(ControllerDefinition.builder("storm", V1ConfigMap.class)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("storm")
 				.namespaces(namespace)
 				.maxConcurrentReconciles(WORKERS)
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					long now = System.nanoTime();
 					first.compareAndSet(null, request.name());
 					int count = reconciles.incrementAndGet();
@@ -155,8 +156,7 @@ class PriorityQueueStormTests {
 					// take
 					LockSupport.parkNanos(RECONCILE_NANOS);
 					return Result.done();
-				})
-				.build())
+				}))
 			.build();
 		informer.set(factory.getExistingSharedIndexInformer(V1ConfigMap.class));
 		informer.get().addEventHandler(new ResourceEventHandler<>() {

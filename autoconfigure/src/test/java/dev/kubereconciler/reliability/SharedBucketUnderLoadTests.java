@@ -87,19 +87,19 @@ class SharedBucketUnderLoadTests {
 		AtomicLong lowestTokens = new AtomicLong(BURST);
 		ManagerBuilder builder = ControllerManager.builder(this.client).gate(gate);
 		for (String group : GROUPS) {
-			builder.controller(ControllerDefinition.builder("group-" + group, V1ConfigMap.class)
+			builder.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("group-" + group)
 				.namespaces(this.namespace.name())
 				.labelSelector("group=" + group)
 				.maxConcurrentReconciles(WORKERS_EACH)
-				.reconciler((request) -> {
+				.reconcile((request) -> {
 					int index = admitted.getAndIncrement();
 					if (index < OBJECTS) {
 						admittedAt.set(index, System.nanoTime());
 					}
 					lowestTokens.accumulateAndGet((long) Math.floor(bucket.tokens()), Math::min);
 					return Result.done();
-				})
-				.build());
+				}));
 		}
 		this.manager = builder.build();
 		MemoryMXBean memory = ManagementFactory.getMemoryMXBean();

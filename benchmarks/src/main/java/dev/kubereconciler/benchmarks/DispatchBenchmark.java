@@ -131,14 +131,14 @@ public class DispatchBenchmark {
 			this.scheduler = new ScheduledThreadPoolExecutor(1, Keys.daemonThreads("delays"));
 			RateLimiter<Request> rateLimiter = "none".equals(this.limiter) ? RateLimiters.none()
 					: RateLimiters.controllerDefault();
-			ControllerDefinition definition = ControllerDefinition.builder("dispatch", V1ConfigMap.class)
-				.reconciler((request) -> {
-					work.reconciled();
-					return Result.done();
-				})
+			ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+				.named("dispatch")
 				.maxConcurrentReconciles(WORKERS)
 				.rateLimiter(rateLimiter)
-				.build();
+				.reconcile((request) -> {
+					work.reconciled();
+					return Result.done();
+				});
 			this.controller = (DefaultController) ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
 				.priorityQueue("priority".equals(this.queue))
@@ -153,9 +153,8 @@ public class DispatchBenchmark {
 		@TearDown(Level.Invocation)
 		public void tearDown() {
 			// stop() can stall for the 5 s abandon grace when a worker is between two
-			// keys
-			// as it starts (see RESULTS.md); shutting the queue down releases the workers
-			// just as well, and this controller is discarded anyway
+			// keys as it starts (see RESULTS.md); shutting the queue down releases the
+			// workers just as well, and this controller is discarded anyway
 			this.controller.workQueue().shutDown();
 			this.scheduler.shutdownNow();
 		}
@@ -185,8 +184,7 @@ public class DispatchBenchmark {
 		@Setup(Level.Trial)
 		public void createInformerFactory() {
 			// the builder insists on a factory, and the factory on a client without read
-			// timeout,
-			// although this controller watches nothing
+			// timeout, although this controller watches nothing
 			ApiClient apiClient = new ApiClient();
 			apiClient.setReadTimeout(0);
 			this.informerFactory = new SharedInformerFactory(apiClient);

@@ -75,9 +75,9 @@ public final class EndToEndLatency {
 		int count = (args.length > 2) ? Integer.parseInt(args[2]) : 3000;
 		int warmUp = (args.length > 3) ? Integer.parseInt(args[3]) : 300;
 		new EndToEndLatency(args[0]).run(rate, count, warmUp);
-		// client-java leaves non-daemon threads behind (its OkHttp pools and the executor
-		// that
-		// every DefaultControllerBuilder creates), so the JVM would not exit on its own
+		// client-java leaves non-daemon threads behind (its OkHttp pools and the
+		// executor that every DefaultControllerBuilder creates), so the JVM would not
+		// exit on its own
 		System.exit(0);
 	}
 
@@ -105,14 +105,14 @@ public final class EndToEndLatency {
 	}
 
 	private ControllerManager startOurs(Recorder recorder) throws IOException {
-		ControllerDefinition definition = ControllerDefinition.builder("e2e", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("e2e")
 			.namespaces(this.namespace)
 			.maxConcurrentReconciles(WORKERS)
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				recorder.reconciled(request.name());
 				return Result.done();
-			})
-			.build();
+			});
 		ControllerManager manager = ControllerManager.builder(informerClient()).controller(definition).build();
 		// returns once the cache has synced and the workers run
 		manager.start();

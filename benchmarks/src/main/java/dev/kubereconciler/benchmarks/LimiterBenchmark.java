@@ -77,8 +77,7 @@ public class LimiterBenchmark {
 			long qps = "unthrottled".equals(this.rate) ? 1_000_000_000L : 10;
 			this.ours = RateLimiters.bucket(qps, 100);
 			// explicitly per second: client-java's own DefaultControllerRateLimiter
-			// refills 10
-			// tokens per minute, not per second
+			// refills 10 tokens per minute, not per second
 			this.clientJava = new BucketRateLimiter<>(100, qps, Duration.ofSeconds(1));
 		}
 
@@ -106,8 +105,7 @@ public class LimiterBenchmark {
 			this.oursDefault = (ReservingRateLimiter<Request>) RateLimiters.<Request>controllerDefault();
 			this.clientJavaExponential = new ItemExponentialFailureRateLimiter<>(BASE_DELAY, MAX_DELAY);
 			// client-java's DefaultControllerRateLimiter with its bucket corrected from
-			// 10 tokens
-			// per minute to client-go's 10 per second
+			// 10 tokens per minute to client-go's 10 per second
 			this.clientJavaDefault = new MaxOfRateLimiter<>(
 					new ItemExponentialFailureRateLimiter<>(BASE_DELAY, MAX_DELAY),
 					new BucketRateLimiter<>(100, 10, Duration.ofSeconds(1)));
@@ -135,8 +133,8 @@ public class LimiterBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp(ThreadParams threads) {
-			// real workers never hold the same key at once, so neither do the threads
-			// here
+			// real workers never hold the same key at once, so neither do the
+			// threads here
 			String prefix = "t" + threads.getThreadIndex() + "-";
 			this.ours = Keys.ours(prefix, KEYS);
 			this.clientJava = Keys.clientJava(prefix, KEYS);

@@ -49,8 +49,7 @@ public final class LimiterMemory {
 	private final io.kubernetes.client.extended.controller.reconciler.Request[] clientJava;
 
 	// the limiter being measured, held in a field so that it is certainly reachable when
-	// the
-	// heap is read
+	// the heap is read
 	private Object measured;
 
 	LimiterMemory(int items) {
@@ -123,8 +122,7 @@ public final class LimiterMemory {
 	double heapBytesPerItem(Scenario scenario) throws InterruptedException {
 		long before = usedAfterCollections();
 		// built on a thread of its own: once that thread has ended, no stale stack slot
-		// can keep
-		// a limiter alive into the next measurement
+		// can keep a limiter alive into the next measurement
 		Thread builder = new Thread(() -> this.measured = scenario.build().get());
 		builder.start();
 		builder.join();
@@ -151,8 +149,7 @@ public final class LimiterMemory {
 		long used = 0;
 		int stable = 0;
 		// collect until the reading has not changed three times in a row: a limiter that
-		// was
-		// just released can survive a couple of full collections before it is freed
+		// was just released can survive a couple of full collections before it is freed
 		for (int round = 0; round < 20 && stable < 3; round++) {
 			System.gc();
 			used = heapUsed();

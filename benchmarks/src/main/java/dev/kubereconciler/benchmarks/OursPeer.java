@@ -45,10 +45,11 @@ final class OursPeer implements Peer {
 	public Running start(String namespace, int workers, Work work) {
 		CoreV1Api core = new CoreV1Api(this.client);
 		ControllerManager[] manager = new ControllerManager[1];
-		ControllerDefinition definition = ControllerDefinition.builder("peer", V1ConfigMap.class)
+		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
+			.named("peer")
 			.namespaces(namespace)
 			.maxConcurrentReconciles(workers)
-			.reconciler((request) -> {
+			.reconcile((request) -> {
 				V1ConfigMap configMap = manager[0].lister(V1ConfigMap.class)
 					.namespace(request.namespace())
 					.get(request.name());
@@ -74,8 +75,7 @@ final class OursPeer implements Peer {
 					}
 				}
 				return Result.done();
-			})
-			.build();
+			});
 		manager[0] = ControllerManager.builder(this.client)
 			.controller(definition)
 			.cacheTransforms(this.transforms)

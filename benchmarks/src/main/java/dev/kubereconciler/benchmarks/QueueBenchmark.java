@@ -164,8 +164,8 @@ public class QueueBenchmark {
 		ReconcileQueue<Request> q = queue.queue;
 		Request[] keys = batch.ours;
 		for (int i = 0; i < BATCH; i++) {
-			// half of them as an initial list would add them; the plain queue ignores
-			// priorities
+			// half of them as an initial list would add them; the plain queue
+			// ignores priorities
 			q.add(keys[i], Trigger.EVENT, ((i & 1) == 0) ? Priorities.LOW : Priorities.NORMAL);
 		}
 		for (int i = 0; i < BATCH; i++) {

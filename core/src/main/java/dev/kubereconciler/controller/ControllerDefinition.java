@@ -403,8 +403,18 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			return build(ReconcileSpec.ofFunction(this.watches, reconciler));
 		}
 
+		/**
+		 * End the definition with a reconcile spec made elsewhere, such as from an
+		 * annotated bean method; a finalizer set on this builder is added to it.
+		 * @param reconciler the reconcile spec
+		 * @return the definition
+		 */
+		public ControllerDefinition reconcile(ReconcileSpec<?> reconciler) {
+			return build(reconciler);
+		}
+
 		@SuppressWarnings({ "unchecked", "rawtypes" })
-		ControllerDefinition build(ReconcileSpec<?> reconciler) {
+		private ControllerDefinition build(ReconcileSpec<?> reconciler) {
 			ReconcileSpec<?> spec = reconciler;
 			if (this.finalizer != null) {
 				spec = ((ReconcileSpec) reconciler).withFinalizer(this.finalizer, Objects.requireNonNull(this.cleaner));

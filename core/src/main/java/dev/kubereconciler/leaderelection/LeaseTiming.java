@@ -32,7 +32,9 @@ public record LeaseTiming(Duration leaseDuration, Duration renewDeadline, Durati
 	 */
 	public static final Duration DEFAULT_RETRY_PERIOD = Duration.ofSeconds(2);
 
-	/** controller-runtime's timings: 15 s lease, 10 s renew deadline, 2 s retry period. */
+	/**
+	 * controller-runtime's timings: 15 s lease, 10 s renew deadline, 2 s retry period.
+	 */
 	public static final LeaseTiming DEFAULTS = new LeaseTiming(DEFAULT_LEASE_DURATION, DEFAULT_RENEW_DEADLINE,
 			DEFAULT_RETRY_PERIOD);
 

@@ -87,8 +87,8 @@ public @interface Reconciler {
 	/**
 	 * A finalizer, such as {@code example.com/cleanup}, that the controller adds to every
 	 * primary object before its first reconcile and removes once the cleanup succeeded
-	 * after the object's deletion was requested; empty for none. The cleanup is the bean's
-	 * own {@link Cleaner} for the watched type: the bean that declares this method
+	 * after the object's deletion was requested; empty for none. The cleanup is the
+	 * bean's own {@link Cleaner} for the watched type: the bean that declares this method
 	 * implements {@code Cleaner<T>}.
 	 * @return the finalizer
 	 */

@@ -270,7 +270,8 @@ class ControllerManagerIntegrationTests {
 			});
 		ControllerManager manager = ControllerManager.builder(this.managerClient.client())
 			.controller(definition)
-			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity, new LeaseTiming(LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500))))
+			.leaderElection(new LeaderElectionSettings("elected-leader", this.namespace.name(), identity,
+					new LeaseTiming(LEASE_DURATION, Duration.ofSeconds(3), Duration.ofMillis(500))))
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build();
 		this.managers.add(manager);

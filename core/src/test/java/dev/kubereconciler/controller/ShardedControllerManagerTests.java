@@ -239,7 +239,8 @@ class ShardedControllerManagerTests {
 	}
 
 	private ShardingSettings settings(String identity) {
-		return new ShardingSettings(this.group, this.namespace.name(), identity, PARTITIONS, new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(200)));
+		return new ShardingSettings(this.group, this.namespace.name(), identity, PARTITIONS,
+				new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(200)));
 	}
 
 	private static V1ConfigMap configMap(String name) {

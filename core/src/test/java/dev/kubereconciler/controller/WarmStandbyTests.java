@@ -138,7 +138,8 @@ class WarmStandbyTests {
 				}))
 			// a lease duration longer than the test, so that only deleting the Lease
 			// lets this manager win it
-			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby", new LeaseTiming(Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200)))
+			.leaderElection(new LeaderElectionSettings(lease(), this.namespace.name(), "standby",
+					new LeaseTiming(Duration.ofMinutes(5), Duration.ofSeconds(3), Duration.ofMillis(200)))
 				.withWarmup(warmup))
 			.listener(new ControllerListener() {
 

@@ -15,13 +15,15 @@ class LeaderElectionSettingsTests {
 	@Test
 	void followersAreAWarmStandbyByDefault() {
 		assertThat(LeaderElectionSettings.of("lease", "ops", "me").warmup()).isTrue();
-		assertThat(new LeaderElectionSettings("lease", "ops", "me", new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)))
+		assertThat(new LeaderElectionSettings("lease", "ops", "me",
+				new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)))
 			.warmup()).isTrue();
 	}
 
 	@Test
 	void withWarmupChangesOnlyTheStandby() {
-		LeaderElectionSettings warm = new LeaderElectionSettings("lease", "ops", "me", new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
+		LeaderElectionSettings warm = new LeaderElectionSettings("lease", "ops", "me",
+				new LeaseTiming(Duration.ofSeconds(4), Duration.ofSeconds(3), Duration.ofMillis(500)));
 		LeaderElectionSettings cold = warm.withWarmup(false);
 		assertThat(cold.warmup()).isFalse();
 		assertThat(cold).usingRecursiveComparison().ignoringFields("warmup").isEqualTo(warm);
@@ -31,7 +33,8 @@ class LeaderElectionSettingsTests {
 	@Test
 	void timingsAreStillCheckedForAColdStandby() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new LeaderElectionSettings("lease", "ops", "me", new LeaseTiming(Duration.ofSeconds(3), Duration.ofSeconds(3), Duration.ofMillis(500)), false))
+			.isThrownBy(() -> new LeaderElectionSettings("lease", "ops", "me",
+					new LeaseTiming(Duration.ofSeconds(3), Duration.ofSeconds(3), Duration.ofMillis(500)), false))
 			.withMessageContaining("renewDeadline");
 	}
 

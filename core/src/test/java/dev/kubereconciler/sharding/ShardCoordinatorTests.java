@@ -349,7 +349,8 @@ class ShardCoordinatorTests {
 	}
 
 	private Replica replica(String identity, ApiClient client) {
-		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS, new LeaseTiming(LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2)));
+		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS,
+				new LeaseTiming(LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2)));
 		PartitionTable table = new PartitionTable(new Partitioner(PARTITIONS), this.ticker, RENEW_DEADLINE,
 				Duration.ofSeconds(30), Duration.ofSeconds(5));
 		List<String> events = new CopyOnWriteArrayList<>();

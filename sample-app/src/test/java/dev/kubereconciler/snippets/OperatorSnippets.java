@@ -11,7 +11,6 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 
-import dev.kubereconciler.controller.ContextReconciler;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.manager.ControllerRegistry;

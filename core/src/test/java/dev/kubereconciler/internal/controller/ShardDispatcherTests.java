@@ -24,7 +24,8 @@ class ShardDispatcherTests {
 
 	private final ManualClock ticker = new ManualClock();
 
-	private final ShardingSettings settings = new ShardingSettings("shard", "default", "b", 32, new LeaseTiming(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(2)));
+	private final ShardingSettings settings = new ShardingSettings("shard", "default", "b", 32,
+			new LeaseTiming(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofSeconds(2)));
 
 	@Test
 	void clusterScopeDividesTheBucketAmongTheMembersAndRetunesOnEveryChange() {
