@@ -258,7 +258,7 @@ public class KubeReconcilerProperties {
 		 * Which causes of a reconcile pass through the bucket: event, retry,
 		 * requeue-after.
 		 */
-		private Set<Trigger> appliesTo = EnumSet.allOf(Trigger.class);
+		private Set<Trigger> appliesTo = EnumSet.copyOf(Trigger.queued());
 
 		/**
 		 * Whether qps and burst are each replica's (replica) or the whole cluster's,

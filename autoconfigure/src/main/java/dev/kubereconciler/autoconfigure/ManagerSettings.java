@@ -43,6 +43,11 @@ final class ManagerSettings {
 		}
 		EnumSet<Trigger> causes = EnumSet.noneOf(Trigger.class);
 		causes.addAll(config.getAppliesTo());
+		if (!Trigger.queued().containsAll(causes)) {
+			throw new InvalidPropertyException(BUCKET + "applies-to", Trigger.RESYNC,
+					"a resync is queued as an event, so the manager bucket cannot tell it apart",
+					"Set " + BUCKET + "applies-to to event, retry and requeue-after, or a part of them.");
+		}
 		return new ManagerGate(bucket, causes, maxWait);
 	}
 

@@ -10,6 +10,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
 
+import dev.kubereconciler.reconcile.Trigger;
+
 /**
  * Explains a {@code kube-reconciler.*} value that does not convert to its type, with the
  * forms the property accepts; Spring Boot's own analysis only says to update the
@@ -62,7 +64,9 @@ class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		}
 		if (type.isEnum()) {
 			StringBuilder values = new StringBuilder();
-			for (Object constant : type.getEnumConstants()) {
+			// a resync is no cause a property can name: the queue records it as an event
+			Object[] constants = (type == Trigger.class) ? Trigger.queued().toArray() : type.getEnumConstants();
+			for (Object constant : constants) {
 				values.append((values.length() > 0) ? ", " : "")
 					.append(((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'));
 			}

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -161,7 +160,7 @@ class ControllersEndpointTests {
 	@Test
 	void managerGateWaitsAreLimiterDelayFromTheManagerButNoRetries() {
 		TokenBucketRateLimiter<Object> gateBucket = RateLimiters.bucket(10, 1, this.scheduler);
-		this.manager = manager(new ManagerGate(gateBucket, EnumSet.allOf(Trigger.class), Duration.ofMinutes(1)),
+		this.manager = manager(new ManagerGate(gateBucket, Trigger.queued(), Duration.ofMinutes(1)),
 				definition("gated", (request) -> Result.done()));
 		ControllersEndpoint endpoint = new ControllersEndpoint(() -> this.manager, this.activity, Show.ALWAYS);
 		Controller gated = start("gated");
@@ -363,7 +362,7 @@ class ControllersEndpointTests {
 	}
 
 	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder<?>... definitions) {
-		this.manager = manager(new ManagerGate(this.managerBucket, EnumSet.allOf(Trigger.class), null), definitions);
+		this.manager = manager(new ManagerGate(this.managerBucket, Trigger.queued(), null), definitions);
 		return new ControllersEndpoint(() -> this.manager, this.activity, show);
 	}
 

@@ -460,8 +460,8 @@ class KubeReconcilerAutoConfigurationTests {
 				assertThat(settings.leaseName()).isEqualTo("mirror-service-leader");
 				assertThat(settings.warmup()).isFalse();
 				assertThat(settings.leaseNamespace()).isEqualTo("ops");
-				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(20));
-				assertThat(settings.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(settings.timing().leaseDuration()).isEqualTo(Duration.ofSeconds(20));
+				assertThat(settings.timing().renewDeadline()).isEqualTo(Duration.ofSeconds(10));
 				assertThat(settings.identity()).isNotBlank();
 				assertThat(manager(context).shutdownTimeout()).isEqualTo(Duration.ofSeconds(12));
 			});

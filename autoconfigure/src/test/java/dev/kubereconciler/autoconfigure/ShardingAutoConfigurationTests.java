@@ -42,9 +42,9 @@ class ShardingAutoConfigurationTests {
 				assertThat(settings.partitions()).isEqualTo(32);
 				assertThat(settings.leasePrefix()).isEqualTo("kube-reconciler-shard");
 				assertThat(settings.leaseNamespace()).isEqualTo("team-a");
-				assertThat(settings.leaseDuration()).isEqualTo(Duration.ofSeconds(30));
-				assertThat(settings.renewDeadline()).isEqualTo(Duration.ofSeconds(10));
-				assertThat(settings.retryPeriod()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(settings.timing().leaseDuration()).isEqualTo(Duration.ofSeconds(30));
+				assertThat(settings.timing().renewDeadline()).isEqualTo(Duration.ofSeconds(10));
+				assertThat(settings.timing().retryPeriod()).isEqualTo(Duration.ofSeconds(2));
 				assertThat(manager(context).isLeaderElectionEnabled()).isFalse();
 			});
 	}

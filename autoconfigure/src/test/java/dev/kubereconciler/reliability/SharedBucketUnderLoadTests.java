@@ -5,7 +5,6 @@ import java.lang.management.MemoryMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,7 +80,7 @@ class SharedBucketUnderLoadTests {
 		}
 		Reliability.inParallel(16, writers);
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(QPS, BURST);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		AtomicLongArray admittedAt = new AtomicLongArray(OBJECTS);
 		AtomicInteger admitted = new AtomicInteger();
 		AtomicLong lowestTokens = new AtomicLong(BURST);

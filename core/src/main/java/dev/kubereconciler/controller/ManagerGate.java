@@ -28,8 +28,8 @@ import dev.kubereconciler.reconcile.Trigger;
  */
 public final class ManagerGate {
 
-	// values() clones its array on every call, and isOpen() runs once per reconcile
-	private static final int ALL_CAUSES = Trigger.values().length;
+	// isOpen() runs once per reconcile
+	private static final int ALL_CAUSES = Trigger.queued().size();
 
 	private final TokenBucketRateLimiter<?> bucket;
 
@@ -55,6 +55,10 @@ public final class ManagerGate {
 	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, @Nullable Duration maxWait) {
 		this.bucket = Objects.requireNonNull(bucket, "bucket must not be null");
 		this.appliesTo = appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : EnumSet.copyOf(appliesTo);
+		if (!Trigger.queued().containsAll(this.appliesTo)) {
+			throw new IllegalArgumentException("The manager gate applies to the causes a queue records, "
+					+ Trigger.queued() + "; a resync is queued as an event");
+		}
 		if (maxWait != null && maxWait.isNegative()) {
 			throw new IllegalArgumentException("maxWait must not be negative, was " + maxWait);
 		}
@@ -72,7 +76,8 @@ public final class ManagerGate {
 	 * @return an unlimited gate
 	 */
 	public static ManagerGate unlimited() {
-		return new ManagerGate(RateLimiters.bucket(Double.POSITIVE_INFINITY, 1), EnumSet.allOf(Trigger.class), null);
+		return new ManagerGate(RateLimiters.bucket(Double.POSITIVE_INFINITY, 1), EnumSet.copyOf(Trigger.queued()),
+				null);
 	}
 
 	/**

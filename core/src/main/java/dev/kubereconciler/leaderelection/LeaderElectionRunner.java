@@ -70,8 +70,8 @@ public final class LeaderElectionRunner {
 		while (this.running) {
 			LeaseLock lock = new LeaseLock(this.settings.leaseNamespace(), this.settings.leaseName(),
 					this.settings.identity(), this.apiClient);
-			LeaderElectionConfig config = new LeaderElectionConfig(lock, this.settings.leaseDuration(),
-					this.settings.renewDeadline(), this.settings.retryPeriod());
+			LeaderElectionConfig config = new LeaderElectionConfig(lock, this.settings.timing().leaseDuration(),
+					this.settings.timing().renewDeadline(), this.settings.timing().retryPeriod());
 			LeaderElector elector = new LeaderElector(config,
 					(ex) -> logger.warn("Leader election on Lease {}/{} failed", this.settings.leaseNamespace(),
 							this.settings.leaseName(), ex));
@@ -137,7 +137,7 @@ public final class LeaderElectionRunner {
 		if (thread != null) {
 			thread.interrupt();
 			try {
-				thread.join(this.settings.retryPeriod().toMillis() * 2 + 1000);
+				thread.join(this.settings.timing().retryPeriod().toMillis() * 2 + 1000);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -1,6 +1,5 @@
 package dev.kubereconciler.leaderelection;
 
-import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -40,30 +39,6 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
 	 */
 	public LeaderElectionSettings(String leaseName, String leaseNamespace, String identity, LeaseTiming timing) {
 		this(leaseName, leaseNamespace, identity, timing, DEFAULT_WARMUP);
-	}
-
-	/**
-	 * Return how long a lease is valid without renewal.
-	 * @return the lease duration
-	 */
-	public Duration leaseDuration() {
-		return this.timing.leaseDuration();
-	}
-
-	/**
-	 * Return how long the leader keeps trying to renew before it gives up.
-	 * @return the renew deadline
-	 */
-	public Duration renewDeadline() {
-		return this.timing.renewDeadline();
-	}
-
-	/**
-	 * Return how often candidates try to acquire or renew.
-	 * @return the retry period
-	 */
-	public Duration retryPeriod() {
-		return this.timing.retryPeriod();
 	}
 
 	/**

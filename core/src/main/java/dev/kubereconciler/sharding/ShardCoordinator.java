@@ -205,7 +205,7 @@ public final class ShardCoordinator {
 			this.lastRenewed[p] = sentAt;
 			this.table.renewed(p, sentAt);
 		}
-		else if (this.ticker.read() - this.lastRenewed[p] >= this.settings.renewDeadline().toNanos()) {
+		else if (this.ticker.read() - this.lastRenewed[p] >= this.settings.timing().renewDeadline().toNanos()) {
 			lose(p, "its Lease was not renewed within the renew deadline");
 		}
 	}
@@ -253,7 +253,7 @@ public final class ShardCoordinator {
 
 	private boolean isExpired(String name, long now) {
 		Observation seen = this.observations.get(name);
-		return seen != null && now - seen.observedAt() >= this.settings.leaseDuration().toNanos();
+		return seen != null && now - seen.observedAt() >= this.settings.timing().leaseDuration().toNanos();
 	}
 
 	/**
@@ -283,7 +283,7 @@ public final class ShardCoordinator {
 			}
 			catch (ApiException ex) {
 				logger.warn("Could not release the Lease of partition {}; it expires after {}", p,
-						this.settings.leaseDuration(), ex);
+						this.settings.timing().leaseDuration(), ex);
 			}
 		}
 		try {
@@ -294,7 +294,7 @@ public final class ShardCoordinator {
 		}
 		catch (ApiException ex) {
 			logger.warn("Could not delete this replica's member Lease; it expires after {}",
-					this.settings.leaseDuration(), ex);
+					this.settings.timing().leaseDuration(), ex);
 		}
 	}
 

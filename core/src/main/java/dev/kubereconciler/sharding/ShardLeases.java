@@ -45,7 +45,7 @@ final class ShardLeases {
 		this.api = new CoordinationV1Api(client);
 		this.settings = settings;
 		this.clock = clock;
-		this.leaseDurationSeconds = (int) Math.max(1, (settings.leaseDuration().toMillis() + 999) / 1000);
+		this.leaseDurationSeconds = (int) Math.max(1, (settings.timing().leaseDuration().toMillis() + 999) / 1000);
 	}
 
 	/**

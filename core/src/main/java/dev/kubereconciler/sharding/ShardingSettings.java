@@ -1,6 +1,5 @@
 package dev.kubereconciler.sharding;
 
-import java.time.Duration;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -38,30 +37,6 @@ public record ShardingSettings(String leasePrefix, String leaseNamespace, String
 			throw new IllegalArgumentException("partitions must be between 1 and 1024, was " + partitions);
 		}
 		Objects.requireNonNull(timing, "timing must not be null");
-	}
-
-	/**
-	 * Return how long a Lease is valid without renewal.
-	 * @return the lease duration
-	 */
-	public Duration leaseDuration() {
-		return this.timing.leaseDuration();
-	}
-
-	/**
-	 * Return how long a holder keeps trying to renew before it gives up.
-	 * @return the renew deadline
-	 */
-	public Duration renewDeadline() {
-		return this.timing.renewDeadline();
-	}
-
-	/**
-	 * Return how often the coordinator runs a round.
-	 * @return the retry period
-	 */
-	public Duration retryPeriod() {
-		return this.timing.retryPeriod();
 	}
 
 	/**

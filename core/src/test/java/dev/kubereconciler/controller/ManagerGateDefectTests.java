@@ -2,7 +2,6 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -43,7 +42,7 @@ class ManagerGateDefectTests {
 	@Test
 	void interleavedRefusalsLeaveTheBucketAsItWas() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(100));
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofMillis(100));
 		gate.admit(gate.reserve());
 		// two workers ask before either has handed its key back
 		ManagerGate.Pass first = gate.reserve();
@@ -60,7 +59,7 @@ class ManagerGateDefectTests {
 	@Test
 	void passesGivenBackOldestFirstReturnEveryToken() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		gate.admit(gate.reserve());
 		List<ManagerGate.Pass> waiting = List.of(gate.reserve(), gate.reserve(), gate.reserve());
 		assertThat(bucket.tokens()).isEqualTo(-3.0);
@@ -75,7 +74,7 @@ class ManagerGateDefectTests {
 	@Test
 	void keysRefusedByMaxWaitLeaveNoDebtWhateverTheInterleavingOfWorkers() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(100));
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofMillis(100));
 		DefaultController controller = start(gate, 8);
 		int keys = 20;
 		for (int i = 0; i < keys; i++) {
@@ -92,7 +91,7 @@ class ManagerGateDefectTests {
 	@Test
 	void workersInterruptedAtTheGateByStopGiveAllTheirTokensBack() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		DefaultController controller = start(gate, 6);
 		for (int i = 0; i < 6; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
@@ -109,7 +108,7 @@ class ManagerGateDefectTests {
 	@Test
 	void workerWokenAtTheGateAfterStopBeganDoesNotReconcile() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		DefaultController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
@@ -128,7 +127,7 @@ class ManagerGateDefectTests {
 	@Test
 	void maxWaitOfCenturiesMeansNoLimitAndKeepsTheWorker() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofDays(365L * 300));
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofDays(365L * 300));
 		DefaultController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));

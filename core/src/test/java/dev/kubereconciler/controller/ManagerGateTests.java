@@ -61,7 +61,7 @@ class ManagerGateTests {
 	@Test
 	void admissionsAcrossControllersFollowBurstPlusQpsTimesT() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(5, 5, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		for (String name : List.of("a", "b", "c")) {
 			DefaultController controller = start(name, gate, (request) -> Result.done());
 			for (int i = 0; i < 20; i++) {
@@ -136,7 +136,7 @@ class ManagerGateTests {
 	@Test
 	void keyThatWouldWaitPastMaxWaitGivesItsTokenBackAndWaitsInTheQueue() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), Duration.ofMillis(500));
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofMillis(500));
 		DefaultController controller = start("a", gate, (request) -> Result.done());
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
@@ -151,7 +151,7 @@ class ManagerGateTests {
 	@Test
 	void theWaitAtTheGateIsLimiterDelayNotWork() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
-		ManagerGate gate = new ManagerGate(bucket, EnumSet.allOf(Trigger.class), null);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		List<Long> worked = java.util.Collections.synchronizedList(new ArrayList<>());
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("a")

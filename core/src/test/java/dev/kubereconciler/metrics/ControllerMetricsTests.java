@@ -2,7 +2,6 @@ package dev.kubereconciler.metrics;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,7 +213,7 @@ class ControllerMetricsTests {
 		ManualClock sleeper = this.scheduler;
 		this.metrics.bindTo(this.registry);
 		DefaultController controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
-				new ManagerGate(this.managerBucket, EnumSet.allOf(Trigger.class), null));
+				new ManagerGate(this.managerBucket, Trigger.queued(), null));
 		for (String name : List.of("a", "b", "c")) {
 			controller.enqueue(new Request("ns", name));
 		}

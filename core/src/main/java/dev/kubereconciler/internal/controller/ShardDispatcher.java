@@ -63,8 +63,8 @@ public final class ShardDispatcher implements ShardListener {
 			Collection<DefaultController> controllers, ManagerGate gate, Ticker ticker, Sleeper sleeper,
 			ThreadFactory threadFactory, Duration shutdownTimeout, Duration abandonGrace) {
 		this.settings = settings;
-		this.table = new PartitionTable(new Partitioner(settings.partitions()), ticker, settings.renewDeadline(),
-				shutdownTimeout, abandonGrace);
+		this.table = new PartitionTable(new Partitioner(settings.partitions()), ticker,
+				settings.timing().renewDeadline(), shutdownTimeout, abandonGrace);
 		this.coordinator = new ShardCoordinator(client, settings, this.table, ticker, Clock.systemUTC(), this);
 		this.controllers = controllers;
 		this.bucket = (clusterRate && !gate.bucket().isUnlimited()) ? gate.bucket() : null;
@@ -92,14 +92,15 @@ public final class ShardDispatcher implements ShardListener {
 	public static ShardDispatcher create(ApiClient apiClient, ShardingSettings settings, boolean clusterRate,
 			Collection<DefaultController> controllers, ManagerGate gate, DelayScheduler clock,
 			ThreadFactory threadFactory, Duration shutdownTimeout, Duration abandonGrace) {
-		Duration budget = settings.leaseDuration().minus(settings.renewDeadline());
+		Duration budget = settings.timing().leaseDuration().minus(settings.timing().renewDeadline());
 		for (DefaultController controller : controllers) {
 			Duration timeout = controller.definition().reconcileTimeout();
 			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
 				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
 						+ (timeout.isZero() ? "none" : timeout)
-						+ ", but with sharding it must be below the lease duration (" + settings.leaseDuration()
-						+ ") minus the renew deadline (" + settings.renewDeadline()
+						+ ", but with sharding it must be below the lease duration ("
+						+ settings.timing().leaseDuration() + ") minus the renew deadline ("
+						+ settings.timing().renewDeadline()
 						+ "), so that a reconcile ends before another replica can take its partition over");
 			}
 		}
@@ -141,10 +142,10 @@ public final class ShardDispatcher implements ShardListener {
 					return;
 				}
 				logger.warn("Sharding round failed; dispatch stops for partitions not renewed within {}",
-						this.settings.renewDeadline(), ex);
+						this.settings.timing().renewDeadline(), ex);
 			}
 			try {
-				this.sleeper.sleep(this.settings.retryPeriod().toNanos());
+				this.sleeper.sleep(this.settings.timing().retryPeriod().toNanos());
 			}
 			catch (InterruptedException ex) {
 				if (!this.running) {
@@ -165,7 +166,7 @@ public final class ShardDispatcher implements ShardListener {
 		if (thread != null) {
 			thread.interrupt();
 			try {
-				thread.join(this.settings.leaseDuration().toMillis());
+				thread.join(this.settings.timing().leaseDuration().toMillis());
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -1,7 +1,6 @@
 package dev.kubereconciler.internal.controller;
 
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.Executors;
 
@@ -51,8 +50,7 @@ class ShardDispatcherTests {
 	}
 
 	private ManagerGate gate(double qps, int burst) {
-		return new ManagerGate(new TokenBucketRateLimiter<>(qps, burst, this.ticker), EnumSet.allOf(Trigger.class),
-				null);
+		return new ManagerGate(new TokenBucketRateLimiter<>(qps, burst, this.ticker), Trigger.queued(), null);
 	}
 
 	private ShardDispatcher run(ManagerGate gate, boolean clusterRate) {
