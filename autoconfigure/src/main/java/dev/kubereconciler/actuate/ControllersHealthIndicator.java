@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -19,22 +18,18 @@ import dev.kubereconciler.manager.ControllerManager;
  * also for a cold standby whose informers have not started. The details give each
  * controller's state.
  */
-public class ControllersHealthIndicator extends AbstractHealthIndicator {
-
-	private final Supplier<ControllerManager> manager;
+public class ControllersHealthIndicator extends ManagerHealthIndicator {
 
 	/**
 	 * Create the indicator.
 	 * @param manager supplies the manager on each check
 	 */
 	public ControllersHealthIndicator(Supplier<ControllerManager> manager) {
-		super("Controllers health check failed");
-		this.manager = manager;
+		super("Controllers health check failed", manager);
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		ControllerManager manager = this.manager.get();
+	void check(ControllerManager manager, Health.Builder builder) {
 		boolean running = manager.isRunning();
 		boolean failed = false;
 		Map<String, Object> controllers = new LinkedHashMap<>();
@@ -55,10 +50,7 @@ public class ControllersHealthIndicator extends AbstractHealthIndicator {
 		// fails,
 		// and the controllers turn failed, once the cache sync timeout passes
 		boolean synced = manager.hasSynced();
-		// a cold standby starts its informers only once it wins the Lease: until then
-		// it is not syncing, it is waiting
-		boolean cachesReady = synced || !manager.cachesStarted();
-		Status status = failed ? Status.DOWN : ((running && cachesReady) ? Status.UP : Status.UNKNOWN);
+		Status status = failed ? Status.DOWN : ((running && cachesReady(manager)) ? Status.UP : Status.UNKNOWN);
 		builder.status(status)
 			.withDetail("running", running)
 			.withDetail("leader", manager.isLeader())

@@ -2,7 +2,6 @@ package dev.kubereconciler.actuate;
 
 import java.util.function.Supplier;
 
-import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
@@ -16,30 +15,22 @@ import dev.kubereconciler.manager.ControllerManager;
  * Actuator endpoint and its caches, so it is ready. Nothing here belongs in liveness,
  * since restarting a pod does not bring back an unreachable API server.
  */
-public class ControllersReadinessIndicator extends AbstractHealthIndicator {
-
-	private final Supplier<ControllerManager> manager;
+public class ControllersReadinessIndicator extends ManagerHealthIndicator {
 
 	/**
 	 * Create the indicator.
 	 * @param manager supplies the manager on each check
 	 */
 	public ControllersReadinessIndicator(Supplier<ControllerManager> manager) {
-		super("Controllers readiness check failed");
-		this.manager = manager;
+		super("Controllers readiness check failed", manager);
 	}
 
 	@Override
-	protected void doHealthCheck(Health.Builder builder) {
-		ControllerManager manager = this.manager.get();
+	void check(ControllerManager manager, Health.Builder builder) {
 		boolean running = manager.isRunning();
-		boolean synced = manager.hasSynced();
-		// a cold standby lists only once it wins the Lease; it serves this endpoint
-		// meanwhile
-		boolean cachesReady = synced || !manager.cachesStarted();
-		builder.status((running && cachesReady) ? Status.UP : Status.DOWN)
+		builder.status((running && cachesReady(manager)) ? Status.UP : Status.DOWN)
 			.withDetail("running", running)
-			.withDetail("cachesSynced", synced)
+			.withDetail("cachesSynced", manager.hasSynced())
 			.withDetail("cachesStarted", manager.cachesStarted())
 			.withDetail("leader", manager.isLeader());
 	}

@@ -5,7 +5,7 @@ package dev.kubereconciler.autoconfigure;
  * attribute it overrides, has a value that cannot work. Reported by
  * {@link InvalidPropertyFailureAnalyzer}.
  */
-class InvalidPropertyException extends RuntimeException {
+public class InvalidPropertyException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
@@ -17,7 +17,7 @@ class InvalidPropertyException extends RuntimeException {
 
 	private final String action;
 
-	InvalidPropertyException(String property, Object value, String reason, String action) {
+	public InvalidPropertyException(String property, Object value, String reason, String action) {
 		super("Invalid value '" + value + "' for '" + property + "': " + reason);
 		this.property = property;
 		this.value = value;

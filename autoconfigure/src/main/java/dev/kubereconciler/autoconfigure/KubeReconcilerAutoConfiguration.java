@@ -21,6 +21,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
+import dev.kubereconciler.autoconfigure.reconciler.ControllerDefinitionResolver;
+import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
@@ -85,7 +87,7 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
 			ObjectProvider<EventRecorders> eventRecorders, BeanFactory beanFactory, Environment environment) {
-		ControllerDefinitions definitions = new ControllerDefinitions(properties,
+		ControllerDefinitionResolver definitions = new ControllerDefinitionResolver(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
 		return new ManagedControllers(

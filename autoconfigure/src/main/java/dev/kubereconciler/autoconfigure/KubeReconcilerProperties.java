@@ -235,18 +235,7 @@ public class KubeReconcilerProperties {
 	/**
 	 * The shared manager-level token bucket.
 	 */
-	public static class ManagerRateLimiter {
-
-		/**
-		 * Reconciles per second across all controllers. Unset means unlimited (the bucket
-		 * is still reported).
-		 */
-		private @Nullable Double qps;
-
-		/**
-		 * Reconciles that may start at once. Defaults to qps rounded up (at least 1).
-		 */
-		private @Nullable Integer burst;
+	public static class ManagerRateLimiter extends TokenBucketProperties {
 
 		/**
 		 * Longest a worker waits at the gate; a key that would wait longer gives its
@@ -265,22 +254,6 @@ public class KubeReconcilerProperties {
 		 * divided among the live members when sharding is enabled (cluster).
 		 */
 		private Scope scope = Scope.REPLICA;
-
-		public @Nullable Double getQps() {
-			return this.qps;
-		}
-
-		public void setQps(@Nullable Double qps) {
-			this.qps = qps;
-		}
-
-		public @Nullable Integer getBurst() {
-			return this.burst;
-		}
-
-		public void setBurst(@Nullable Integer burst) {
-			this.burst = burst;
-		}
 
 		public @Nullable Duration getMaxWait() {
 			return this.maxWait;
@@ -329,7 +302,7 @@ public class KubeReconcilerProperties {
 	/**
 	 * Leader election settings.
 	 */
-	public static class LeaderElection {
+	public static class LeaderElection extends LeaseTimingProperties {
 
 		/**
 		 * Whether only the instance holding the Lease runs controllers.
@@ -348,26 +321,15 @@ public class KubeReconcilerProperties {
 		private @Nullable String leaseNamespace;
 
 		/**
-		 * How long a lease is valid without renewal.
-		 */
-		private Duration leaseDuration = LeaseTiming.DEFAULT_LEASE_DURATION;
-
-		/**
-		 * How long the leader keeps trying to renew before it gives up leadership.
-		 */
-		private Duration renewDeadline = LeaseTiming.DEFAULT_RENEW_DEADLINE;
-
-		/**
-		 * How often candidates try to acquire or renew the lease.
-		 */
-		private Duration retryPeriod = LeaseTiming.DEFAULT_RETRY_PERIOD;
-
-		/**
 		 * Whether followers start their informers and sync their caches before they win
 		 * the Lease (a warm standby), so that a new leader does not wait for a full list.
 		 * With false, a follower lists only once it wins the Lease.
 		 */
 		private boolean warmup = LeaderElectionSettings.DEFAULT_WARMUP;
+
+		public LeaderElection() {
+			super(LeaseTiming.DEFAULTS);
+		}
 
 		public boolean isEnabled() {
 			return this.enabled;
@@ -391,30 +353,6 @@ public class KubeReconcilerProperties {
 
 		public void setLeaseNamespace(@Nullable String leaseNamespace) {
 			this.leaseNamespace = leaseNamespace;
-		}
-
-		public Duration getLeaseDuration() {
-			return this.leaseDuration;
-		}
-
-		public void setLeaseDuration(Duration leaseDuration) {
-			this.leaseDuration = leaseDuration;
-		}
-
-		public Duration getRenewDeadline() {
-			return this.renewDeadline;
-		}
-
-		public void setRenewDeadline(Duration renewDeadline) {
-			this.renewDeadline = renewDeadline;
-		}
-
-		public Duration getRetryPeriod() {
-			return this.retryPeriod;
-		}
-
-		public void setRetryPeriod(Duration retryPeriod) {
-			this.retryPeriod = retryPeriod;
 		}
 
 		public boolean isWarmup() {

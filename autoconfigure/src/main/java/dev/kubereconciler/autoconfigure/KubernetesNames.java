@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
  * Checks the names the API server will insist on, so that a typo fails startup with the
  * property's name instead of a controller that watches nothing and reports UP.
  */
-final class KubernetesNames {
+public final class KubernetesNames {
 
 	// RFC 1123 label, as the API server validates namespace names
 	private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
@@ -34,7 +34,7 @@ final class KubernetesNames {
 		return true;
 	}
 
-	static void requireLabel(String property, String value, String action) {
+	public static void requireLabel(String property, String value, String action) {
 		if (!isLabel(value)) {
 			throw new InvalidPropertyException(property, value,
 					"not a valid RFC 1123 label: at most 63 characters, lower-case letters, digits and '-', "

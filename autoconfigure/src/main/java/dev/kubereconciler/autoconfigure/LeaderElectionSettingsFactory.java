@@ -18,11 +18,12 @@ import dev.kubereconciler.leaderelection.LeaseTiming;
  * finds the Lease's name and namespace when they are not set, makes up this instance's
  * identity, and rejects values that cannot work, naming the property.
  */
-final class LeaderElectionSettingsFactory {
+public final class LeaderElectionSettingsFactory {
 
 	private static final String PREFIX = "kube-reconciler.leader-election.";
 
-	static final Path SERVICE_ACCOUNT_NAMESPACE = Path.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
+	public static final Path SERVICE_ACCOUNT_NAMESPACE = Path
+		.of("/var/run/secrets/kubernetes.io/serviceaccount/namespace");
 
 	private LeaderElectionSettingsFactory() {
 	}
@@ -69,7 +70,7 @@ final class LeaderElectionSettingsFactory {
 	 * Return the namespace of the pod this runs in, read from its service account, or
 	 * {@code default} outside a cluster.
 	 */
-	static String podNamespace(Path namespaceFile) {
+	public static String podNamespace(Path namespaceFile) {
 		try {
 			return Files.isReadable(namespaceFile) ? Files.readString(namespaceFile).trim() : "default";
 		}

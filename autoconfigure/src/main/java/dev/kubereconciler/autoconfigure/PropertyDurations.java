@@ -7,12 +7,12 @@ import java.time.Duration;
  * shares: not negative, and short enough to count in nanoseconds (about 292 years), as
  * timers do.
  */
-final class PropertyDurations {
+public final class PropertyDurations {
 
 	private PropertyDurations() {
 	}
 
-	static Duration requireNotNegative(String property, Duration value) {
+	public static Duration requireNotNegative(String property, Duration value) {
 		if (value == null || value.isNegative()) {
 			throw new InvalidPropertyException(property, value, "this duration cannot be negative",
 					"Set " + property + " to 0 or a positive duration such as 30s.");
@@ -20,7 +20,7 @@ final class PropertyDurations {
 		return requireCountable(property, value);
 	}
 
-	static Duration requirePositive(String property, Duration value) {
+	public static Duration requirePositive(String property, Duration value) {
 		if (value == null || value.isNegative() || value.isZero()) {
 			throw new InvalidPropertyException(property, value, "this duration must be greater than 0",
 					"Set " + property + " to a positive duration such as 30s.");

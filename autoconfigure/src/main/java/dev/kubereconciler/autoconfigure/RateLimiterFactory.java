@@ -21,7 +21,7 @@ import dev.kubereconciler.reconcile.Request;
  * rejects values that cannot work with an {@link InvalidPropertyException} naming the
  * property.
  */
-final class RateLimiterFactory {
+public final class RateLimiterFactory {
 
 	private final Function<String, @Nullable RateLimiter<Request>> beans;
 
@@ -29,11 +29,11 @@ final class RateLimiterFactory {
 	 * Create a factory.
 	 * @param beans resolves a {@code RateLimiter} bean by name, or returns {@code null}
 	 */
-	RateLimiterFactory(Function<String, @Nullable RateLimiter<Request>> beans) {
+	public RateLimiterFactory(Function<String, @Nullable RateLimiter<Request>> beans) {
 		this.beans = beans;
 	}
 
-	RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
+	public RateLimiter<Request> create(String prefix, RateLimiterProperties properties) {
 		return switch (type(prefix, properties)) {
 			case DEFAULT -> RateLimiters.maxOf(exponential(prefix, properties), bucket(prefix, properties));
 			case EXPONENTIAL -> exponential(prefix, properties);
@@ -156,7 +156,7 @@ final class RateLimiterFactory {
 		return RateLimiters.maxWait(create(prefix + ".limiters[0]", properties.getLimiters().get(0)), maxWait);
 	}
 
-	RateLimiter<Request> bean(String property, @Nullable String name) {
+	public RateLimiter<Request> bean(String property, @Nullable String name) {
 		if (name == null || name.isBlank()) {
 			throw new InvalidPropertyException(property + ".bean", name, "type bean needs a bean name",
 					"Set " + property + ".bean to the name of a RateLimiter bean.");

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * {@code max-of}, {@code max-wait}, {@code none}, or {@code bean} to use a
  * {@code RateLimiter} bean by name.
  */
-public class RateLimiterProperties {
+public class RateLimiterProperties extends TokenBucketProperties {
 
 	/**
 	 * Limiter type: default, exponential, bucket, fast-slow, max-of, max-wait, none or
@@ -33,17 +33,6 @@ public class RateLimiterProperties {
 	 * 1000s.
 	 */
 	private @Nullable Duration maxDelay;
-
-	/**
-	 * Token refill rate in tokens per second, for bucket and default. Defaults to 10.
-	 */
-	private @Nullable Double qps;
-
-	/**
-	 * Bucket size, the number of calls that pass without delay at once, for bucket and
-	 * default. Defaults to 100.
-	 */
-	private @Nullable Integer burst;
 
 	/**
 	 * Delay while failures are at most max-fast-attempts, for fast-slow.
@@ -100,22 +89,6 @@ public class RateLimiterProperties {
 		this.maxDelay = maxDelay;
 	}
 
-	public @Nullable Double getQps() {
-		return this.qps;
-	}
-
-	public void setQps(@Nullable Double qps) {
-		this.qps = qps;
-	}
-
-	public @Nullable Integer getBurst() {
-		return this.burst;
-	}
-
-	public void setBurst(@Nullable Integer burst) {
-		this.burst = burst;
-	}
-
 	public @Nullable Duration getFastDelay() {
 		return this.fastDelay;
 	}
@@ -160,9 +133,9 @@ public class RateLimiterProperties {
 		this.bean = bean;
 	}
 
-	boolean isEmpty() {
-		return this.type == null && this.baseDelay == null && this.maxDelay == null && this.qps == null
-				&& this.burst == null && this.fastDelay == null && this.slowDelay == null
+	public boolean isEmpty() {
+		return this.type == null && this.baseDelay == null && this.maxDelay == null && getQps() == null
+				&& getBurst() == null && this.fastDelay == null && this.slowDelay == null
 				&& this.maxFastAttempts == null && this.maxWait == null && this.limiters.isEmpty() && this.bean == null;
 	}
 
@@ -187,8 +160,8 @@ public class RateLimiterProperties {
 		Map<String, Object> set = new LinkedHashMap<>();
 		addIfSet(set, "base-delay", this.baseDelay);
 		addIfSet(set, "max-delay", this.maxDelay);
-		addIfSet(set, "qps", this.qps);
-		addIfSet(set, "burst", this.burst);
+		addIfSet(set, "qps", getQps());
+		addIfSet(set, "burst", getBurst());
 		addIfSet(set, "fast-delay", this.fastDelay);
 		addIfSet(set, "slow-delay", this.slowDelay);
 		addIfSet(set, "max-fast-attempts", this.maxFastAttempts);
@@ -211,7 +184,7 @@ public class RateLimiterProperties {
 	 * @param parent the inherited properties
 	 * @return the merged properties
 	 */
-	RateLimiterProperties inheritFrom(RateLimiterProperties parent) {
+	public RateLimiterProperties inheritFrom(RateLimiterProperties parent) {
 		if (isEmpty()) {
 			return parent;
 		}
@@ -225,8 +198,8 @@ public class RateLimiterProperties {
 		merged.type = (this.type != null) ? this.type : parent.type;
 		merged.baseDelay = (this.baseDelay != null) ? this.baseDelay : parent.baseDelay;
 		merged.maxDelay = (this.maxDelay != null) ? this.maxDelay : parent.maxDelay;
-		merged.qps = (this.qps != null) ? this.qps : parent.qps;
-		merged.burst = (this.burst != null) ? this.burst : parent.burst;
+		merged.setQps((getQps() != null) ? getQps() : parent.getQps());
+		merged.setBurst((getBurst() != null) ? getBurst() : parent.getBurst());
 		merged.fastDelay = (this.fastDelay != null) ? this.fastDelay : parent.fastDelay;
 		merged.slowDelay = (this.slowDelay != null) ? this.slowDelay : parent.slowDelay;
 		merged.maxFastAttempts = (this.maxFastAttempts != null) ? this.maxFastAttempts : parent.maxFastAttempts;

@@ -2,11 +2,20 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 
+import dev.kubereconciler.leaderelection.LeaseTiming;
+
 /**
  * Sharding settings: keys split across replicas by partition, each partition held through
  * a coordination.k8s.io/v1 Lease.
  */
-public class ShardingProperties {
+public class ShardingProperties extends LeaseTimingProperties {
+
+	/**
+	 * The Lease timings of sharding: a 30 s lease, a 10 s renew deadline, a 2 s retry
+	 * period.
+	 */
+	static final LeaseTiming DEFAULT_TIMING = new LeaseTiming(Duration.ofSeconds(30), Duration.ofSeconds(10),
+			Duration.ofSeconds(2));
 
 	/**
 	 * Whether every replica runs the controllers on its share of the keys. Cannot be
@@ -31,23 +40,9 @@ public class ShardingProperties {
 	 */
 	private String leaseNamespace;
 
-	/**
-	 * How long a Lease is valid without renewal; another replica takes a dead replica's
-	 * partitions over after it.
-	 */
-	private Duration leaseDuration = Duration.ofSeconds(30);
-
-	/**
-	 * How long after its last renewal a partition's keys are still dispatched. Reconcile
-	 * timeouts must be below lease-duration minus renew-deadline.
-	 */
-	private Duration renewDeadline = Duration.ofSeconds(10);
-
-	/**
-	 * How often a replica renews its Leases, observes the others' and acquires
-	 * partitions.
-	 */
-	private Duration retryPeriod = Duration.ofSeconds(2);
+	public ShardingProperties() {
+		super(DEFAULT_TIMING);
+	}
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -79,30 +74,6 @@ public class ShardingProperties {
 
 	public void setLeaseNamespace(String leaseNamespace) {
 		this.leaseNamespace = leaseNamespace;
-	}
-
-	public Duration getLeaseDuration() {
-		return this.leaseDuration;
-	}
-
-	public void setLeaseDuration(Duration leaseDuration) {
-		this.leaseDuration = leaseDuration;
-	}
-
-	public Duration getRenewDeadline() {
-		return this.renewDeadline;
-	}
-
-	public void setRenewDeadline(Duration renewDeadline) {
-		this.renewDeadline = renewDeadline;
-	}
-
-	public Duration getRetryPeriod() {
-		return this.retryPeriod;
-	}
-
-	public void setRetryPeriod(Duration retryPeriod) {
-		this.retryPeriod = retryPeriod;
 	}
 
 }

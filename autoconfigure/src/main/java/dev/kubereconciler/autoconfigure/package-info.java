@@ -1,6 +1,12 @@
 /**
- * Spring Boot auto-configuration: {@code @Reconciler} methods and
- * {@code kube-reconciler.*} properties become managed controllers.
+ * Spring Boot auto-configuration of the engine: {@code kube-reconciler.*} properties, the
+ * controller manager built from the resolved definitions and run as a smart lifecycle,
+ * rate limiter beans and customizers, leader election and sharding settings, events,
+ * metrics, and failure analyzers that name the property and the fix.
+ *
+ * <p>
+ * Public API: the auto-configurations, properties and customizers; the rest is public
+ * only for the sub-packages.
  */
 @NullMarked
 package dev.kubereconciler.autoconfigure;

@@ -10,7 +10,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerRbac;
+import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
 
 /**
  * After a Spring test class of {@link KubernetesTest @KubernetesTest} (found by its

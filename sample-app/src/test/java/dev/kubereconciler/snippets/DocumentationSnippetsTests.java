@@ -44,9 +44,9 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 import dev.kubereconciler.autoconfigure.ControllerProperties;
-import dev.kubereconciler.autoconfigure.ControllersEndpointProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Reconciler;

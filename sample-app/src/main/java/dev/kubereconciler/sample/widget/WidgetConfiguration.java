@@ -11,7 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.kubereconciler.autoconfigure.RbacCustomizer;
+import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;

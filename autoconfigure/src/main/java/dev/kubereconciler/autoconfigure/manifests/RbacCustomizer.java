@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.manifests;
 
 import dev.kubereconciler.rbac.RbacRules;
 

@@ -1,9 +1,13 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.manifests;
 
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.LeaderElectionSettingsFactory;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.rbac.ControllerRbac;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.actuate;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -11,20 +11,21 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.kubereconciler.actuate.ControllerActivity;
 import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ControllersEndpointAutoConfiguration}. The manager is built but not
+ * Tests for {@link KubeReconcilerEndpointAutoConfiguration}. The manager is built but not
  * started, so no API server is needed.
  */
-class ControllersEndpointAutoConfigurationTests {
+class KubeReconcilerEndpointAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				ControllersEndpointAutoConfiguration.class))
+				KubeReconcilerEndpointAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 		.withBean(ControllerDefinition.class,

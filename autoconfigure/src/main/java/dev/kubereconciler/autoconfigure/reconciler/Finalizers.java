@@ -1,11 +1,13 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.reconciler;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
 
-import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.autoconfigure.ControllerProperties;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.reconcile.Cleaner;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.actuate;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -13,6 +13,10 @@ import org.springframework.context.annotation.Bean;
 import dev.kubereconciler.actuate.ControllerActivity;
 import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
+import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 
 /**
  * Auto-configuration for the {@code controllers} Actuator endpoint; the activity it
@@ -23,7 +27,7 @@ import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
 @ConditionalOnBean(ManagedControllers.class)
 @ConditionalOnAvailableEndpoint(ControllersEndpoint.class)
 @EnableConfigurationProperties(ControllersEndpointProperties.class)
-public final class ControllersEndpointAutoConfiguration {
+public final class KubeReconcilerEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

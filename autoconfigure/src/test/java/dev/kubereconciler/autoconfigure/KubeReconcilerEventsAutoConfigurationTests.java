@@ -16,13 +16,13 @@ import dev.kubereconciler.metrics.EventMetrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link EventRecorderAutoConfiguration}.
+ * Tests for {@link KubeReconcilerEventsAutoConfiguration}.
  */
-class EventRecorderAutoConfigurationTests {
+class KubeReconcilerEventsAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(
-				AutoConfigurations.of(KubeReconcilerAutoConfiguration.class, EventRecorderAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerEventsAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

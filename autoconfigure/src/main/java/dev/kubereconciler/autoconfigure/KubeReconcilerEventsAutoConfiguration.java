@@ -37,7 +37,7 @@ import dev.kubereconciler.metrics.EventMetrics;
 @ConditionalOnBean(ApiClient.class)
 @ConditionalOnProperty(prefix = "kube-reconciler.events", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(EventsProperties.class)
-public final class EventRecorderAutoConfiguration {
+public final class KubeReconcilerEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

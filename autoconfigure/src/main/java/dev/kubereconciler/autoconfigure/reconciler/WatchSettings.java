@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.reconciler;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,6 +8,7 @@ import java.util.stream.Collectors;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.reconcile.EventFilter;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.actuate;
 
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
@@ -10,17 +10,18 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ControllersHealthContributorAutoConfiguration}.
+ * Tests for {@link KubeReconcilerHealthAutoConfiguration}.
  */
-class ControllersHealthContributorAutoConfigurationTests {
+class KubeReconcilerHealthAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				ControllersHealthContributorAutoConfiguration.class))
+				KubeReconcilerHealthAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.manifests;
 
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -7,6 +7,8 @@ import java.util.List;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 
 /**
  * Writes an application's Kubernetes manifests at build time: starts its context without

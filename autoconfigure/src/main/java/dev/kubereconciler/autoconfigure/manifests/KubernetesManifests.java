@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.manifests;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,6 +30,7 @@ import io.kubernetes.client.util.Yaml;
 
 import org.springframework.core.env.Environment;
 
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.rbac.RbacManifests;
 
 /**

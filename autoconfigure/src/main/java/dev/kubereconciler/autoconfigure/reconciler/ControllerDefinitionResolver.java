@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.reconciler;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,7 +12,15 @@ import java.util.function.Function;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.autoconfigure.ControllerProperties;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.KubernetesNames;
+import dev.kubereconciler.autoconfigure.PropertyDurations;
+import dev.kubereconciler.autoconfigure.RateLimiterCustomizer;
+import dev.kubereconciler.autoconfigure.RateLimiterFactory;
+import dev.kubereconciler.autoconfigure.RateLimiterProperties;
+import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -30,7 +38,7 @@ import dev.kubereconciler.reconcile.Watch;
  * from the annotation, else from {@code defaults.*}. A {@link ControllerDefinition} bean
  * carries its own settings, which only {@code controllers.<name>.*} overrides.
  */
-final class ControllerDefinitions {
+public final class ControllerDefinitionResolver {
 
 	private static final String PREFIX = "kube-reconciler.controllers.";
 
@@ -44,7 +52,7 @@ final class ControllerDefinitions {
 
 	private final WatchSettings watchSettings;
 
-	ControllerDefinitions(KubeReconcilerProperties properties,
+	public ControllerDefinitionResolver(KubeReconcilerProperties properties,
 			Function<String, @Nullable RateLimiter<Request>> limiterBeans, List<RateLimiterCustomizer> customizers,
 			Function<String, @Nullable Object> beans) {
 		this.properties = properties;
@@ -59,7 +67,7 @@ final class ControllerDefinitions {
 	 * @param beans the {@link ControllerDefinition} beans
 	 * @return the definitions
 	 */
-	List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, List<ControllerDefinition> beans) {
+	public List<ControllerDefinition> resolve(List<ReconcilerMethod> methods, List<ControllerDefinition> beans) {
 		Map<String, String> origins = new LinkedHashMap<>();
 		List<ControllerDefinition> resolved = new ArrayList<>();
 		List<Runnable> deferred = new ArrayList<>();

@@ -1,12 +1,13 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.reconciler;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.autoconfigure.ReconcilerMethodProcessor.ReconcilerMethod;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.autoconfigure.ControllerProperties;
+import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;

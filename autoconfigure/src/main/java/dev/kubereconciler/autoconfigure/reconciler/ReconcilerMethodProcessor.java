@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.reconciler;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -33,7 +33,7 @@ import dev.kubereconciler.reconcile.Result;
  * Finds {@link Reconciler @Reconciler} methods on beans and records them, checking their
  * signatures as it goes.
  */
-class ReconcilerMethodProcessor implements BeanPostProcessor {
+public class ReconcilerMethodProcessor implements BeanPostProcessor {
 
 	private static final List<String> RECONCILER_FORMS = List.of("Request", "T", "T, ReconcileContext<T>",
 			"Request, ReconcileContext<T>");

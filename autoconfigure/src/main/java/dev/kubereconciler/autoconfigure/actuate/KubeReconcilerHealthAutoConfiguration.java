@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.actuate;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -11,6 +11,8 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
 import dev.kubereconciler.actuate.ControllersReadinessIndicator;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
 
 /**
  * Auto-configuration for the {@code controllers} health indicator.
@@ -21,7 +23,7 @@ import dev.kubereconciler.actuate.ControllersReadinessIndicator;
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(ManagedControllers.class)
 @ConditionalOnEnabledHealthIndicator("controllers")
-public final class ControllersHealthContributorAutoConfiguration {
+public final class KubeReconcilerHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = { "controllersHealthIndicator", "controllersHealthContributor" })

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.actuate;
 
 import java.util.HashSet;
 import java.util.Set;

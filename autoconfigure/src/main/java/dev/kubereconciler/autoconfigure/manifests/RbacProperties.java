@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.manifests;
 
 import java.util.ArrayList;
 import java.util.List;
