@@ -14,11 +14,13 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Reads the journal that the {@link ShardReplica} processes append to: one line per fact,
- * {@code <replica> <fact> <name> <System.nanoTime()>}, where a fact is {@code identity},
- * {@code start} or {@code end} of a reconcile of the ConfigMap {@code name}, or
- * {@code acquire}, {@code release} or {@code lost} of the partition {@code name}. All
- * processes of one machine share the monotonic clock, so the times compare across them.
+ * Reads the journal that the application instances of a multi-process scenario append to
+ * ({@link ReplicaJvm.Journal}): one line per fact,
+ * {@code <replica> <fact> <name> <System.nanoTime()>}. The {@link ShardReplica} facts are
+ * {@code identity}, {@code start} or {@code end} of a reconcile of the ConfigMap
+ * {@code name}, or {@code acquire}, {@code release} or {@code lost} of the partition
+ * {@code name}; the leader election scenarios journal {@code leading} too. All processes
+ * of one machine share the monotonic clock, so the times compare across them.
  */
 final class ShardJournal {
 
