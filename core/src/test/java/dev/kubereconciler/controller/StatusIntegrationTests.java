@@ -45,8 +45,8 @@ class StatusIntegrationTests {
 	@BeforeEach
 	void setUp() throws ApiException {
 		Gadget.install(this.client);
-		this.gadgets = new GenericKubernetesApi<>(Gadget.class, GadgetList.class, "test.kubereconciler.dev", "v1",
-				"gadgets", this.client);
+		this.gadgets = new GenericKubernetesApi<>(Gadget.class, GadgetList.class, Gadget.GROUP, Gadget.VERSION,
+				Gadget.PLURAL, this.client);
 	}
 
 	@AfterEach
