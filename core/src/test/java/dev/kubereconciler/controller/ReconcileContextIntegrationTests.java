@@ -2,7 +2,6 @@ package dev.kubereconciler.controller;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,9 +21,8 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Result;
@@ -46,25 +44,12 @@ class ReconcileContextIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private final List<ControllerManager> managers = new ArrayList<>();
-
-	private final List<String> errors = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final StartedManagers managers = new StartedManagers();
 
 	ApiClient client;
 
 	TestNamespace namespace;
-
-	private CoreV1Api core;
-
-	@BeforeEach
-	void setUp() {
-		this.core = new CoreV1Api(this.client);
-	}
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(ControllerManager::stop);
-	}
 
 	@Test
 	void objectIsAPrivateCopyAndIsNotPassedOnceGone() throws ApiException {
@@ -91,18 +76,18 @@ class ReconcileContextIntegrationTests {
 						return Result.done();
 					}))
 					.build());
-		this.core.createNamespacedConfigMap(this.namespace.name(), configMap("copied", "copies")).execute();
+		core().createNamespacedConfigMap(this.namespace.name(), configMap("copied", "copies")).execute();
 		await().atMost(TIMEOUT).until(() -> objectCalls.get() == 1 && requestSawObject.size() == 1);
 		V1ConfigMap cached = manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get("copied");
 		assertThat(cached.getData()).doesNotContainKey("scribbled");
 		assertThat(cached.getMetadata().getLabels()).containsEntry("context-test", "copies");
-		this.core.deleteNamespacedConfigMap("copied", this.namespace.name()).execute();
+		core().deleteNamespacedConfigMap("copied", this.namespace.name()).execute();
 		// the request form runs for the deletion and finds nothing; the object form is
 		// not called
 		await().atMost(TIMEOUT).until(() -> requestSawObject.size() == 2);
 		assertThat(requestSawObject).containsExactly(true, false);
 		await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> objectCalls.get() == 1);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -125,14 +110,14 @@ class ReconcileContextIntegrationTests {
 						return (versions.size() < 2) ? Result.requeueAfter(Duration.ofMillis(50)) : Result.done();
 					}))
 					.build());
-		this.core
+		core()
 			.createNamespacedSecret(this.namespace.name(),
 					new V1Secret().metadata(new V1ObjectMeta().name("source")).stringData(Map.of("a", "b")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> versions.size() >= 2);
 		// the second apply changed nothing, so the server kept the resourceVersion
 		assertThat(versions.get(1)).isEqualTo(versions.get(0));
-		V1ConfigMap stored = this.core.readNamespacedConfigMap("source-settings", this.namespace.name()).execute();
+		V1ConfigMap stored = core().readNamespacedConfigMap("source-settings", this.namespace.name()).execute();
 		// client-java's model drops managedFields: read them from the server's own JSON
 		JsonArray managers = rawJson("/api/v1/namespaces/" + this.namespace.name() + "/configmaps/source-settings")
 			.getAsJsonObject("metadata")
@@ -154,7 +139,7 @@ class ReconcileContextIntegrationTests {
 		});
 		// the owner index finds the applied ConfigMap, even before the informer saw it
 		assertThat(ownedSeen).allMatch((count) -> count == 1);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -195,7 +180,7 @@ class ReconcileContextIntegrationTests {
 					}))
 					.build());
 		try {
-			this.core.createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
+			core().createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
 			await().atMost(TIMEOUT).until(() -> stepsSeen.size() >= 2);
 			// the informer still holds the old version, yet the reconcile read its own
 			// write
@@ -213,31 +198,22 @@ class ReconcileContextIntegrationTests {
 				.get("written")
 				.getData()
 				.get("step")));
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	private ControllerManager start(SharedInformerFactory factory, ControllerDefinition... definitions) {
-		ControllerManagerBuilder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
-
-			@Override
-			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request,
-					ReconcileOutcome outcome, long nanos, Throwable error) {
-				if (error != null) {
-					ReconcileContextIntegrationTests.this.errors.add(controller + ": " + error);
-				}
-			}
-
-		});
+		ControllerManagerBuilder builder = ControllerManager.builder(this.client);
 		if (factory != null) {
 			builder.informerFactory(factory);
 		}
 		for (ControllerDefinition definition : definitions) {
 			builder.controller(definition);
 		}
-		ControllerManager manager = builder.build();
-		this.managers.add(manager);
-		manager.start();
-		return manager;
+		return this.managers.start(builder);
+	}
+
+	private CoreV1Api core() {
+		return new CoreV1Api(this.client);
 	}
 
 	private JsonObject rawJson(String path) throws IOException {

@@ -1,20 +1,16 @@
 package dev.kubereconciler.controller;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -32,9 +28,8 @@ class StatusIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private final List<ControllerManager> managers = new ArrayList<>();
-
-	private final List<String> errors = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final StartedManagers managers = new StartedManagers();
 
 	ApiClient client;
 
@@ -47,11 +42,6 @@ class StatusIntegrationTests {
 		Gadget.install(this.client);
 		this.gadgets = new GenericKubernetesApi<>(Gadget.class, GadgetList.class, Gadget.GROUP, Gadget.VERSION,
 				Gadget.PLURAL, this.client);
-	}
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(ControllerManager::stop);
 	}
 
 	@Test
@@ -76,7 +66,7 @@ class StatusIntegrationTests {
 		this.gadgets.update(current).throwsApiException();
 		await().atMost(TIMEOUT).until(() -> "blue".equals(statusColor("steady")));
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> reconciles.get() == 4);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -97,7 +87,7 @@ class StatusIntegrationTests {
 		// no spec change after the create, yet it reconciled again for each of its own
 		// writes
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 11);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -110,7 +100,7 @@ class StatusIntegrationTests {
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "fresh", "green"), "applied"))
 			.throwsApiException();
 		await().atMost(TIMEOUT).until(() -> "applied-green".equals(statusColor("fresh")));
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	private String statusColor(String name) {
@@ -124,26 +114,12 @@ class StatusIntegrationTests {
 	}
 
 	private void start(String name, ContextReconciler<Gadget> reconciler) {
-		ControllerManager manager = ControllerManager.builder(this.client)
+		this.managers.start(ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder(name, Gadget.class)
 				.namespaces(this.namespace.name())
 				.labelSelector("mode=" + name)
 				.reconciler(reconciler)
-				.build())
-			.listener(new ControllerListener() {
-
-				@Override
-				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-						Throwable error) {
-					if (error != null) {
-						StatusIntegrationTests.this.errors.add(controller + ": " + error);
-					}
-				}
-
-			})
-			.build();
-		this.managers.add(manager);
-		manager.start();
+				.build()));
 	}
 
 }
