@@ -1,10 +1,7 @@
 package dev.kubereconciler.reliability;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.reliability.ShardJournal.Fact;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;
@@ -73,44 +71,41 @@ class LeaderFailoverTests {
 
 	@Test
 	void followerTakesOverFromAKilledLeaderAndNoObjectIsReconciledByBoth() throws Exception {
-		Path journal = this.folder.resolve("journal");
-		this.first = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), LeaderCandidate.class.getName(),
-				this.server.kubeconfig().toString(), this.namespace.name(), journal.toString(), "first")
-			.redirectErrorStream(true)
-			.redirectOutput(this.folder.resolve("first.log").toFile())
-			.start();
-		await().atMost(Duration.ofSeconds(60)).until(() -> facts(journal, "first", "leading").size() == 1);
-		this.second = LeaderCandidate.start(this.server.kubeconfig(), this.namespace.name(), journal, "second");
+		ShardJournal journal = new ShardJournal(this.folder.resolve("journal"));
+		this.first = ReplicaJvm.launch(LeaderCandidate.class, this.folder.resolve("first.log"), List
+			.of(this.server.kubeconfig().toString(), this.namespace.name(), journal.file().toString(), "first"));
+		await().atMost(Duration.ofSeconds(60)).until(() -> journal.facts("first", "leading").size() == 1);
+		this.second = LeaderCandidate.start(this.server.kubeconfig(), this.namespace.name(), journal.file(), "second");
 		CoreV1Api core = new CoreV1Api(this.client);
 		for (int i = 0; i < OBJECTS; i++) {
 			core.createNamespacedConfigMap(this.namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("before-" + i)))
 				.execute();
 		}
-		await().atMost(Duration.ofSeconds(30)).until(() -> facts(journal, "first", "end").size() >= OBJECTS);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journal.facts("first", "end").size() >= OBJECTS);
 		assertThat(this.second.getBean(ManagedControllers.class).getManager().isLeader()).isFalse();
-		assertThat(facts(journal, "second", "start")).isEmpty();
+		assertThat(journal.facts("second", "start")).isEmpty();
 		long killed = System.nanoTime();
 		this.first.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-		await().atMost(TAKEOVER_LIMIT).until(() -> facts(journal, "second", "leading").size() == 1);
-		long tookOver = facts(journal, "second", "leading").get(0).nanos();
+		await().atMost(TAKEOVER_LIMIT).until(() -> journal.facts("second", "leading").size() == 1);
+		long tookOver = journal.facts("second", "leading").get(0).nanos();
 		for (int i = 0; i < OBJECTS; i++) {
 			core.createNamespacedConfigMap(this.namespace.name(),
 					new V1ConfigMap().metadata(new V1ObjectMeta().name("after-" + i)))
 				.execute();
 		}
 		await().atMost(Duration.ofSeconds(30))
-			.until(() -> facts(journal, "second", "end").stream()
+			.until(() -> journal.facts("second", "end")
+				.stream()
 				.filter((fact) -> fact.name().startsWith("after-"))
 				.count() >= OBJECTS);
-		List<Fact> firstFacts = facts(journal, "first", null);
-		List<Fact> secondStarts = facts(journal, "second", "start");
+		List<Fact> firstFacts = journal.facts("first", null);
+		List<Fact> secondStarts = journal.facts("second", "start");
 		long firstLast = firstFacts.stream().mapToLong(Fact::nanos).max().orElseThrow();
 		// the killed leader's last reconcile ended before the new leader's first one
 		// began
 		assertThat(secondStarts).allSatisfy((fact) -> assertThat(fact.nanos()).isGreaterThan(firstLast));
-		assertThat(facts(journal, "first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
+		assertThat(journal.facts("first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
 		Duration takeover = Duration.ofNanos(tookOver - killed);
 		// the follower respects the lease it last saw renewed, and takes it once it
 		// expires
@@ -118,29 +113,12 @@ class LeaderFailoverTests {
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("lease duration; renew deadline; retry period", "4 s; 3 s; 0.5 s");
 		figures.put("reconciles by the leader; by the follower while the leader lived",
-				facts(journal, "first", "end").size() + "; "
+				journal.facts("first", "end").size() + "; "
 						+ secondStarts.stream().filter((fact) -> fact.nanos() < killed).count());
 		figures.put("takeover after SIGKILL of the leader", String.format("%.2f s", takeover.toNanos() / 1e9));
 		figures.put("follower's first reconcile after the leader's last one", String.format("%+.2f s",
 				(secondStarts.stream().mapToLong(Fact::nanos).min().orElseThrow() - firstLast) / 1e9));
 		Reliability.report("5-leader-failover", "5. Leader failover", figures);
-	}
-
-	private static List<Fact> facts(Path journal, String identity, String fact) throws IOException {
-		List<Fact> facts = new ArrayList<>();
-		if (!Files.exists(journal)) {
-			return facts;
-		}
-		for (String line : Files.readAllLines(journal)) {
-			String[] parts = line.split(" ");
-			if (parts.length == 4 && parts[0].equals(identity) && (fact == null || parts[1].equals(fact))) {
-				facts.add(new Fact(parts[1], parts[2], Long.parseLong(parts[3])));
-			}
-		}
-		return facts;
-	}
-
-	record Fact(String fact, String name, long nanos) {
 	}
 
 }

@@ -11,14 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Reads the journal that the {@link ShardReplica} processes append to: one line per fact,
- * {@code <replica> <fact> <name> <System.nanoTime()>}, where a fact is {@code identity},
- * {@code start} or {@code end} of a reconcile of the ConfigMap {@code name}, or
- * {@code acquire}, {@code release} or {@code lost} of the partition {@code name}. All
- * processes of one machine share the monotonic clock, so the times compare across them.
+ * Reads the journal that the application instances of a multi-process scenario append to
+ * ({@link ReplicaJvm.Journal}): one line per fact,
+ * {@code <replica> <fact> <name> <System.nanoTime()>}. The {@link ShardReplica} facts are
+ * {@code identity}, {@code start} or {@code end} of a reconcile of the ConfigMap
+ * {@code name}, or {@code acquire}, {@code release} or {@code lost} of the partition
+ * {@code name}; the leader election scenarios journal {@code leading} too. All processes
+ * of one machine share the monotonic clock, so the times compare across them.
  */
 final class ShardJournal {
 
@@ -76,6 +79,35 @@ final class ShardJournal {
 	}
 
 	/**
+	 * Return the names without a reconcile that started after their write was sent.
+	 * @param sent when the write of each was sent, by name
+	 * @return the names
+	 */
+	List<String> unreconciledSince(Map<String, Long> sent) throws IOException {
+		Map<String, Long> lastStart = new HashMap<>();
+		facts(null, "start").forEach((fact) -> lastStart.merge(fact.name(), fact.nanos(), Math::max));
+		List<String> missing = new ArrayList<>();
+		sent.forEach((name, at) -> {
+			if (lastStart.getOrDefault(name, Long.MIN_VALUE) < at) {
+				missing.add(name);
+			}
+		});
+		return missing;
+	}
+
+	/**
+	 * Return the partitions a replica holds now, by its journal.
+	 * @param replica the replica
+	 * @return the partitions
+	 */
+	Set<Integer> partitionsHeld(String replica) throws IOException {
+		Set<Integer> held = new TreeSet<>();
+		partitionsAt(facts(replica, null), Long.MAX_VALUE).getOrDefault(replica, Set.of())
+			.forEach((partition) -> held.add(Integer.parseInt(partition)));
+		return held;
+	}
+
+	/**
 	 * Return how many partitions each replica holds now, by the journal.
 	 * @return the counts by replica, without replicas that hold none
 	 */
@@ -90,6 +122,16 @@ final class ShardJournal {
 	 * @return the counts by replica, without replicas that held none
 	 */
 	static Map<String, Integer> heldAt(List<Fact> facts, long at) {
+		Map<String, Integer> counts = new TreeMap<>();
+		partitionsAt(facts, at).forEach((replica, partitions) -> {
+			if (!partitions.isEmpty()) {
+				counts.put(replica, partitions.size());
+			}
+		});
+		return counts;
+	}
+
+	private static Map<String, Set<String>> partitionsAt(List<Fact> facts, long at) {
 		Map<String, Set<String>> held = new TreeMap<>();
 		for (Fact fact : facts) {
 			if (fact.nanos() > at) {
@@ -102,13 +144,7 @@ final class ShardJournal {
 				held.computeIfAbsent(fact.replica(), (replica) -> new HashSet<>()).remove(fact.name());
 			}
 		}
-		Map<String, Integer> counts = new TreeMap<>();
-		held.forEach((replica, partitions) -> {
-			if (!partitions.isEmpty()) {
-				counts.put(replica, partitions.size());
-			}
-		});
-		return counts;
+		return held;
 	}
 
 	/**

@@ -1,30 +1,21 @@
 package dev.kubereconciler.reliability;
 
-import java.io.FileOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.util.Config;
 
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -51,18 +42,17 @@ public final class ShardReplica {
 	 * then {@code --property=value} arguments that override the defaults below
 	 */
 	public static void main(String[] args) {
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
-			.web(WebApplicationType.NONE)
-			.properties("kubeconfig=" + args[0], "journal=" + args[2], "replica=" + args[3],
-					"kube-reconciler.controllers.sharded.namespaces=" + args[1],
-					"kube-reconciler.sharding.enabled=true", "kube-reconciler.sharding.lease-prefix=scenario",
-					"kube-reconciler.sharding.lease-namespace=" + args[1],
-					"kube-reconciler.sharding.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
-					"kube-reconciler.sharding.renew-deadline=6s",
-					"kube-reconciler.sharding.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
-					"kube-reconciler.defaults.reconcile-timeout=3s",
-					"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s")
-			.run(Arrays.copyOfRange(args, 4, args.length));
+		ConfigurableApplicationContext context = ReplicaJvm.run(Application.class, Path.of(args[0]), Path.of(args[2]),
+				args[3],
+				List.of("kube-reconciler.controllers.sharded.namespaces=" + args[1],
+						"kube-reconciler.sharding.enabled=true", "kube-reconciler.sharding.lease-prefix=scenario",
+						"kube-reconciler.sharding.lease-namespace=" + args[1],
+						"kube-reconciler.sharding.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
+						"kube-reconciler.sharding.renew-deadline=6s",
+						"kube-reconciler.sharding.retry-period=" + RETRY_PERIOD.toMillis() + "ms",
+						"kube-reconciler.defaults.reconcile-timeout=3s",
+						"kube-reconciler.defaults.max-concurrent-reconciles=4", "kube-reconciler.shutdown-timeout=2s"),
+				Arrays.copyOfRange(args, 4, args.length));
 		String identity = context.getBean(ManagedControllers.class)
 			.getManager()
 			.shardCoordinator()
@@ -72,19 +62,11 @@ public final class ShardReplica {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
 	static class Application {
 
 		@Bean
-		ApiClient apiClient(org.springframework.core.env.Environment environment) throws IOException {
-			return Config.fromConfig(environment.getRequiredProperty("kubeconfig")).setReadTimeout(0);
-		}
-
-		@Bean
-		Journal journal(org.springframework.core.env.Environment environment) {
-			return new Journal(Path.of(environment.getRequiredProperty("journal")),
-					environment.getRequiredProperty("replica"),
-					Duration.ofMillis(environment.getProperty("reconcile-millis", Long.class, 10L)));
+		Journal journal(Environment environment) {
+			return new Journal(environment);
 		}
 
 		// looked up, not injected: a SmartLifecycle that depends on ManagedControllers is
@@ -153,20 +135,15 @@ public final class ShardReplica {
 	}
 
 	/**
-	 * Writes one line per fact: {@code <replica> <fact> <name> <nanoTime>}.
+	 * Journals when each reconcile starts and ends.
 	 */
-	static final class Journal {
-
-		private final Path file;
-
-		private final String replica;
+	static final class Journal extends ReplicaJvm.Journal {
 
 		private final Duration work;
 
-		Journal(Path file, String replica, Duration work) {
-			this.file = file;
-			this.replica = replica;
-			this.work = work;
+		Journal(Environment environment) {
+			super(environment);
+			this.work = Duration.ofMillis(environment.getProperty("reconcile-millis", Long.class, 10L));
 		}
 
 		@Reconciler(name = "sharded", watches = V1ConfigMap.class)
@@ -175,18 +152,6 @@ public final class ShardReplica {
 			// some work, so that overlapping reconciles of two replicas would show
 			LockSupport.parkNanos(this.work.toNanos());
 			write("end", request.name());
-		}
-
-		synchronized void write(String fact, String name) {
-			String line = this.replica + " " + fact + " " + name + " " + System.nanoTime() + "\n";
-			// not Files.writeString: its channel is closed by an interrupt, and the
-			// partition table interrupts the reconciles of a partition it loses
-			try (OutputStream out = new FileOutputStream(this.file.toFile(), true)) {
-				out.write(line.getBytes(StandardCharsets.UTF_8));
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
 		}
 
 	}

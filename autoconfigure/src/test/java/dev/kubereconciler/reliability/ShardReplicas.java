@@ -65,15 +65,10 @@ final class ShardReplicas implements AutoCloseable {
 	 */
 	void start(String... replicas) throws IOException {
 		for (String replica : replicas) {
-			List<String> command = new ArrayList<>(
-					List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-							"-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", System.getProperty("java.class.path"),
-							ShardReplica.class.getName(), this.server.kubeconfig().toString(), this.namespace,
-							this.journal.file().toString(), replica));
-			command.addAll(this.properties);
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(this.folder.resolve(replica + ".log").toFile())
-				.start();
+			List<String> args = new ArrayList<>(List.of(this.server.kubeconfig().toString(), this.namespace,
+					this.journal.file().toString(), replica));
+			args.addAll(this.properties);
+			Process process = ReplicaJvm.launch(ShardReplica.class, this.folder.resolve(replica + ".log"), args);
 			this.processes.put(replica, process);
 		}
 		for (String replica : replicas) {

@@ -1,6 +1,5 @@
 package dev.kubereconciler.reliability;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,19 +8,12 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import io.kubernetes.client.openapi.ApiClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.kubereconciler.reliability.ShardJournal.Fact;
 import dev.kubereconciler.reliability.ShardJournal.Reconcile;
 import dev.kubereconciler.sharding.Partitioner;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,58 +27,41 @@ import static org.awaitility.Awaitility.await;
  * overlaps with the new holder's is reported, not asserted: no Lease can prevent that.
  *
  * <p>
- * Opt-in ({@code -Dkube-reconciler.reliability.sharding=true}): about a minute and a half
- * with three JVMs.
+ * CI runs it at a reduced size (200 objects, 16 partitions, a 6 s lease, a 9 s pause);
+ * {@code -Dkube-reconciler.reliability.sharding=true} runs the issue's size (300 objects,
+ * 32 partitions, a 10 s lease, a 15 s pause).
  */
 @KubernetesTest
-@EnabledIfSystemProperty(named = "kube-reconciler.reliability.sharding", matches = "true")
-class ShardingPausedReplicaTests {
+class ShardingPausedReplicaTests extends ShardingScenario {
 
-	private static final int PARTITIONS = 32;
+	private static final int OBJECTS = Reliability.scaled(FULL ? 300 : 200);
 
-	private static final int OBJECTS = Reliability.scaled(300);
+	// each reconcile takes this long, so that some are in flight at the SIGSTOP
+	private static final Duration RECONCILE = Duration.ofMillis(200);
 
-	private static final Duration PAUSE = ShardReplica.LEASE_DURATION.plusSeconds(5);
+	private static final Duration PAUSE = LEASE_DURATION.plusSeconds(FULL ? 5 : 3);
 
 	private static final Duration LIMIT = Duration.ofSeconds(90);
 
 	private static final String INTRO = """
-			`ShardingPausedReplicaTests` (opt-in, `-Dkube-reconciler.reliability.sharding=true`)
-			pauses one of three replicas with SIGSTOP for 15 s (longer than the 10 s lease) while
-			every object is updated again and again, then resumes it with SIGCONT. The others take
-			its partitions over after their Leases expire. After SIGCONT the paused replica must start
-			no reconcile of a partition before it has acquired that partition again (by its journal),
-			because every dispatch checks, by its own clock, that the partition's Lease was renewed
-			within the renew deadline. A reconcile that was already running at the SIGSTOP resumes
-			where it stopped; whether it overlapped with the new holder's reconcile of the same key is
-			reported, not asserted: that is the limit of any Lease.
+			`ShardingPausedReplicaTests` pauses one of three replicas with SIGSTOP for longer than
+			the lease while every object is updated again and again, then resumes it with SIGCONT.
+			The others take its partitions over after their Leases expire. After SIGCONT the paused
+			replica must start no reconcile of a partition before it has acquired that partition
+			again (by its journal), because every dispatch checks, by its own clock, that the
+			partition's Lease was renewed within the renew deadline. A reconcile that was already
+			running at the SIGSTOP resumes where it stopped; whether it overlapped with the new
+			holder's reconcile of the same key is reported, not asserted: that is the limit of any
+			Lease. CI runs it at a reduced size (200 objects, 16 partitions, a 6 s lease, a 4 s renew
+			deadline, a 9 s pause); `-Dkube-reconciler.reliability.sharding=true` runs it at 300
+			objects, 32 partitions, a 10 s lease and a 15 s pause. The first row says which size
+			produced the figures.
 			""";
-
-	@TempDir(cleanup = CleanupMode.ON_SUCCESS)
-	Path folder;
-
-	ApiClient client;
-
-	TestNamespace namespace;
-
-	KubernetesTestServer server;
-
-	private ShardReplicas replicas;
-
-	@AfterEach
-	void stop() {
-		if (this.replicas != null) {
-			this.replicas.close();
-		}
-	}
 
 	@Test
 	void aResumedReplicaStartsNoReconcileOfAPartitionItLost() throws Exception {
 		long began = System.nanoTime();
-		// reconciles of 200 ms, so that some are in flight at the SIGSTOP
-		this.replicas = new ShardReplicas(this.server, this.namespace.name(), this.folder,
-				List.of("--reconcile-millis=200"));
-		ShardJournal journal = this.replicas.journal();
+		ShardJournal journal = prepare("--reconcile-millis=" + RECONCILE.toMillis());
 		Set<String> three = Set.of("r1", "r2", "r3");
 		this.replicas.start("r1", "r2", "r3");
 		await().atMost(LIMIT).until(() -> ShardJournal.balanced(journal.held(), three, PARTITIONS));
@@ -110,6 +85,7 @@ class ShardingPausedReplicaTests {
 		writer.start();
 		await().atMost(LIMIT).until(() -> !journal.reconciledSince("r2", flowing).isEmpty());
 		Map<String, Integer> before = journal.held();
+		Set<Integer> ofR2 = journal.partitionsHeld("r2");
 		this.replicas.signal("r2", "STOP");
 		long stoppedAt = System.nanoTime();
 		await().atMost(LIMIT).until(() -> {
@@ -117,12 +93,7 @@ class ShardingPausedReplicaTests {
 			return System.nanoTime() - stoppedAt > PAUSE.toNanos()
 					&& held.getOrDefault("r1", 0) + held.getOrDefault("r3", 0) == PARTITIONS;
 		});
-		long takenOver = journal.facts(null, "acquire")
-			.stream()
-			.filter((fact) -> fact.nanos() > stoppedAt)
-			.mapToLong(Fact::nanos)
-			.max()
-			.orElseThrow();
+		long takenOver = lastAcquired(journal, stoppedAt, ofR2);
 		long contAt = System.nanoTime();
 		this.replicas.signal("r2", "CONT");
 		await().atMost(LIMIT)
@@ -165,8 +136,7 @@ class ShardingPausedReplicaTests {
 			.toList();
 
 		Map<String, Object> figures = new LinkedHashMap<>();
-		figures.put("objects; partitions; lease duration; renew deadline; retry period; reconcile",
-				OBJECTS + "; " + PARTITIONS + "; 10 s; 6 s; 1 s; 200 ms");
+		figures.put(SIZE + "; each reconcile", size(OBJECTS) + "; " + RECONCILE.toMillis() + " ms");
 		figures.put("partitions held before the pause", before);
 		figures.put("r2 paused (SIGSTOP to SIGCONT)", ShardJournal.seconds(contAt - stoppedAt));
 		figures.put("r1 and r3 held all " + PARTITIONS + " after the SIGSTOP",
@@ -186,7 +156,7 @@ class ShardingPausedReplicaTests {
 		figures.put("other keys reconciled by two replicas at once", otherOverlaps.size());
 		figures.put("rounds of updates written", rounds.get());
 		figures.put("scenario took", ShardJournal.seconds(System.nanoTime() - began));
-		Reliability.report("9b-sharding-paused-replica", "9b. Sharding: a paused replica", INTRO, figures);
+		Reliability.report("9b-sharding-paused-replica", title("9b. Sharding: a paused replica"), INTRO, figures);
 		assertThat(whilePaused).as("SIGSTOP stopped r2").isZero();
 		assertThat(notHeld).isEmpty();
 		assertThat(otherOverlaps).isEmpty();

@@ -1,28 +1,19 @@
 package dev.kubereconciler.reliability;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.kubernetes.client.openapi.ApiClient;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 import dev.kubereconciler.reliability.ShardJournal.Fact;
 import dev.kubereconciler.reliability.ShardJournal.Reconcile;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -41,19 +32,9 @@ import static org.awaitility.Awaitility.await;
  * objects, 32 partitions, a 10 s lease) and asserts the share of one round of updates.
  */
 @KubernetesTest
-class ShardingScenarioTests {
-
-	static final boolean FULL = Boolean.getBoolean("kube-reconciler.reliability.sharding");
-
-	private static final int PARTITIONS = FULL ? 32 : 16;
+class ShardingScenarioTests extends ShardingScenario {
 
 	private static final int OBJECTS = Reliability.scaled(FULL ? 1000 : 200);
-
-	private static final Duration LEASE_DURATION = Duration.ofSeconds(FULL ? 10 : 6);
-
-	private static final Duration RENEW_DEADLINE = Duration.ofSeconds(FULL ? 6 : 4);
-
-	private static final Duration RECONCILE_TIMEOUT = Duration.ofSeconds(FULL ? 3 : 1);
 
 	private static final Duration CONVERGE_LIMIT = Duration.ofSeconds(90);
 
@@ -75,38 +56,12 @@ class ShardingScenarioTests {
 			which size produced the figures.
 			""";
 
-	// kept when the test fails, for the replicas' logs
-	@TempDir(cleanup = CleanupMode.ON_SUCCESS)
-	Path folder;
-
-	ApiClient client;
-
-	TestNamespace namespace;
-
-	KubernetesTestServer server;
-
-	private ShardReplicas replicas;
-
-	@AfterEach
-	void stop() {
-		if (this.replicas != null) {
-			this.replicas.close();
-		}
-	}
-
 	@Test
 	void replicasShareTheKeysWithoutOverlapThroughJoinsAKillAndALeave() throws Exception {
 		long began = System.nanoTime();
-		this.replicas = new ShardReplicas(this.server, this.namespace.name(), this.folder,
-				List.of("--kube-reconciler.sharding.partitions=" + PARTITIONS,
-						"--kube-reconciler.sharding.lease-duration=" + LEASE_DURATION.toMillis() + "ms",
-						"--kube-reconciler.sharding.renew-deadline=" + RENEW_DEADLINE.toMillis() + "ms",
-						"--kube-reconciler.defaults.reconcile-timeout=" + RECONCILE_TIMEOUT.toMillis() + "ms"));
-		ShardJournal journal = this.replicas.journal();
+		ShardJournal journal = prepare();
 		Map<String, Object> figures = new LinkedHashMap<>();
-		figures.put("objects; partitions; lease duration; renew deadline; retry period; reconcile timeout",
-				OBJECTS + "; " + PARTITIONS + "; " + LEASE_DURATION.toSeconds() + " s; " + RENEW_DEADLINE.toSeconds()
-						+ " s; 1 s; " + RECONCILE_TIMEOUT.toSeconds() + " s");
+		figures.put(SIZE, size(OBJECTS));
 		this.replicas.start("r1");
 		await().atMost(CONVERGE_LIMIT).until(() -> journal.held().getOrDefault("r1", 0) == PARTITIONS);
 		this.replicas.write(this.client, OBJECTS, "v1");
@@ -135,7 +90,7 @@ class ShardingScenarioTests {
 		// cached
 		// keys of the partitions they acquired)
 		Map<String, Long> round = this.replicas.write(this.client, OBJECTS, "v2");
-		await().atMost(CONVERGE_LIMIT).until(() -> unreconciledSince(journal, round).isEmpty());
+		await().atMost(CONVERGE_LIMIT).until(() -> journal.unreconciledSince(round).isEmpty());
 		Map<String, Fact> firstAfter = new HashMap<>();
 		for (Fact start : journal.facts(null, "start")) {
 			Long sentAt = round.get(start.name());
@@ -154,16 +109,9 @@ class ShardingScenarioTests {
 		}
 
 		// SIGKILL of r3 during a round of updates
-		Set<Integer> ofR3 = partitionsHeld(journal, "r3");
+		Set<Integer> ofR3 = journal.partitionsHeld("r3");
 		Map<String, Long> sent = new ConcurrentHashMap<>();
-		Thread writer = new Thread(() -> {
-			try {
-				sent.putAll(this.replicas.write(this.client, OBJECTS, "v3"));
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
-			}
-		});
+		Thread writer = writer(OBJECTS, "v3", sent);
 		long killedAt = System.nanoTime();
 		writer.start();
 		long dead = this.replicas.kill("r3");
@@ -175,16 +123,11 @@ class ShardingScenarioTests {
 			now.remove("r3");
 			return ShardJournal.balanced(now, two, PARTITIONS);
 		});
-		long takenOver = journal.facts(null, "acquire")
-			.stream()
-			.filter((fact) -> fact.nanos() > killedAt && ofR3.contains(Integer.parseInt(fact.name())))
-			.mapToLong(Fact::nanos)
-			.max()
-			.orElseThrow();
+		long takenOver = lastAcquired(journal, killedAt, ofR3);
 		figures.put("SIGKILL of r3 during a round of updates: until r1 and r2 held its " + ofR3.size() + " partitions",
 				ShardJournal.seconds(takenOver - killedAt));
 		// every object written after the kill is reconciled by a survivor after its write
-		await().atMost(CONVERGE_LIMIT).until(() -> unreconciledSince(journal, sent).isEmpty());
+		await().atMost(CONVERGE_LIMIT).until(() -> journal.unreconciledSince(sent).isEmpty());
 		figures.put("objects updated after the kill and not reconciled after their update", 0);
 
 		// 3 → 1: r3 was killed, r2 leaves
@@ -211,35 +154,7 @@ class ShardingScenarioTests {
 		figures.put("scenario took", ShardJournal.seconds(System.nanoTime() - began));
 		assertThat(overlaps).isEmpty();
 		assertThat(doubleHeld).isEmpty();
-		Reliability.report("9a-sharding", "9. Sharding across replicas" + (FULL ? "" : " (CI size)"), INTRO, figures);
-	}
-
-	private static Set<Integer> partitionsHeld(ShardJournal journal, String replica) throws Exception {
-		Set<Integer> held = new TreeSet<>();
-		for (Fact fact : journal.facts(replica, null)) {
-			if (fact.fact().equals("acquire")) {
-				held.add(Integer.parseInt(fact.name()));
-			}
-			else if (fact.fact().equals("release") || fact.fact().equals("lost")) {
-				held.remove(Integer.parseInt(fact.name()));
-			}
-		}
-		return held;
-	}
-
-	/**
-	 * Return the names without a reconcile that started after their write was sent.
-	 */
-	static List<String> unreconciledSince(ShardJournal journal, Map<String, Long> sent) throws Exception {
-		Map<String, Long> lastStart = new HashMap<>();
-		journal.facts(null, "start").forEach((fact) -> lastStart.merge(fact.name(), fact.nanos(), Math::max));
-		List<String> missing = new ArrayList<>();
-		sent.forEach((name, at) -> {
-			if (lastStart.getOrDefault(name, Long.MIN_VALUE) < at) {
-				missing.add(name);
-			}
-		});
-		return missing;
+		Reliability.report("9a-sharding", title("9. Sharding across replicas"), INTRO, figures);
 	}
 
 	private static long count(List<Fact> facts, String fact) {

@@ -1,35 +1,23 @@
 package dev.kubereconciler.reliability;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.util.Config;
 
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Result;
 
 /**
  * One application instance of the warm standby scenario: a controller with leader
- * election, warm or cold, that journals when its workers start and each reconcile of a
- * ConfigMap whose data says {@code v: changed-<lease name>}, with
- * {@link System#nanoTime()} (one monotonic clock for every process of the machine).
+ * election, warm or cold, that journals ({@link ReplicaJvm.Journal}) when its workers
+ * start and each reconcile of a ConfigMap whose data says
+ * {@code v: changed-<lease name>}.
  *
  * <p>
  * The test runs the leader in its own JVM, so that it can kill it, and the follower in
@@ -59,55 +47,19 @@ public final class StandbyCandidate {
 
 	static ConfigurableApplicationContext start(Path kubeconfig, String namespace, Path journal, String identity,
 			String lease, boolean warmup) {
-		return new SpringApplicationBuilder(Application.class).web(WebApplicationType.NONE)
-			.properties("kubeconfig=" + kubeconfig, "journal=" + journal, "identity=" + identity,
-					"kube-reconciler.controllers.standby.namespaces=" + namespace,
-					"kube-reconciler.leader-election.enabled=true",
-					"kube-reconciler.leader-election.lease-name=" + lease,
-					"kube-reconciler.leader-election.lease-namespace=" + namespace,
-					"kube-reconciler.leader-election.lease-duration="
-							+ WarmStandbyTakeoverTests.LEASE_DURATION.toMillis() + "ms",
-					"kube-reconciler.leader-election.renew-deadline=3s",
-					"kube-reconciler.leader-election.retry-period=" + WarmStandbyTakeoverTests.RETRY_PERIOD.toMillis()
-							+ "ms",
-					"kube-reconciler.leader-election.warmup=" + warmup,
-					"kube-reconciler.defaults.max-concurrent-reconciles=2", "kube-reconciler.shutdown-timeout=2s")
-			.run();
+		List<String> properties = new ArrayList<>(ReplicaJvm.leaderElection("standby", namespace, lease,
+				WarmStandbyTakeoverTests.LEASE_DURATION, WarmStandbyTakeoverTests.RETRY_PERIOD));
+		properties.add("kube-reconciler.leader-election.warmup=" + warmup);
+		return ReplicaJvm.run(Journal.class, kubeconfig, journal, identity, properties);
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
-	static class Application {
-
-		@Bean
-		ApiClient apiClient(Environment environment) throws IOException {
-			return Config.fromConfig(environment.getRequiredProperty("kubeconfig")).setReadTimeout(0);
-		}
-
-		@Bean
-		Journal journal(Environment environment) {
-			return new Journal(Path.of(environment.getRequiredProperty("journal")),
-					environment.getRequiredProperty("identity"),
-					changed(environment.getRequiredProperty("kube-reconciler.leader-election.lease-name")));
-		}
-
-	}
-
-	/**
-	 * Writes one line per fact: {@code <identity> <fact> <name> <nanoTime>}.
-	 */
-	static final class Journal implements ControllerListener {
-
-		private final Path file;
-
-		private final String identity;
+	static final class Journal extends ReplicaJvm.LeaderJournal {
 
 		private final String changed;
 
-		Journal(Path file, String identity, String changed) {
-			this.file = file;
-			this.identity = identity;
-			this.changed = changed;
+		Journal(Environment environment) {
+			super(environment);
+			this.changed = changed(environment.getRequiredProperty("kube-reconciler.leader-election.lease-name"));
 		}
 
 		@Reconciler(name = "standby", watches = V1ConfigMap.class)
@@ -118,23 +70,6 @@ public final class StandbyCandidate {
 				write("reconciled", configMap.getMetadata().getName());
 			}
 			return Result.done();
-		}
-
-		@Override
-		public void stateChanged(String controller, ControllerState state) {
-			if (state == ControllerState.RUNNING) {
-				write("leading", "-");
-			}
-		}
-
-		private synchronized void write(String fact, String name) {
-			String line = this.identity + " " + fact + " " + name + " " + System.nanoTime() + "\n";
-			try {
-				Files.writeString(this.file, line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
 		}
 
 	}

@@ -1,7 +1,5 @@
 package dev.kubereconciler.reliability;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +24,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reliability.ShardJournal.Fact;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;
@@ -142,16 +141,13 @@ class WarmStandbyTakeoverTests {
 	private Takeover takeOver(CoreV1Api core, boolean warmup) throws Exception {
 		String mode = warmup ? "warm" : "cold";
 		String lease = "standby-" + mode;
-		Path journal = this.folder.resolve(mode + ".journal");
-		this.leader = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-				"-cp", System.getProperty("java.class.path"), StandbyCandidate.class.getName(),
-				this.server.kubeconfig().toString(), this.namespace.name(), journal.toString(), "leader", lease, "true")
-			.redirectErrorStream(true)
-			.redirectOutput(this.folder.resolve(mode + "-leader.log").toFile())
-			.start();
-		await().atMost(START_LIMIT).until(() -> facts(journal, "leader", "leading").size() == 1);
-		this.follower = StandbyCandidate.start(this.server.kubeconfig(), this.namespace.name(), journal, "follower",
-				lease, warmup);
+		ShardJournal journal = new ShardJournal(this.folder.resolve(mode + ".journal"));
+		this.leader = ReplicaJvm.launch(StandbyCandidate.class, this.folder.resolve(mode + "-leader.log"),
+				List.of(this.server.kubeconfig().toString(), this.namespace.name(), journal.file().toString(), "leader",
+						lease, "true"));
+		await().atMost(START_LIMIT).until(() -> journal.facts("leader", "leading").size() == 1);
+		this.follower = StandbyCandidate.start(this.server.kubeconfig(), this.namespace.name(), journal.file(),
+				"follower", lease, warmup);
 		ControllerManager manager = this.follower.getBean(ManagedControllers.class).getManager();
 		String identity = manager.leaderElection().identity();
 		// long enough for the follower to have seen the leader's Lease, so that its
@@ -181,14 +177,15 @@ class WarmStandbyTakeoverTests {
 			return leaseWon.get() != 0;
 		});
 		await().atMost(LIMIT)
-			.until(() -> facts(journal, "follower", "reconciled").stream()
+			.until(() -> journal.facts("follower", "reconciled")
+				.stream()
 				.map(Fact::name)
 				.distinct()
 				.count() == CHANGED);
-		List<Fact> reconciled = facts(journal, "follower", "reconciled");
+		List<Fact> reconciled = journal.facts("follower", "reconciled");
 		assertThat(reconciled).extracting(Fact::name).containsAll(changed);
-		assertThat(facts(journal, "leader", "reconciled")).as("changes reconciled by the killed leader").isEmpty();
-		long workersStarted = facts(journal, "follower", "leading").get(0).nanos();
+		assertThat(journal.facts("leader", "reconciled")).as("changes reconciled by the killed leader").isEmpty();
+		long workersStarted = journal.facts("follower", "leading").get(0).nanos();
 		long firstChange = reconciled.stream().mapToLong(Fact::nanos).min().orElseThrow();
 		long lastChange = changed.stream()
 			.mapToLong((name) -> reconciled.stream()
@@ -216,23 +213,6 @@ class WarmStandbyTakeoverTests {
 
 	private static String seconds(long nanos) {
 		return String.format("%.2f s", nanos / 1e9);
-	}
-
-	private static List<Fact> facts(Path journal, String identity, String fact) throws IOException {
-		List<Fact> facts = new ArrayList<>();
-		if (!Files.exists(journal)) {
-			return facts;
-		}
-		for (String line : Files.readAllLines(journal)) {
-			String[] parts = line.split(" ");
-			if (parts.length == 4 && parts[0].equals(identity) && parts[1].equals(fact)) {
-				facts.add(new Fact(parts[2], Long.parseLong(parts[3])));
-			}
-		}
-		return facts;
-	}
-
-	record Fact(String name, long nanos) {
 	}
 
 	/**

@@ -48,12 +48,12 @@ class EventFilterIntegrationTests {
 
 	private ControllerManager manager;
 
-	private Gizmos gizmos;
+	private Gadgets gadgets;
 
 	@BeforeEach
 	void installCrd() throws ApiException {
-		Gizmos.install(this.client);
-		this.gizmos = new Gizmos(this.client, this.namespace.name());
+		Gadget.install(this.client);
+		this.gadgets = new Gadgets(this.client, this.namespace.name());
 	}
 
 	@AfterEach
@@ -65,20 +65,20 @@ class EventFilterIntegrationTests {
 
 	@Test
 	void generationChangedReconcilesOncePerSpecChangeThoughEveryReconcileWritesStatus() throws ApiException {
-		start(ControllerDefinition.builder(Gizmo.class)
-			.named("gizmos")
+		start(ControllerDefinition.builder(Gadget.class)
+			.named("gadgets")
 			.namespaces(this.namespace.name())
 			.eventFilters(EventFilter.GENERATION_CHANGED)
 			.reconcile(writingStatus("calm")));
-		this.gizmos.create("calm", Map.of("size", 1));
+		this.gadgets.create("calm", "shade-1");
 		await().atMost(TIMEOUT).until(() -> count("calm").get() == 1);
 		// the status write comes back as an update with the same generation, and
 		// is dropped
 		await().atMost(TIMEOUT).until(() -> drops("generation-changed") == 1);
 		await().during(QUIET).atMost(TIMEOUT).until(() -> count("calm").get() == 1);
-		for (int size = 2; size <= 4; size++) {
-			this.gizmos.patchSpec("calm", "{\"size\":" + size + "}");
-			int expected = size;
+		for (int shade = 2; shade <= 4; shade++) {
+			this.gadgets.patchSpec("calm", "{\"color\":\"shade-" + shade + "\"}");
+			int expected = shade;
 			await().atMost(TIMEOUT).until(() -> count("calm").get() == expected);
 			await().atMost(TIMEOUT).until(() -> drops("generation-changed") == expected);
 		}
@@ -88,13 +88,13 @@ class EventFilterIntegrationTests {
 
 	@Test
 	void withoutAFilterEveryStatusWriteReconcilesAgain() throws ApiException {
-		start(ControllerDefinition.builder(Gizmo.class)
+		start(ControllerDefinition.builder(Gadget.class)
 			.named("looping")
 			.namespaces(this.namespace.name())
 			.reconcile(writingStatus("loop")));
-		this.gizmos.create("loop", Map.of("size", 1));
-		// each reconcile's status write is an update event that reconciles once
-		// more, forever
+		this.gadgets.create("loop", "shade-1");
+		// each reconcile's status write is an update event that reconciles once more,
+		// forever
 		await().atMost(TIMEOUT).until(() -> count("loop").get() > 20);
 		this.manager.stop();
 		assertThat(this.drops).isEmpty();
@@ -133,7 +133,7 @@ class EventFilterIntegrationTests {
 			int count = count(request.name()).incrementAndGet();
 			if (request.name().equals(name)) {
 				// a new value every time, so that every write changes the object
-				this.gizmos.patchStatus(name, "{\"reconciles\":" + count + "}");
+				this.gadgets.patchStatus(name, "{\"reconciles\":" + count + "}");
 			}
 			return Result.done();
 		};

@@ -1,7 +1,6 @@
 package dev.kubereconciler.controller;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,20 +11,19 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Cleaner;
-import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.kubereconciler.manager.ControllerManager;
 
 /**
  * The finalizer lifecycle of a controller with a finalizer against the real test API
@@ -39,15 +37,14 @@ class FinalizerIntegrationTests {
 
 	private static final String FINALIZER = "test.kubereconciler.dev/cleanup";
 
-	private final List<ControllerManager> managers = new ArrayList<>();
+	@RegisterExtension
+	final StartedManagers managers = new StartedManagers();
 
 	private final List<List<String>> finalizersSeen = new CopyOnWriteArrayList<>();
 
 	private final List<Boolean> heldAtCleanup = new CopyOnWriteArrayList<>();
 
 	private final AtomicInteger cleanups = new AtomicInteger();
-
-	private final List<String> errors = new CopyOnWriteArrayList<>();
 
 	ApiClient client;
 
@@ -58,11 +55,6 @@ class FinalizerIntegrationTests {
 	@BeforeEach
 	void setUp() {
 		this.core = new CoreV1Api(this.client);
-	}
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(ControllerManager::stop);
 	}
 
 	@Test
@@ -78,7 +70,7 @@ class FinalizerIntegrationTests {
 		await().atMost(TIMEOUT).until(() -> !exists("lifecycle"));
 		assertThat(this.cleanups).hasValue(1);
 		assertThat(this.heldAtCleanup).containsExactly(true);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -93,11 +85,11 @@ class FinalizerIntegrationTests {
 		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
 		this.core.deleteNamespacedConfigMap("flaky", this.namespace.name()).execute();
 		await().atMost(TIMEOUT).until(() -> !exists("flaky"));
-		// two failures, each retried through the limiter, then the success removed
-		// the finalizer
+		// two failures, each retried through the limiter, then the success removed the
+		// finalizer
 		assertThat(this.cleanups).hasValue(3);
 		assertThat(this.heldAtCleanup).containsExactly(true, true, true);
-		assertThat(this.errors).containsExactly("cleanup failure 1", "cleanup failure 2");
+		assertThat(this.managers.errorMessages()).containsExactly("cleanup failure 1", "cleanup failure 2");
 	}
 
 	@Test
@@ -113,7 +105,7 @@ class FinalizerIntegrationTests {
 		start("restart", "restart", (configMap, context) -> Result.done());
 		await().atMost(TIMEOUT).until(() -> !exists("restart"));
 		assertThat(this.cleanups).hasValue(1);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	private ControllerManager start(String name, String label, Cleaner<V1ConfigMap> cleanup) {
@@ -123,7 +115,7 @@ class FinalizerIntegrationTests {
 				.add(read(configMap.getMetadata().getName()).getMetadata().getFinalizers().contains(FINALIZER));
 			return cleanup.cleanup(configMap, context);
 		};
-		ControllerManager manager = ControllerManager.builder(this.client)
+		return this.managers.start(ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder(V1ConfigMap.class)
 				.named(name)
 				.namespaces(this.namespace.name())
@@ -134,20 +126,7 @@ class FinalizerIntegrationTests {
 					List<String> finalizers = configMap.getMetadata().getFinalizers();
 					this.finalizersSeen.add((finalizers != null) ? List.copyOf(finalizers) : List.of());
 					return Result.done();
-				}))
-			.listener(new ControllerListener() {
-				@Override
-				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-						Throwable error) {
-					if (error != null) {
-						FinalizerIntegrationTests.this.errors.add(error.getMessage());
-					}
-				}
-			})
-			.build();
-		this.managers.add(manager);
-		manager.start();
-		return manager;
+				})));
 	}
 
 	private void create(String name) throws ApiException {

@@ -21,11 +21,18 @@ import dev.kubereconciler.reconcile.KubernetesResource;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A custom resource for tests, with a {@code /status} subresource: a spec with a color,
- * and a status with the color seen, a counter and conditions.
+ * A custom resource for tests, with a {@code /status} subresource, so that
+ * {@code metadata.generation} moves on spec changes only: a spec with a color, and a
+ * status with the color seen, a counter and conditions (and any other field).
  */
-@KubernetesResource(group = "test.kubereconciler.dev", version = "v1", kind = "Gadget", plural = "gadgets")
-public class Gadget implements KubernetesObject {
+@KubernetesResource(group = Gadget.GROUP, version = Gadget.VERSION, kind = "Gadget", plural = Gadget.PLURAL)
+public class Gadget extends TestResource<V1ObjectMeta> implements KubernetesObject {
+
+	static final String GROUP = "test.kubereconciler.dev";
+
+	static final String VERSION = "v1";
+
+	static final String PLURAL = "gadgets";
 
 	static final String CRD = """
 			{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
@@ -38,15 +45,13 @@ public class Gadget implements KubernetesObject {
 			    "status":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}}}]}}
 			""";
 
-	private String apiVersion = "test.kubereconciler.dev/v1";
-
-	private String kind = "Gadget";
-
-	private V1ObjectMeta metadata;
-
 	private Spec spec;
 
 	private Status status;
+
+	public Gadget() {
+		super(GROUP + "/" + VERSION, "Gadget");
+	}
 
 	static void install(ApiClient client) throws ApiException {
 		DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
@@ -63,7 +68,7 @@ public class Gadget implements KubernetesObject {
 			return response.isSuccess() && response.getObject().getRaw().toString().contains("\"Established\"");
 		});
 		// served once established; the first list may still race discovery
-		var gadgets = new DynamicKubernetesApi("test.kubereconciler.dev", "v1", "gadgets", client);
+		var gadgets = new DynamicKubernetesApi(GROUP, VERSION, PLURAL, client);
 		await().atMost(Duration.ofSeconds(30)).until(() -> gadgets.list("default").isSuccess());
 	}
 
@@ -73,21 +78,6 @@ public class Gadget implements KubernetesObject {
 		gadget.spec = new Spec();
 		gadget.spec.color = color;
 		return gadget;
-	}
-
-	@Override
-	public String getApiVersion() {
-		return this.apiVersion;
-	}
-
-	@Override
-	public String getKind() {
-		return this.kind;
-	}
-
-	@Override
-	public V1ObjectMeta getMetadata() {
-		return this.metadata;
 	}
 
 	public Spec getSpec() {

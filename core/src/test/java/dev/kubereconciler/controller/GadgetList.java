@@ -9,29 +9,12 @@ import io.kubernetes.client.openapi.models.V1ListMeta;
 /**
  * The list type of {@link Gadget}.
  */
-public class GadgetList implements KubernetesListObject {
-
-	private String apiVersion = "test.kubereconciler.dev/v1";
-
-	private String kind = "GadgetList";
-
-	private V1ListMeta metadata;
+public class GadgetList extends TestResource<V1ListMeta> implements KubernetesListObject {
 
 	private List<Gadget> items = new ArrayList<>();
 
-	@Override
-	public String getApiVersion() {
-		return this.apiVersion;
-	}
-
-	@Override
-	public String getKind() {
-		return this.kind;
-	}
-
-	@Override
-	public V1ListMeta getMetadata() {
-		return this.metadata;
+	public GadgetList() {
+		super(Gadget.GROUP + "/" + Gadget.VERSION, "GadgetList");
 	}
 
 	@Override

@@ -2,7 +2,6 @@ package dev.kubereconciler.controller;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,13 +21,9 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import okhttp3.Request;
 import okhttp3.Response;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.kubereconciler.internal.cache.ScopedListerWatcher;
-import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
@@ -37,6 +32,9 @@ import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import dev.kubereconciler.manager.ManagerBuilder;
+import dev.kubereconciler.internal.cache.ScopedListerWatcher;
+import dev.kubereconciler.manager.ControllerManager;
 
 /**
  * What a reconciler with a context gets against the real test API server: a private copy
@@ -49,25 +47,12 @@ class ReconcileContextIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private final List<ControllerManager> managers = new ArrayList<>();
-
-	private final List<String> errors = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final StartedManagers managers = new StartedManagers();
 
 	ApiClient client;
 
 	TestNamespace namespace;
-
-	private CoreV1Api core;
-
-	@BeforeEach
-	void setUp() {
-		this.core = new CoreV1Api(this.client);
-	}
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(ControllerManager::stop);
-	}
 
 	@Test
 	void objectIsAPrivateCopyAndIsNotPassedOnceGone() throws ApiException {
@@ -94,18 +79,18 @@ class ReconcileContextIntegrationTests {
 							.add(context.get(V1ConfigMap.class, request.namespace(), request.name()).isPresent());
 						return Result.done();
 					}));
-		this.core.createNamespacedConfigMap(this.namespace.name(), configMap("copied", "copies")).execute();
+		core().createNamespacedConfigMap(this.namespace.name(), configMap("copied", "copies")).execute();
 		await().atMost(TIMEOUT).until(() -> objectCalls.get() == 1 && requestSawObject.size() == 1);
 		V1ConfigMap cached = manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get("copied");
 		assertThat(cached.getData()).doesNotContainKey("scribbled");
 		assertThat(cached.getMetadata().getLabels()).containsEntry("context-test", "copies");
-		this.core.deleteNamespacedConfigMap("copied", this.namespace.name()).execute();
+		core().deleteNamespacedConfigMap("copied", this.namespace.name()).execute();
 		// the request form runs for the deletion and finds nothing; the object form is
 		// not called
 		await().atMost(TIMEOUT).until(() -> requestSawObject.size() == 2);
 		assertThat(requestSawObject).containsExactly(true, false);
 		await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> objectCalls.get() == 1);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -128,14 +113,14 @@ class ReconcileContextIntegrationTests {
 						ownedSeen.add(context.owned(V1ConfigMap.class, secret).size());
 						return (versions.size() < 2) ? Result.requeueAfter(Duration.ofMillis(50)) : Result.done();
 					}));
-		this.core
+		core()
 			.createNamespacedSecret(this.namespace.name(),
 					new V1Secret().metadata(new V1ObjectMeta().name("source")).stringData(Map.of("a", "b")))
 			.execute();
 		await().atMost(TIMEOUT).until(() -> versions.size() >= 2);
 		// the second apply changed nothing, so the server kept the resourceVersion
 		assertThat(versions.get(1)).isEqualTo(versions.get(0));
-		V1ConfigMap stored = this.core.readNamespacedConfigMap("source-settings", this.namespace.name()).execute();
+		V1ConfigMap stored = core().readNamespacedConfigMap("source-settings", this.namespace.name()).execute();
 		// client-java's model drops managedFields: read them from the server's own JSON
 		JsonArray managers = rawJson("/api/v1/namespaces/" + this.namespace.name() + "/configmaps/source-settings")
 			.getAsJsonObject("metadata")
@@ -144,8 +129,8 @@ class ReconcileContextIntegrationTests {
 			JsonObject entry = element.getAsJsonObject();
 			assertThat(entry.get("manager").getAsString()).isEqualTo("applier");
 			assertThat(entry.get("operation").getAsString()).isEqualTo("Apply");
-			// only the fields the controller set, not the empty maps client-java
-			// models carry
+			// only the fields the controller set, not the empty maps client-java models
+			// carry
 			assertThat(entry.getAsJsonObject("fieldsV1").keySet()).containsExactlyInAnyOrder("f:data", "f:metadata");
 			assertThat(entry.getAsJsonObject("fieldsV1").getAsJsonObject("f:metadata").keySet())
 				.containsExactly("f:ownerReferences");
@@ -157,7 +142,7 @@ class ReconcileContextIntegrationTests {
 		});
 		// the owner index finds the applied ConfigMap, even before the informer saw it
 		assertThat(ownedSeen).allMatch((count) -> count == 1);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -191,17 +176,17 @@ class ReconcileContextIntegrationTests {
 						if (stepsSeen.size() == 1) {
 							watch.hold();
 							context.patch(configMap, "{\"data\":{\"step\":\"1\"}}");
-							// straight back, through the limiter: long before the
-							// held event
+							// straight back, through the limiter: long before the held
+							// event
 							return Result.requeue();
 						}
 						return Result.done();
 					}));
 		try {
-			this.core.createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
+			core().createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
 			await().atMost(TIMEOUT).until(() -> stepsSeen.size() >= 2);
-			// the informer still holds the old version, yet the reconcile read its
-			// own write
+			// the informer still holds the old version, yet the reconcile read its own
+			// write
 			assertThat(stepsCached).startsWith("none", "none");
 			assertThat(stepsSeen).startsWith("none", "1");
 			assertThat(triggers).startsWith(Trigger.EVENT, Trigger.RETRY);
@@ -216,31 +201,22 @@ class ReconcileContextIntegrationTests {
 				.get("written")
 				.getData()
 				.get("step")));
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	private ControllerManager start(SharedInformerFactory factory, ControllerDefinition... definitions) {
-		ManagerBuilder builder = ControllerManager.builder(this.client).listener(new ControllerListener() {
-
-			@Override
-			public void reconcileFinished(String controller, dev.kubereconciler.reconcile.Request request,
-					ReconcileOutcome outcome, long nanos, Throwable error) {
-				if (error != null) {
-					ReconcileContextIntegrationTests.this.errors.add(controller + ": " + error);
-				}
-			}
-
-		});
+		ManagerBuilder builder = ControllerManager.builder(this.client);
 		if (factory != null) {
 			builder.informerFactory(factory);
 		}
 		for (ControllerDefinition definition : definitions) {
 			builder.controller(definition);
 		}
-		ControllerManager manager = builder.build();
-		this.managers.add(manager);
-		manager.start();
-		return manager;
+		return this.managers.start(builder);
+	}
+
+	private CoreV1Api core() {
+		return new CoreV1Api(this.client);
 	}
 
 	private JsonObject rawJson(String path) throws IOException {

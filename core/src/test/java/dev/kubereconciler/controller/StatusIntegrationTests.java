@@ -1,21 +1,16 @@
 package dev.kubereconciler.controller;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -23,6 +18,7 @@ import dev.kubereconciler.test.TestNamespace;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import dev.kubereconciler.reconcile.ObjectReconciler;
+import dev.kubereconciler.manager.ControllerManager;
 
 /**
  * Status writes of an {@link ObjectReconciler} on a custom resource against the real test
@@ -34,9 +30,8 @@ class StatusIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private final List<ControllerManager> managers = new ArrayList<>();
-
-	private final List<String> errors = new CopyOnWriteArrayList<>();
+	@RegisterExtension
+	final StartedManagers managers = new StartedManagers();
 
 	ApiClient client;
 
@@ -47,13 +42,8 @@ class StatusIntegrationTests {
 	@BeforeEach
 	void setUp() throws ApiException {
 		Gadget.install(this.client);
-		this.gadgets = new GenericKubernetesApi<>(Gadget.class, GadgetList.class, "test.kubereconciler.dev", "v1",
-				"gadgets", this.client);
-	}
-
-	@AfterEach
-	void stopManagers() {
-		this.managers.forEach(ControllerManager::stop);
+		this.gadgets = new GenericKubernetesApi<>(Gadget.class, GadgetList.class, Gadget.GROUP, Gadget.VERSION,
+				Gadget.PLURAL, this.client);
 	}
 
 	@Test
@@ -69,8 +59,8 @@ class StatusIntegrationTests {
 			.throwsApiException();
 		// a fresh object has no status: the PUT on /status works anyway
 		await().atMost(TIMEOUT).until(() -> "red".equals(statusColor("steady")));
-		// the write comes back as an update and reconciles once more, which
-		// writes nothing
+		// the write comes back as an update and reconciles once more, which writes
+		// nothing
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		Gadget current = this.gadgets.get(this.namespace.name(), "steady").throwsApiException().getObject();
@@ -78,7 +68,7 @@ class StatusIntegrationTests {
 		this.gadgets.update(current).throwsApiException();
 		await().atMost(TIMEOUT).until(() -> "blue".equals(statusColor("steady")));
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> reconciles.get() == 4);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -96,10 +86,10 @@ class StatusIntegrationTests {
 		});
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "looping", "red"), "counter"))
 			.throwsApiException();
-		// no spec change after the create, yet it reconciled again for each of its
-		// own writes
+		// no spec change after the create, yet it reconciled again for each of its own
+		// writes
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 11);
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test
@@ -112,7 +102,7 @@ class StatusIntegrationTests {
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "fresh", "green"), "applied"))
 			.throwsApiException();
 		await().atMost(TIMEOUT).until(() -> "applied-green".equals(statusColor("fresh")));
-		assertThat(this.errors).isEmpty();
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	private String statusColor(String name) {
@@ -126,26 +116,12 @@ class StatusIntegrationTests {
 	}
 
 	private void start(String name, ObjectReconciler<Gadget> reconciler) {
-		ControllerManager manager = ControllerManager.builder(this.client)
+		this.managers.start(ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder(Gadget.class)
 				.named(name)
 				.namespaces(this.namespace.name())
 				.labelSelector("mode=" + name)
-				.reconcile(reconciler))
-			.listener(new ControllerListener() {
-
-				@Override
-				public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-						Throwable error) {
-					if (error != null) {
-						StatusIntegrationTests.this.errors.add(controller + ": " + error);
-					}
-				}
-
-			})
-			.build();
-		this.managers.add(manager);
-		manager.start();
+				.reconcile(reconciler)));
 	}
 
 }

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 /**
  * Tests for {@link LongestDelayRateLimiter}.
  */
-class MaxOfRateLimiterTests {
+class LongestDelayRateLimiterTests {
 
 	private final ManualClock ticker = new ManualClock();
 
