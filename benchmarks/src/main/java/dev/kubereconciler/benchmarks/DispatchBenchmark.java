@@ -31,6 +31,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.manager.ControllerManager;
@@ -41,7 +42,7 @@ import dev.kubereconciler.reconcile.Result;
 
 /**
  * Time to drain 100,000 distinct keys through a no-op reconcile on 2 workers: our
- * {@link DefaultController}, client-java's {@code DefaultController}, and a bare
+ * {@link Controller}, client-java's {@code DefaultController}, and a bare
  * {@link ThreadPoolExecutor} running the same no-op, which is the practical limit.
  *
  * <p>

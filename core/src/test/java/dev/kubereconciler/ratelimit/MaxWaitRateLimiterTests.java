@@ -69,7 +69,7 @@ class MaxWaitRateLimiterTests {
 	@Test
 	void capsLimitersThatCannotReserve() {
 		MaxWaitRateLimiter<String> limiter = new MaxWaitRateLimiter<>(
-				new MaxOfRateLimiterTests.CountingLimiter(Duration.ofMinutes(1)), Duration.ofSeconds(2));
+				new LongestDelayRateLimiterTests.CountingLimiter(Duration.ofMinutes(1)), Duration.ofSeconds(2));
 		assertThat(limiter.when("item")).isEqualTo(Duration.ofSeconds(2));
 	}
 
