@@ -9,9 +9,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
- * The Spring glue's architecture as build rules: it uses the engine's public API only,
- * as a user would, its top-level packages are free of cycles, and only the auto-configuration
- * packages import Spring Boot's auto-configuration.
+ * The Spring glue's architecture as build rules: it uses the engine's public API only, as
+ * a user would, its top-level packages are free of cycles, and only the
+ * auto-configuration packages import Spring Boot's auto-configuration.
  */
 class GlueArchitectureTests {
 
