@@ -98,33 +98,40 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	}
 
 	public List<KubernetesObject> list(@Nullable String namespace, Predicate<KubernetesObject> filter) {
+		Map<String, Written> writes = writes();
 		Indexer<? extends KubernetesObject> indexer = this.informer.getIndexer();
 		List<? extends KubernetesObject> candidates = (namespace != null
 				&& indexer.getIndexers().containsKey(Caches.NAMESPACE_INDEX))
 						? indexer.byIndex(Caches.NAMESPACE_INDEX, namespace) : indexer.list();
-		return overlay(candidates,
+		return overlay(writes, candidates,
 				(object) -> (namespace == null || namespace.equals(object.getMetadata().getNamespace()))
 						&& filter.test(object));
 	}
 
 	public List<KubernetesObject> owned(String ownerUid) {
+		Map<String, Written> writes = writes();
 		List<? extends KubernetesObject> candidates = this.indexed
 				? this.informer.getIndexer().byIndex(OWNER_INDEX, ownerUid) : this.informer.getIndexer().list();
-		return overlay(candidates, (object) -> ownerUids(object).contains(ownerUid));
+		return overlay(writes, candidates, (object) -> ownerUids(object).contains(ownerUid));
 	}
 
-	private List<KubernetesObject> overlay(List<? extends KubernetesObject> candidates,
+	// The written versions are read before the informer's objects: a write the informer
+	// takes in between is then in one or the other, whereas reading them after could find
+	// it in neither, once the informer's handler dropped the written version.
+	private Map<String, Written> writes() {
+		return new LinkedHashMap<>(this.written);
+	}
+
+	private List<KubernetesObject> overlay(Map<String, Written> writes, List<? extends KubernetesObject> candidates,
 			Predicate<KubernetesObject> filter) {
 		Map<String, KubernetesObject> result = new LinkedHashMap<>();
 		for (KubernetesObject object : candidates) {
 			result.put(Caches.metaNamespaceKeyFunc(object), object);
 		}
-		for (String key : this.written.keySet()) {
-			KubernetesObject newest = get(key);
-			if (newest != null) {
-				result.put(key, newest);
-			}
-		}
+		writes.forEach((key, write) -> {
+			KubernetesObject cached = this.informer.getIndexer().getByKey(key);
+			result.put(key, (cached != null && supersedes(cached, write)) ? cached : write.object());
+		});
 		result.values().removeIf(filter.negate());
 		return new ArrayList<>(result.values());
 	}
