@@ -97,8 +97,7 @@ public class ControllerActivity implements ControllerListener {
 		}
 		if (source != DelaySource.MANAGER) {
 			// backoff and bucket decisions are made once per rate-limited requeue, the
-			// manager
-			// gate's on dispatch
+			// manager gate's on dispatch
 			activity.retries.increment();
 			if (activity.retrying.size() < this.itemCapacity || activity.retrying.containsKey(request)) {
 				activity.retrying.merge(request, 1L, Long::sum);

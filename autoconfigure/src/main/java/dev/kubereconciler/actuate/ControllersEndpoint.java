@@ -53,8 +53,8 @@ public class ControllersEndpoint {
 
 	static final int MAX_SIMULATED_SECONDS = 3_600;
 
-	// a limiter that never delays would retry forever at one instant; this bounds the
-	// work
+	// a limiter that never delays would retry forever at one instant; this bounds
+	// the work
 	static final long MAX_SIMULATED_ATTEMPTS = 5_000_000;
 
 	private static final String HIDDEN = "******";

@@ -35,9 +35,9 @@ public class ControllersHealthIndicator extends ManagerHealthIndicator {
 		Map<String, Object> controllers = new LinkedHashMap<>();
 		for (Controller controller : manager.controllers().values()) {
 			ControllerState state = controller.state();
-			// the manager stops its controllers only on shutdown (after running turned
-			// false) or,
-			// for a moment, when leadership moves; any other stop is unexpected
+			// the manager stops its controllers only on shutdown (after running
+			// turned false) or, for a moment, when leadership moves; any other stop
+			// is unexpected
 			boolean down = state == ControllerState.FAILED || (running && state == ControllerState.STOPPED);
 			failed |= down;
 			Map<String, Object> details = new LinkedHashMap<>();
@@ -47,8 +47,7 @@ public class ControllersHealthIndicator extends ManagerHealthIndicator {
 			controllers.put(controller.name(), details);
 		}
 		// a manager that is still waiting for its caches has not failed yet: its start
-		// fails,
-		// and the controllers turn failed, once the cache sync timeout passes
+		// fails, and the controllers turn failed, once the cache sync timeout passes
 		boolean synced = manager.hasSynced();
 		Status status = failed ? Status.DOWN : ((running && cachesReady(manager)) ? Status.UP : Status.UNKNOWN);
 		builder.status(status)

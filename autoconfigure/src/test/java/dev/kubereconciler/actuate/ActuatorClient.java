@@ -66,8 +66,8 @@ final class ActuatorClient {
 			return json().read(path);
 		}
 
-		// the JSON parser answers BigDecimal for numbers with many digits, Double for
-		// others
+		// the JSON parser answers BigDecimal for numbers with many digits, Double
+		// for others
 		double number(String path) {
 			return json().<Number>read(path).doubleValue();
 		}

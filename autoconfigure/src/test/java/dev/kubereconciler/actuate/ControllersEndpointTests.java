@@ -199,8 +199,8 @@ class ControllersEndpointTests {
 		assertThat(hidden.controller("flaky").events()).extracting(DecisionDescriptor::key).containsExactly("******");
 		ControllersEndpoint whenAuthorized = new ControllersEndpoint(() -> this.manager, this.activity,
 				Show.WHEN_AUTHORIZED);
-		// outside the web there is no security context, and the caller counts as
-		// authorized
+		// outside the web there is no security context, and the caller counts
+		// as authorized
 		assertThat(whenAuthorized.controller("flaky").items()).extracting(ItemDescriptor::key)
 			.containsExactly("ns/secret-name");
 		ControllersEndpointWebExtension web = new ControllersEndpointWebExtension(whenAuthorized, Show.WHEN_AUTHORIZED,

@@ -122,8 +122,8 @@ class ControllersEndpointWebTests {
 					Map.of("trackedItems", 1), "children", List.of()));
 		assertThat(response.<Map<String, Object>>read("$.controllers.flaky.rateLimiter.children[1].config"))
 			.isEqualTo(Map.of("qps", 0.001, "burst", 1));
-		// the second failure took the token that refills over 1000 s: the bucket is in
-		// debt
+		// the second failure took the token that refills over 1000 s: the bucket is
+		// in debt
 		assertThat(response.number("$.controllers.flaky.rateLimiter.children[1].live.tokens")).isNegative()
 			.isGreaterThan(-1.0);
 		assertThat(response.<Integer>read("$.controllers.flaky.limiterDelay.count")).isEqualTo(3);
@@ -208,8 +208,8 @@ class ControllersEndpointWebTests {
 	void simulateReplaysAFreshCopyOfTheLimiter() {
 		Response response = this.actuator.get("/controllers/flaky/simulate?items=3&seconds=4");
 		assertThat(response.status()).isEqualTo(200);
-		// only the first key retries within 4 s, after 50 ms; the others wait for the
-		// bucket
+		// only the first key retries within 4 s, after 50 ms; the others wait for
+		// the bucket
 		assertThat(response.<List<Integer>>read("$.requeuesPerSecond")).containsExactly(1, 0, 0, 0);
 		assertThat(response.<Integer>read("$.totalRequeues")).isEqualTo(1);
 		assertThat(response.<String>read("$.rateLimiter.type")).isEqualTo("max-of");

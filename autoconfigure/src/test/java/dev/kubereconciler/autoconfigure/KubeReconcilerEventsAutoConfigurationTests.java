@@ -59,8 +59,8 @@ class KubeReconcilerEventsAutoConfigurationTests {
 			EventMetrics metrics = context.getBean(EventMetrics.class);
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			metrics.bindTo(registry);
-			// an object without a name cannot have events: dropped as invalid, before any
-			// write
+			// an object without a name cannot have events: dropped as invalid, before
+			// any write
 			context.getBean(EventRecorders.class)
 				.forController("widget")
 				.warning(new V1ConfigMap(), "Failed", "Sync", "no name");

@@ -71,8 +71,8 @@ class ReconcilerMethodIntegrationTests {
 			create("parallel-" + i);
 		}
 		await().atMost(TIMEOUT).until(() -> this.annotated.done.size() == 8);
-		// the annotation says 1 worker; the properties say 4, and 4 reconciles ran at
-		// once
+		// the annotation says 1 worker; the properties say 4, and 4 reconciles ran
+		// at once
 		assertThat(this.annotated.mostAtOnce).hasValue(4);
 	}
 
@@ -138,8 +138,8 @@ class ReconcilerMethodIntegrationTests {
 			}
 			this.mostAtOnce.accumulateAndGet(this.atOnce.incrementAndGet(), Math::max);
 			try {
-				// hold the worker until four reconciles run together, or give up after a
-				// while
+				// hold the worker until four reconciles run together, or give up after
+				// a while
 				this.fourAtOnce.countDown();
 				this.fourAtOnce.await(5, TimeUnit.SECONDS);
 			}

@@ -59,8 +59,8 @@ class SharedManagerBucketIntegrationTests {
 		ManagerGate gate = this.controllers.getManager().gate();
 		assertThat(gate.bucket().qps()).isEqualTo(10.0);
 		assertThat(gate.bucket().burst()).isEqualTo(5);
-		// the informers' initial lists pass the gate too: start from a settled, refilled
-		// bucket
+		// the informers' initial lists pass the gate too: start from a settled,
+		// refilled bucket
 		await().atMost(Duration.ofSeconds(10)).until(() -> gate.bucket().tokens() == 5.0);
 		this.recorder.admissions.clear();
 		CoreV1Api core = new CoreV1Api(this.client);
@@ -76,14 +76,14 @@ class SharedManagerBucketIntegrationTests {
 		long start = admissions.get(0).nanos();
 		for (int k = 0; k < admissions.size(); k++) {
 			double seconds = (admissions.get(k).nanos() - start) / 1e9;
-			// the k-th admission (from 0) needs k + 1 tokens: at most burst + qps·t are
-			// available
+			// the k-th admission (from 0) needs k + 1 tokens: at most burst + qps·t
+			// are available
 			assertThat(k + 1).as("admission %d at %.3f s", k + 1, seconds)
 				.isLessThanOrEqualTo((int) Math.floor(5 + 10 * seconds + 1e-6) + 1);
 		}
 		double span = (admissions.get(admissions.size() - 1).nanos() - start) / 1e9;
-		// 30 admissions need 25 refilled tokens: 2.5 s at 10 qps, with some slack for the
-		// server
+		// 30 admissions need 25 refilled tokens: 2.5 s at 10 qps, with some slack for
+		// the server
 		assertThat(span).isBetween(2.4, 6.0);
 	}
 

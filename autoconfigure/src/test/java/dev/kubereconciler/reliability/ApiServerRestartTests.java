@@ -90,8 +90,8 @@ class ApiServerRestartTests {
 		assertThatExceptionOfType(ApiException.class)
 			.isThrownBy(() -> writer.listNamespacedConfigMap(NAMESPACE).execute())
 			.withCauseInstanceOf(ConnectException.class);
-		// an outage long enough for the informers' watches to break and their relists to
-		// fail
+		// an outage long enough for the informers' watches to break and their relists
+		// to fail
 		await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).until(() -> isDown(writer));
 		this.server.startApiServer();
 		long restarted = System.nanoTime();
@@ -153,9 +153,8 @@ class ApiServerRestartTests {
 
 	private static Set<String> liveThreads() {
 		// the HTTP clients' idle threads outlive the manager, the harness reaps the
-		// restarted
-		// process, and Awaitility polls on a thread of its own: none of them is the
-		// manager's
+		// restarted process, and Awaitility polls on a thread of its own: none of them is
+		// the manager's
 		return Thread.getAllStackTraces()
 			.keySet()
 			.stream()

@@ -78,8 +78,7 @@ class FlakyReconcilerTests {
 				.namespaces(this.namespace.name())
 				.maxConcurrentReconciles(4)
 				// a fast backoff keeps the run short; the bucket of the default would
-				// stretch ~1,000
-				// retries over minutes
+				// stretch ~1,000 retries over minutes
 				.rateLimiter(RateLimiters.exponential(Duration.ofMillis(5), Duration.ofSeconds(1)))
 				.reconcile(this::reconcile))
 			.shutdownTimeout(Duration.ofSeconds(10))

@@ -40,8 +40,7 @@ class LeaderFailoverTests {
 	static final Duration RETRY_PERIOD = Duration.ofMillis(500);
 
 	// client-java counts a lease's expiry from when the follower saw its last renewal,
-	// which
-	// it polls every retry period with jitter; a busy CI machine adds to that
+	// which it polls every retry period with jitter; a busy CI machine adds to that
 	private static final Duration TAKEOVER_LIMIT = LEASE_DURATION.plus(RETRY_PERIOD.multipliedBy(3)).plusSeconds(3);
 
 	private static final int OBJECTS = Reliability.scaled(20);
@@ -102,13 +101,13 @@ class LeaderFailoverTests {
 		List<Fact> firstFacts = journal.facts("first", null);
 		List<Fact> secondStarts = journal.facts("second", "start");
 		long firstLast = firstFacts.stream().mapToLong(Fact::nanos).max().orElseThrow();
-		// the killed leader's last reconcile ended before the new leader's first one
-		// began
+		// the killed leader's last reconcile ended before the new leader's first
+		// one began
 		assertThat(secondStarts).allSatisfy((fact) -> assertThat(fact.nanos()).isGreaterThan(firstLast));
 		assertThat(journal.facts("first", "start")).noneMatch((fact) -> fact.name().startsWith("after-"));
 		Duration takeover = Duration.ofNanos(tookOver - killed);
-		// the follower respects the lease it last saw renewed, and takes it once it
-		// expires
+		// the follower respects the lease it last saw renewed, and takes it once
+		// it expires
 		assertThat(takeover).isBetween(LEASE_DURATION.minus(RETRY_PERIOD.multipliedBy(2)), TAKEOVER_LIMIT);
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("lease duration; renew deadline; retry period", "4 s; 3 s; 0.5 s");

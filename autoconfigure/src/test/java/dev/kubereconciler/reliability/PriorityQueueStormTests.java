@@ -152,8 +152,8 @@ class PriorityQueueStormTests {
 						reconciledAt.set(now);
 						reconcilesAtStart.set(count - 1);
 					}
-					// the reconcile's work: 2 ms on this worker, as an API call would
-					// take
+					// the reconcile's work: 2 ms on this worker, as an API call
+					// would take
 					LockSupport.parkNanos(RECONCILE_NANOS);
 					return Result.done();
 				}))

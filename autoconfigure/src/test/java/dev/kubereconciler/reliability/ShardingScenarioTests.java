@@ -85,10 +85,8 @@ class ShardingScenarioTests extends ShardingScenario {
 						+ (PARTITIONS - held.get("r1")) + ")");
 
 		// one round of updates, shared: each update counts for the replica that started
-		// the
-		// first reconcile after it was sent (the joiners may still be reconciling the
-		// cached
-		// keys of the partitions they acquired)
+		// the first reconcile after it was sent (the joiners may still be reconciling the
+		// cached keys of the partitions they acquired)
 		Map<String, Long> round = this.replicas.write(this.client, OBJECTS, "v2");
 		await().atMost(CONVERGE_LIMIT).until(() -> journal.unreconciledSince(round).isEmpty());
 		Map<String, Fact> firstAfter = new HashMap<>();

@@ -129,8 +129,7 @@ class SharedBucketUnderLoadTests {
 				.allSatisfy((child) -> assertThat(child.live().getOrDefault("trackedItems", 0)).isEqualTo(0));
 		});
 		// by mid-run the informer cache holds every object; anything kept per admission
-		// would
-		// keep growing after that
+		// would keep growing after that
 		assertThat(heapAfter - heapMid).as("heap growth over the second half").isLessThan(16L * 1024 * 1024);
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("objects; controllers; workers each", OBJECTS + "; " + GROUPS.size() + "; " + WORKERS_EACH);

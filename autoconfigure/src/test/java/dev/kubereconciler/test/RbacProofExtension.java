@@ -25,8 +25,8 @@ public final class RbacProofExtension implements AfterAllCallback {
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		// plain harness users, such as the benchmarks, have no spring-test on their class
-		// path
+		// plain harness users, such as the benchmarks, have no spring-test on their
+		// class path
 		if (isPresent(SPRING_EXTENSION) && context.getExecutionException().isEmpty()) {
 			SpringProof.check(context);
 		}

@@ -38,8 +38,8 @@ class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 		if (readiness != null && !this.userConfigured) {
 			byName.put(READINESS, new Membership(readiness, true));
 		}
-		// the overall status keeps ignoring a first sync, as the controllers indicator
-		// does
+		// the overall status keeps ignoring a first sync, as the controllers
+		// indicator does
 		return HealthEndpointGroups.of(new Membership(groups.getPrimary(), false), byName);
 	}
 
