@@ -37,7 +37,7 @@ import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.DelaySource;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;

@@ -93,8 +93,8 @@ class EventFilterIntegrationTests {
 			.namespaces(this.namespace.name())
 			.reconcile(writingStatus("loop")));
 		this.gadgets.create("loop", "shade-1");
-		// each reconcile's status write is an update event that reconciles once more,
-		// forever
+		// each reconcile's status write is an update event that reconciles once
+		// more, forever
 		await().atMost(TIMEOUT).until(() -> count("loop").get() > 20);
 		this.manager.stop();
 		assertThat(this.drops).isEmpty();

@@ -85,8 +85,8 @@ class FinalizerIntegrationTests {
 		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
 		this.core.deleteNamespacedConfigMap("flaky", this.namespace.name()).execute();
 		await().atMost(TIMEOUT).until(() -> !exists("flaky"));
-		// two failures, each retried through the limiter, then the success removed the
-		// finalizer
+		// two failures, each retried through the limiter, then the success removed
+		// the finalizer
 		assertThat(this.cleanups).hasValue(3);
 		assertThat(this.heldAtCleanup).containsExactly(true, true, true);
 		assertThat(this.managers.errorMessages()).containsExactly("cleanup failure 1", "cleanup failure 2");

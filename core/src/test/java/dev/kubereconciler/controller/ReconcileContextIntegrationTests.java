@@ -129,8 +129,8 @@ class ReconcileContextIntegrationTests {
 			JsonObject entry = element.getAsJsonObject();
 			assertThat(entry.get("manager").getAsString()).isEqualTo("applier");
 			assertThat(entry.get("operation").getAsString()).isEqualTo("Apply");
-			// only the fields the controller set, not the empty maps client-java models
-			// carry
+			// only the fields the controller set, not the empty maps client-java
+			// models carry
 			assertThat(entry.getAsJsonObject("fieldsV1").keySet()).containsExactlyInAnyOrder("f:data", "f:metadata");
 			assertThat(entry.getAsJsonObject("fieldsV1").getAsJsonObject("f:metadata").keySet())
 				.containsExactly("f:ownerReferences");
@@ -176,8 +176,8 @@ class ReconcileContextIntegrationTests {
 						if (stepsSeen.size() == 1) {
 							watch.hold();
 							context.patch(configMap, "{\"data\":{\"step\":\"1\"}}");
-							// straight back, through the limiter: long before the held
-							// event
+							// straight back, through the limiter: long before the
+							// held event
 							return Result.requeue();
 						}
 						return Result.done();
@@ -185,8 +185,8 @@ class ReconcileContextIntegrationTests {
 		try {
 			core().createNamespacedConfigMap(this.namespace.name(), configMap("written", "write")).execute();
 			await().atMost(TIMEOUT).until(() -> stepsSeen.size() >= 2);
-			// the informer still holds the old version, yet the reconcile read its own
-			// write
+			// the informer still holds the old version, yet the reconcile read its
+			// own write
 			assertThat(stepsCached).startsWith("none", "none");
 			assertThat(stepsSeen).startsWith("none", "1");
 			assertThat(triggers).startsWith(Trigger.EVENT, Trigger.RETRY);

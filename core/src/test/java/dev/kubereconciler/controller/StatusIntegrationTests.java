@@ -59,8 +59,8 @@ class StatusIntegrationTests {
 			.throwsApiException();
 		// a fresh object has no status: the PUT on /status works anyway
 		await().atMost(TIMEOUT).until(() -> "red".equals(statusColor("steady")));
-		// the write comes back as an update and reconciles once more, which writes
-		// nothing
+		// the write comes back as an update and reconciles once more, which
+		// writes nothing
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		await().during(Duration.ofSeconds(1)).atMost(TIMEOUT).until(() -> reconciles.get() == 2);
 		Gadget current = this.gadgets.get(this.namespace.name(), "steady").throwsApiException().getObject();
@@ -86,8 +86,8 @@ class StatusIntegrationTests {
 		});
 		this.gadgets.create(labelled(Gadget.named(this.namespace.name(), "looping", "red"), "counter"))
 			.throwsApiException();
-		// no spec change after the create, yet it reconciled again for each of its own
-		// writes
+		// no spec change after the create, yet it reconciled again for each of its
+		// own writes
 		await().atMost(TIMEOUT).until(() -> reconciles.get() == 11);
 		assertThat(this.managers.errors()).isEmpty();
 	}

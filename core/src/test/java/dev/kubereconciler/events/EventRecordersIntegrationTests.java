@@ -1,5 +1,6 @@
 package dev.kubereconciler.events;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,7 +37,9 @@ class EventRecordersIntegrationTests {
 
 	TestNamespace namespace;
 
-	private final ManualClock clock = new ManualClock(START);
+	private final ManualClock ticker = new ManualClock();
+
+	private final Clock clock = this.ticker.wallClock(START);
 
 	private final CountingListener listener = new CountingListener();
 
@@ -63,10 +67,10 @@ class EventRecordersIntegrationTests {
 		assertThat(event.getRegarding().getUid()).isEqualTo(regarding.getMetadata().getUid());
 		assertThat(event.getNote()).isEqualTo("the target namespace is gone");
 		// six minutes without a repeat end the series, which writes its final count
-		this.clock.advance(Duration.ofMinutes(6));
+		this.ticker.advance(Duration.ofMinutes(6));
 		recorders.finishSeries();
 		assertThat(onlyEvent(regarding.getMetadata().getName()).getSeries().getCount()).isEqualTo(2);
-		this.clock.advance(Duration.ofNanos(1000));
+		this.ticker.advance(Duration.ofNanos(1000));
 		recorders.finishSeries();
 		EventsV1Event finished = onlyEvent(regarding.getMetadata().getName());
 		assertThat(finished.getSeries().getCount()).isEqualTo(25);

@@ -20,7 +20,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.controller.StandaloneController;
 import dev.kubereconciler.internal.controller.DefaultController;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;

@@ -10,7 +10,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.StandaloneController;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;

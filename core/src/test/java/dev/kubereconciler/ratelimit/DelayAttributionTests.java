@@ -8,6 +8,8 @@ import dev.kubereconciler.ratelimit.RateLimiter.Decision;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.kubereconciler.time.ManualClock;
+
 /**
  * Tests for {@link RateLimiter#decide}: a composed limiter's delay is attributed to the
  * kind of child whose delay was the longest, with the same delays as

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import dev.kubereconciler.time.ManualClock;
+
 /**
  * Tests for {@link LongestDelayRateLimiter}.
  */

@@ -13,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import dev.kubereconciler.time.ManualClock;
+
 /**
  * Tests for {@link RateLimiters}.
  */

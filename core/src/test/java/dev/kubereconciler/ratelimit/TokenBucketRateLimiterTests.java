@@ -18,6 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.kubereconciler.time.ManualClock;
+
 /**
  * Tests for {@link TokenBucketRateLimiter}.
  */

@@ -18,7 +18,7 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.leaderelection.LeaseTiming;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership.Permit;
 import dev.kubereconciler.test.KubernetesTest;

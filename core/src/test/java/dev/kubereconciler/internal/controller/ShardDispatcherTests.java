@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.leaderelection.LeaseTiming;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.sharding.ShardingSettings;

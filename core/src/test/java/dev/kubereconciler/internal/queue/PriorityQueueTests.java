@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Trigger;
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.queue.QueueObserver;
-import dev.kubereconciler.ratelimit.ManualClock;
+import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Trigger;
 

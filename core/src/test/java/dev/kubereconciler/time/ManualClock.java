@@ -1,13 +1,15 @@
-package dev.kubereconciler.ratelimit;
+package dev.kubereconciler.time;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import dev.kubereconciler.time.DelayScheduler;
 
 /**
  * The one test clock: a {@link DelayScheduler} whose time only moves when a test advances
@@ -171,6 +173,34 @@ public final class ManualClock implements DelayScheduler {
 	}
 
 	private record Task(long deadline, long sequence, Runnable action) {
+	}
+
+	/**
+	 * Return a wall clock that moves with this clock, from the given instant on, for code
+	 * that takes a {@link Clock}.
+	 * @param start what the wall clock reads now
+	 * @return the wall clock
+	 */
+	public Clock wallClock(Instant start) {
+		long origin = read();
+		return new Clock() {
+
+			@Override
+			public ZoneId getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(ZoneId zone) {
+				return this;
+			}
+
+			@Override
+			public Instant instant() {
+				return start.plusNanos(read() - origin);
+			}
+
+		};
 	}
 
 }
