@@ -17,19 +17,21 @@ import dev.kubereconciler.manager.ControllerManager;
  */
 public class ControllersReadinessIndicator extends ManagerHealthIndicator {
 
+	private static final String FAILURE = "Controllers readiness check failed";
+
 	/**
 	 * Create the indicator.
 	 * @param manager supplies the manager on each check
 	 */
 	public ControllersReadinessIndicator(Supplier<ControllerManager> manager) {
-		super("Controllers readiness check failed", manager);
+		super(FAILURE, manager);
 	}
 
 	@Override
 	void check(ControllerManager manager, Health.Builder builder) {
-		boolean running = manager.isRunning();
-		builder.status((running && cachesReady(manager)) ? Status.UP : Status.DOWN)
-			.withDetail("running", running)
+		boolean ready = manager.isRunning() && cachesReady(manager);
+		builder.status(ready ? Status.UP : Status.DOWN)
+			.withDetail("running", manager.isRunning())
 			.withDetail("cachesSynced", manager.hasSynced())
 			.withDetail("cachesStarted", manager.cachesStarted())
 			.withDetail("leader", manager.isLeader());
