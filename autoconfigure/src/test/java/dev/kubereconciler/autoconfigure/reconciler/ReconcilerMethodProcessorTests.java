@@ -48,13 +48,7 @@ class ReconcilerMethodProcessorTests {
 
 	@Test
 	void finalizerWithoutCleanupFailsNamingWhatToAdd() {
-		this.processor.postProcessAfterInitialization(new NoCleanup(), "noCleanup");
-		ReconcilerMethod method = this.processor.getMethods().get(0);
-		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
-			.named("held")
-			.reconcile(method.function());
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Finalizers.apply(definition, method, new ControllerProperties()))
+		assertThatIllegalStateException().isThrownBy(() -> withFinalizer(new NoCleanup()))
 			.withMessageContaining("finalizer 'example.com/held'")
 			.withMessageContaining("implement Cleaner<V1ConfigMap> on the bean that declares the @Reconciler method");
 	}
@@ -62,26 +56,26 @@ class ReconcilerMethodProcessorTests {
 	@Test
 	void cleanerOfTheBeanBecomesTheFinalizersCleaner() {
 		WithCleanup bean = new WithCleanup();
-		this.processor.postProcessAfterInitialization(bean, "withCleanup");
-		ReconcilerMethod method = this.processor.getMethods().get(0);
-		ControllerDefinition definition = Finalizers.apply(
-				ControllerDefinition.builder(V1ConfigMap.class).named("held").reconcile(method.function()), method,
-				new ControllerProperties());
+		ControllerDefinition definition = withFinalizer(bean);
 		assertThat(definition.reconciler().finalizer()).isEqualTo("example.com/held");
 		assertThat(definition.reconciler().cleaner()).isSameAs(bean);
 	}
 
 	@Test
 	void cleanerOfAnotherTypeIsRefusedNamingTheTypeToClean() {
-		this.processor.postProcessAfterInitialization(new CleansSecrets(), "cleansSecrets");
+		assertThatIllegalStateException().isThrownBy(() -> withFinalizer(new CleansSecrets()))
+			.withMessageContaining("implements Cleaner<V1Secret>")
+			.withMessageContaining("implement Cleaner<V1ConfigMap> instead");
+	}
+
+	// the definition of the bean's one @Reconciler method, with its finalizer applied
+	private ControllerDefinition withFinalizer(Object bean) {
+		this.processor.postProcessAfterInitialization(bean, "bean");
 		ReconcilerMethod method = this.processor.getMethods().get(0);
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("held")
 			.reconcile(method.function());
-		assertThatIllegalStateException()
-			.isThrownBy(() -> Finalizers.apply(definition, method, new ControllerProperties()))
-			.withMessageContaining("implements Cleaner<V1Secret>")
-			.withMessageContaining("implement Cleaner<V1ConfigMap> instead");
+		return Finalizers.apply(definition, method, new ControllerProperties());
 	}
 
 	static class Forms {
