@@ -93,7 +93,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
-		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders);
+		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				this.clock);

@@ -103,6 +103,15 @@ public final class Result {
 	}
 
 	/**
+	 * Return whether the item is done: requeued neither through the rate limiter nor
+	 * after a delay, whatever its priority.
+	 * @return {@code true} for {@link #done()} and {@code done().withPriority(p)}
+	 */
+	public boolean isDone() {
+		return !this.requeue && this.requeueAfter.isZero();
+	}
+
+	/**
 	 * Return the fixed delay before the item is requeued, zero when there is none.
 	 * @return the delay
 	 */

@@ -93,6 +93,31 @@ class FinalizerIntegrationTests {
 	}
 
 	@Test
+	void cleanupDoneWithAPriorityRemovesTheFinalizer() throws ApiException {
+		start("prioritized-cleanup", "prioritized", (configMap, context) -> Result.done().withPriority(7));
+		create("prioritized");
+		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
+		this.core.deleteNamespacedConfigMap("prioritized", this.namespace.name()).execute();
+		await().atMost(TIMEOUT).until(() -> !exists("prioritized"));
+		assertThat(this.cleanups).hasValue(1);
+		assertThat(this.managers.errors()).isEmpty();
+	}
+
+	@Test
+	void cleanupReturningNullIsAnErrorThatKeepsTheFinalizerAndIsRetried() throws ApiException {
+		start("null-cleanup", "null", (configMap, context) -> (this.cleanups.get() < 2) ? null : Result.done());
+		create("null");
+		await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
+		this.core.deleteNamespacedConfigMap("null", this.namespace.name()).execute();
+		await().atMost(TIMEOUT).until(() -> !exists("null"));
+		// the null kept the finalizer: the cleanup ran again, through the limiter
+		assertThat(this.cleanups).hasValue(2);
+		assertThat(this.heldAtCleanup).containsExactly(true, true);
+		assertThat(this.managers.errorMessages()).singleElement()
+			.satisfies((message) -> assertThat(message).contains("returned null"));
+	}
+
+	@Test
 	void objectDeletedWhileNoControllerRanIsCleanedUpOnRestart() throws ApiException {
 		ControllerManager first = start("restart", "restart", (configMap, context) -> Result.done());
 		create("restart");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -13,6 +14,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,6 +98,41 @@ class MappedWatchIntegrationTests {
 		assertThat(after).containsEntry("uses-s1-a", before.get("uses-s1-a") + 1)
 			.containsEntry("uses-s1-b", before.get("uses-s1-b") + 1)
 			.containsEntry("uses-s2", before.get("uses-s2"));
+	}
+
+	@Test
+	void mappedTypeIsReadFromTheContextAndAnUnwatchedTypeIsRefusedWithEveryWayToAddIt() throws ApiException {
+		CoreV1Api core = new CoreV1Api(this.client);
+		String ns = this.namespace.name();
+		core.createNamespacedSecret(ns, new V1Secret().metadata(new V1ObjectMeta().name("read-me"))).execute();
+		List<String> secretsRead = new CopyOnWriteArrayList<>();
+		List<String> refusals = new CopyOnWriteArrayList<>();
+		this.manager = ControllerManager.builder(this.client)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("reads-mapped")
+				.namespaces(ns)
+				.maps(V1Secret.class, (secret) -> List.of())
+				.reconcile((configMap, context) -> {
+					String secret = configMap.getData().get("secret");
+					context.get(V1Secret.class, ns, secret)
+						.ifPresent((found) -> secretsRead.add(found.getMetadata().getName()));
+					try {
+						context.list(V1ServiceAccount.class, ns, "");
+					}
+					catch (IllegalArgumentException ex) {
+						refusals.add(ex.getMessage());
+					}
+					return Result.done();
+				}))
+			.build();
+		this.manager.start();
+		createConfigMap(core, "reader", "read-me");
+		await().atMost(TIMEOUT).until(() -> !refusals.isEmpty());
+		assertThat(secretsRead).containsExactly("read-me");
+		assertThat(refusals.get(0)).contains(V1ServiceAccount.class.getName())
+			.contains("watches")
+			.contains("owns")
+			.contains("maps");
 	}
 
 	private Map<String, Integer> snapshotWhenQuiet() {

@@ -1,5 +1,6 @@
 package dev.kubereconciler.internal.cache;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.time.Ticker;
+
 /**
  * The view of one type's informer cache that reconcilers read: the informer's objects,
  * overlaid with what reconcilers wrote through their context until the informer catches
@@ -29,11 +32,30 @@ import org.slf4j.LoggerFactory;
  * A written object is kept only while the informer holds an older version of it. Resource
  * versions are compared as integers when both are numeric, as the API server's are;
  * otherwise the informer wins as soon as its version differs from the one it held when
- * the write was made. A delete event drops the written object.
+ * the write was made.
+ *
+ * <p>
+ * A delete event drops the written versions at or before its own resourceVersion, not a
+ * newer object created again under the same name. The view remembers each deletion for
+ * {@link #RETENTION}, so that a write whose answer comes back after the watch reported
+ * the object gone (deleted, or out of the watch's label selector) is not kept. A written
+ * version that no event ever supersedes, such as an object created outside the watch's
+ * selector, is dropped after the same retention, so that no entry outlives its object for
+ * long.
  */
 public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	static final String OWNER_INDEX = "kube-reconciler/owner-uid";
+
+	/**
+	 * How long a written version waits for the informer, and how long a deletion is
+	 * remembered: far longer than an API request or a watch event takes.
+	 */
+	static final Duration RETENTION = Duration.ofMinutes(5);
+
+	private static final long RETENTION_NANOS = RETENTION.toNanos();
+
+	private static final long PRUNE_INTERVAL_NANOS = RETENTION_NANOS / 5;
 
 	private static final Logger logger = LoggerFactory.getLogger(CacheView.class);
 
@@ -41,11 +63,25 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	private final Map<String, Written> written = new ConcurrentHashMap<>();
 
+	private final Map<String, Deletion> deletions = new ConcurrentHashMap<>();
+
+	private final Ticker ticker;
+
 	private final boolean indexed;
 
+	private volatile long nextPrune;
+
+	/**
+	 * Create a view and register it with the informer, which must not have started yet
+	 * for the owner index to be added.
+	 * @param informer the informer
+	 * @param ticker the time source of the retention
+	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	public CacheView(SharedIndexInformer<? extends KubernetesObject> informer) {
+	public CacheView(SharedIndexInformer<? extends KubernetesObject> informer, Ticker ticker) {
 		this.informer = informer;
+		this.ticker = ticker;
+		this.nextPrune = ticker.read() + PRUNE_INTERVAL_NANOS;
 		Indexer<? extends KubernetesObject> indexer = informer.getIndexer();
 		boolean indexed = indexer.getIndexers().containsKey(OWNER_INDEX);
 		if (!indexed) {
@@ -90,7 +126,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (write == null) {
 			return cached;
 		}
-		if (cached != null && supersedes(cached, write)) {
+		if (expired(write, this.ticker.read()) || (cached != null && supersedes(cached, write))) {
 			this.written.remove(key, write);
 			return cached;
 		}
@@ -128,7 +164,11 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		for (KubernetesObject object : candidates) {
 			result.put(Caches.metaNamespaceKeyFunc(object), object);
 		}
+		long now = this.ticker.read();
 		writes.forEach((key, write) -> {
+			if (expired(write, now)) {
+				return;
+			}
 			KubernetesObject cached = this.informer.getIndexer().getByKey(key);
 			result.put(key, (cached != null && supersedes(cached, write)) ? cached : write.object());
 		});
@@ -138,22 +178,36 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	/**
 	 * Remember what the server answered to a write, unless the informer already holds
-	 * that version or a newer one.
-	 * @param object the server's answer
+	 * that version or a newer one, or already reported that version deleted.
+	 * @param object the server's answer, which the view keeps: callers hand out copies
 	 */
 	public void written(KubernetesObject object) {
 		if (object == null || object.getMetadata() == null) {
 			return;
 		}
+		long now = this.ticker.read();
+		prune(now);
 		String key = Caches.metaNamespaceKeyFunc(object);
+		Deletion deletion = this.deletions.get(key);
+		if (deletion != null && deletion.removes(object)) {
+			return;
+		}
 		KubernetesObject cached = this.informer.getIndexer().getByKey(key);
 		String cachedVersion = (cached != null) ? cached.getMetadata().getResourceVersion() : null;
-		Written write = new Written(object, cachedVersion);
+		Written write = new Written(object, cachedVersion, now);
 		if (cached != null && supersedes(cached, write)) {
 			return;
 		}
 		this.written.merge(key, write,
 				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+	}
+
+	int writtenCount() {
+		return this.written.size();
+	}
+
+	int tombstoneCount() {
+		return this.deletions.size();
 	}
 
 	public void forget(String key) {
@@ -168,14 +222,14 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		return !Objects.equals(cachedVersion, write.versionBefore());
 	}
 
-	private static boolean isNewer(String version, String than) {
-		if (isNumeric(version) && isNumeric(than)) {
+	private static boolean isNewer(@Nullable String version, @Nullable String than) {
+		if (version != null && than != null && isNumeric(version) && isNumeric(than)) {
 			return Long.parseLong(version) > Long.parseLong(than);
 		}
 		return true;
 	}
 
-	private static boolean isNumeric(String version) {
+	private static boolean isNumeric(@Nullable String version) {
 		if (version == null || version.isEmpty() || version.length() > 18) {
 			return false;
 		}
@@ -199,9 +253,16 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	@Override
 	public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-		if (object != null && object.getMetadata() != null) {
-			this.written.remove(Caches.metaNamespaceKeyFunc(object));
+		if (object == null || object.getMetadata() == null) {
+			return;
 		}
+		long now = this.ticker.read();
+		String key = Caches.metaNamespaceKeyFunc(object);
+		Deletion deletion = new Deletion(object.getMetadata().getUid(), object.getMetadata().getResourceVersion(), now);
+		this.deletions.merge(key, deletion,
+				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+		this.written.computeIfPresent(key, (ignored, write) -> deletion.removes(write.object()) ? null : write);
+		prune(now);
 	}
 
 	private void evictIfSuperseded(KubernetesObject object) {
@@ -213,16 +274,53 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (write != null && supersedes(object, write)) {
 			this.written.remove(key, write);
 		}
+		// the name is back in the watch with a newer object: a late answer about the
+		// deleted one is older than what the informer now holds
+		this.deletions.computeIfPresent(key, (ignored, deletion) -> deletion.removes(object) ? deletion : null);
+		prune(this.ticker.read());
+	}
+
+	private static boolean expired(Written write, long now) {
+		return now - write.at() >= RETENTION_NANOS;
+	}
+
+	private void prune(long now) {
+		if (now - this.nextPrune < 0) {
+			return;
+		}
+		this.nextPrune = now + PRUNE_INTERVAL_NANOS;
+		this.written.values().removeIf((write) -> expired(write, now));
+		this.deletions.values().removeIf((deletion) -> now - deletion.at() >= RETENTION_NANOS);
 	}
 
 	/**
-	 * The server's answer to a write, and the version the informer held when it came
-	 * back.
+	 * The server's answer to a write, the version the informer held when it came back,
+	 * and when.
 	 */
-	private record Written(KubernetesObject object, @Nullable String versionBefore) {
+	private record Written(KubernetesObject object, @Nullable String versionBefore, long at) {
 
 		String version() {
 			return this.object.getMetadata().getResourceVersion();
+		}
+
+	}
+
+	/**
+	 * A delete event of the informer: the object that left the watch and when.
+	 */
+	private record Deletion(@Nullable String uid, @Nullable String version, long at) {
+
+		/**
+		 * Whether an object is this deletion's object at or before the version deleted:
+		 * by resourceVersion when both are numeric, otherwise by uid.
+		 */
+		boolean removes(KubernetesObject object) {
+			String objectVersion = object.getMetadata().getResourceVersion();
+			String deleted = this.version;
+			if (deleted != null && isNumeric(objectVersion) && isNumeric(deleted)) {
+				return Long.parseLong(objectVersion) <= Long.parseLong(deleted);
+			}
+			return this.uid != null && this.uid.equals(object.getMetadata().getUid());
 		}
 
 	}

@@ -83,8 +83,9 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
 		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
-		if (result == null || !result.equals(Result.done())) {
-			// not finished: keep the finalizer and come back as the result says
+		if (result == null || !result.isDone()) {
+			// not finished: keep the finalizer and come back as the result says; a null
+			// is an error for the worker, retried through the rate limiter
 			return result;
 		}
 		// the cleanup may have written the object; remove the finalizer from the
@@ -92,7 +93,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		@SuppressWarnings("unchecked")
 		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
 		patchFinalizers((current != null) ? current : cached, finalizer, false);
-		return Result.done();
+		return result;
 	}
 
 	/**

@@ -142,6 +142,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	public <R extends KubernetesObject> R updateStatus(R object) throws Exception {
 		CacheView view = this.toolkit.view(object.getClass());
 		if (view != null) {
+			// the view holds what the server answered or sent, never an object handed out
 			KubernetesObject current = view.get(Caches.metaNamespaceKeyFunc(object));
 			if (current != null && Objects.equals(status(current), status(object))) {
 				// no request, and no update event that would reconcile the object again
@@ -169,9 +170,14 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 		}
 	}
 
+	/**
+	 * Keep the server's answer in the cache view and hand the caller a copy of it: a
+	 * change the caller makes to what it got back must not reach the view, where a later
+	 * read or status comparison would take it for the server's state.
+	 */
 	private <R extends KubernetesObject> R remember(R written) {
 		this.toolkit.written(written);
-		return written;
+		return Objects.requireNonNull(copy(written));
 	}
 
 	@Override
@@ -205,8 +211,22 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 				throw new AlreadyOwnedException(describe(owned), existing.getKind() + "/" + existing.getName());
 			}
 		}
-		references.removeIf((existing) -> sameOwner(existing, reference));
-		references.add(reference);
+		// replaced in place, as controller-runtime's upsertOwnerRef does: the order of
+		// the
+		// references does not change
+		int index = -1;
+		for (int i = 0; i < references.size(); i++) {
+			if (sameOwner(references.get(i), reference)) {
+				index = i;
+				break;
+			}
+		}
+		if (index < 0) {
+			references.add(reference);
+		}
+		else {
+			references.set(index, reference);
+		}
 		ownedMetadata.setOwnerReferences(references);
 	}
 

@@ -149,35 +149,11 @@ final class KubernetesWriter {
 			}
 			json = slim;
 		}
-		pruneEmpty(json);
+		// an apply that sent the empty maps and lists the models start with would make
+		// the controller the manager of fields it never meant to set
+		ModelDefaults.prune(json, object.getClass());
 		typeMeta(json, ResourceType.of(object.getClass()));
 		return json;
-	}
-
-	/**
-	 * Drop empty maps and lists, which client-java models carry by default: an apply that
-	 * sent them would make the controller the manager of fields it never meant to set.
-	 */
-	private static void pruneEmpty(JsonObject json) {
-		for (String key : List.copyOf(json.keySet())) {
-			JsonElement value = json.get(key);
-			if (value.isJsonObject()) {
-				pruneEmpty(value.getAsJsonObject());
-				if (value.getAsJsonObject().isEmpty()) {
-					json.remove(key);
-				}
-			}
-			else if (value.isJsonArray() && value.getAsJsonArray().isEmpty()) {
-				json.remove(key);
-			}
-			else if (value.isJsonArray()) {
-				value.getAsJsonArray().forEach((item) -> {
-					if (item.isJsonObject()) {
-						pruneEmpty(item.getAsJsonObject());
-					}
-				});
-			}
-		}
 	}
 
 	private static void typeMeta(JsonObject json, ResourceType type) {

@@ -21,6 +21,7 @@ import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.InformerCaches;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.time.Ticker;
 
 /**
  * Binds the {@link ReconcileSpec}s of one controller manager to what they share: the
@@ -32,6 +33,8 @@ public final class ReconcilerBinder {
 
 	private final Function<String, EventRecorder> events;
 
+	private final Ticker ticker;
+
 	private final ModelCopier copier = new ModelCopier();
 
 	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
@@ -42,9 +45,11 @@ public final class ReconcilerBinder {
 	 * Create a binder.
 	 * @param apiClient the client that reconcile contexts write through
 	 * @param events the event recorder of each controller, by name; {@code null} for none
+	 * @param ticker the time source of the cache views' retention
 	 */
-	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events) {
+	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker) {
 		this.apiClient = apiClient;
+		this.ticker = ticker;
 		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
 	}
 
@@ -77,7 +82,7 @@ public final class ReconcilerBinder {
 		if (this.bound.isEmpty()) {
 			return;
 		}
-		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer)));
+		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer, this.ticker)));
 		this.bound.forEach((name, bound) -> {
 			Controller controller = Objects.requireNonNull(controllers.get(name));
 			ResyncTracker resyncs = new ResyncTracker();
@@ -98,8 +103,14 @@ public final class ReconcilerBinder {
 	CacheView requireView(Class<?> type) {
 		CacheView view = this.views.get(type);
 		if (view == null) {
-			throw new IllegalArgumentException("No controller of this manager watches or owns " + type.getName()
-					+ "; add it to 'owns' to read it from the cache");
+			String name = type.getSimpleName();
+			throw new IllegalArgumentException("No controller of this manager watches, owns or maps " + type.getName()
+					+ ", so no informer caches it. To read it from the cache, give it an informer in one of three ways: "
+					+ "a controller that watches it (@Reconciler(watches = " + name + ".class)); 'owns' on this "
+					+ "controller, when this controller is its controlling owner (owns = " + name + ".class, or "
+					+ ".owns(" + name + ".class)); or a mapped watch, when its changes should reconcile this "
+					+ "controller's objects (maps = @Watch(type = " + name
+					+ ".class, mapper = \"<RequestMapper bean>\"), " + "or .maps(" + name + ".class, mapper))");
 		}
 		return view;
 	}

@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class ControllerReferenceTests {
 
 	private final DefaultReconcileContext<V1Secret> context = new DefaultReconcileContext<>(new Request("ns", "owner"),
-			Trigger.EVENT, 0, new ReconcilerBinder(new ApiClient(), null),
+			Trigger.EVENT, 0, new ReconcilerBinder(new ApiClient(), null, System::nanoTime),
 			new KubernetesWriter(new ApiClient(), "test"));
 
 	@Test
@@ -41,6 +41,20 @@ class ControllerReferenceTests {
 			assertThat(reference.getController()).isTrue();
 			assertThat(reference.getBlockOwnerDeletion()).isTrue();
 		});
+	}
+
+	@Test
+	void existingReferenceToTheSameOwnerIsReplacedInPlace() {
+		// controller-runtime's upsertOwnerRef: the list keeps its order
+		V1ConfigMap owned = configMap();
+		V1OwnerReference first = new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("a").uid("uid-a");
+		V1OwnerReference stale = new V1OwnerReference().apiVersion("v1").kind("Secret").name("owner").uid("uid-0");
+		V1OwnerReference last = new V1OwnerReference().apiVersion("v1").kind("ConfigMap").name("z").uid("uid-z");
+		owned.getMetadata().setOwnerReferences(List.of(first, stale, last));
+		this.context.setControllerReference(secret("owner", "uid-1"), owned);
+		assertThat(owned.getMetadata().getOwnerReferences()).extracting(V1OwnerReference::getUid)
+			.containsExactly("uid-a", "uid-1", "uid-z");
+		assertThat(owned.getMetadata().getOwnerReferences().get(1).getController()).isTrue();
 	}
 
 	@Test
