@@ -75,7 +75,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * Create an object.
 	 * @param <R> the model type
 	 * @param object the object
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	<R extends KubernetesObject> R create(R object) throws Exception;
@@ -84,7 +84,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * Replace an object; its resourceVersion makes a stale write fail with 409 Conflict.
 	 * @param <R> the model type
 	 * @param object the object
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	<R extends KubernetesObject> R update(R object) throws Exception;
@@ -94,7 +94,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * @param <R> the model type
 	 * @param object the object to patch, which names it
 	 * @param mergePatch the patch, as JSON
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	<R extends KubernetesObject> R patch(R object, String mergePatch) throws Exception;
@@ -112,7 +112,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * conflicts.
 	 * @param <R> the model type
 	 * @param object the fields this controller owns
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it, for example on a field conflict
 	 */
 	default <R extends KubernetesObject> R apply(R object) throws Exception {
@@ -124,7 +124,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * @param <R> the model type
 	 * @param object the fields this controller owns
 	 * @param force whether to take over fields that other managers own
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	<R extends KubernetesObject> R apply(R object, boolean force) throws Exception;
@@ -135,7 +135,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * request, and no update event that would reconcile the object again.
 	 * @param <R> the model type
 	 * @param object the object with the new status and the resourceVersion it was read at
-	 * @return the object the server stored, or the object itself when nothing was written
+	 * @return a private copy of the object the server stored, or the object itself when
+	 * nothing was written
 	 * @throws Exception if the server refuses it, for example with 409 Conflict
 	 */
 	<R extends KubernetesObject> R updateStatus(R object) throws Exception;
@@ -146,7 +147,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * @param <R> the model type
 	 * @param object the object, of which name, namespace and status are applied
 	 * @param force whether to take over fields that other managers own
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws Exception;
@@ -155,7 +156,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * Server-side apply the status of an object, not forcing conflicts.
 	 * @param <R> the model type
 	 * @param object the object, of which name, namespace and status are applied
-	 * @return the object the server stored
+	 * @return a private copy of the object the server stored
 	 * @throws Exception if the server refuses it
 	 */
 	default <R extends KubernetesObject> R applyStatus(R object) throws Exception {
