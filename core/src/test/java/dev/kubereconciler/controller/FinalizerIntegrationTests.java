@@ -5,16 +5,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.Result;
@@ -115,6 +120,62 @@ class FinalizerIntegrationTests {
 		assertThat(this.heldAtCleanup).containsExactly(true, true);
 		assertThat(this.managers.errorMessages()).singleElement()
 			.satisfies((message) -> assertThat(message).contains("returned null"));
+	}
+
+	@Test
+	void keyQueuedAgainDuringTheCleanupDoesNotCleanUpTwice() throws ApiException {
+		// the watch is held from inside the cleanup: when the key comes back, the
+		// informer still holds the object with its finalizer, which the server has
+		// already removed, with the object
+		GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api = new GenericKubernetesApi<>(V1ConfigMap.class,
+				V1ConfigMapList.class, "", "v1", "configmaps", this.client);
+		HeldWatch<V1ConfigMap, V1ConfigMapList> watch = new HeldWatch<>(
+				new ScopedListerWatcher<>(api, this.namespace.name(), "finalizer-test=twice"));
+		SharedInformerFactory factory = new SharedInformerFactory(this.client);
+		factory.sharedIndexInformerFor(watch, V1ConfigMap.class, 0);
+		AtomicReference<ControllerManager> manager = new AtomicReference<>();
+		AtomicInteger reconcilesAfterCleanup = new AtomicInteger();
+		manager.set(this.managers.start(ControllerManager.builder(this.client)
+			.informerFactory(factory)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("twice")
+				.namespaces(this.namespace.name())
+				.labelSelector("finalizer-test=twice")
+				.finalizer(FINALIZER, (configMap, context) -> {
+					if (this.cleanups.incrementAndGet() == 1) {
+						watch.hold();
+						// another event, such as an owned object's deletion, queues the
+						// key again while the cleanup runs
+						manager.get().controller("twice").enqueue(context.request());
+					}
+					return Result.done();
+				})
+				.reconcile((configMap, context) -> {
+					if (this.cleanups.get() > 0) {
+						reconcilesAfterCleanup.incrementAndGet();
+					}
+					List<String> finalizers = configMap.getMetadata().getFinalizers();
+					this.finalizersSeen.add((finalizers != null) ? List.copyOf(finalizers) : List.of());
+					return Result.done();
+				}))));
+		try {
+			create("twice");
+			await().atMost(TIMEOUT).until(() -> !this.finalizersSeen.isEmpty());
+			this.core.deleteNamespacedConfigMap("twice", this.namespace.name()).execute();
+			await().atMost(TIMEOUT).until(() -> !exists("twice"));
+			// the queued key ran, and any retry of it, with the informer still behind
+			Controller controller = manager.get().controller("twice");
+			await().during(Duration.ofSeconds(1))
+				.atMost(TIMEOUT)
+				.until(() -> !this.managers.errors().isEmpty() || (controller.queue().depth() == 0
+						&& controller.queue().waiting() == 0 && controller.queue().inFlight() == 0));
+		}
+		finally {
+			watch.release();
+		}
+		assertThat(this.cleanups).hasValue(1);
+		assertThat(reconcilesAfterCleanup).hasValue(0);
+		assertThat(this.managers.errors()).isEmpty();
 	}
 
 	@Test

@@ -121,7 +121,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	 * @return the object, or {@code null}
 	 */
 	public @Nullable KubernetesObject get(String key) {
-		KubernetesObject cached = this.informer.getIndexer().getByKey(key);
+		KubernetesObject cached = unlessDeleted(key, this.informer.getIndexer().getByKey(key));
 		Written write = this.written.get(key);
 		if (write == null) {
 			return cached;
@@ -162,7 +162,10 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 			Predicate<KubernetesObject> filter) {
 		Map<String, KubernetesObject> result = new LinkedHashMap<>();
 		for (KubernetesObject object : candidates) {
-			result.put(Caches.metaNamespaceKeyFunc(object), object);
+			String key = Caches.metaNamespaceKeyFunc(object);
+			if (unlessDeleted(key, object) != null) {
+				result.put(key, object);
+			}
 		}
 		long now = this.ticker.read();
 		writes.forEach((key, write) -> {
@@ -200,6 +203,26 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		}
 		this.written.merge(key, write,
 				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+	}
+
+	/**
+	 * Record that a write removed an object, such as the removal of its last finalizer,
+	 * so that the informer's version of it is no longer read while its delete event is on
+	 * its way.
+	 * @param object the server's last answer about the object
+	 */
+	public void deleted(KubernetesObject object) {
+		if (object != null && object.getMetadata() != null) {
+			recordDeletion(object);
+		}
+	}
+
+	private @Nullable KubernetesObject unlessDeleted(String key, @Nullable KubernetesObject cached) {
+		if (cached == null || this.deletions.isEmpty()) {
+			return cached;
+		}
+		Deletion deletion = this.deletions.get(key);
+		return (deletion != null && deletion.removes(cached)) ? null : cached;
 	}
 
 	int writtenCount() {
@@ -256,6 +279,10 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (object == null || object.getMetadata() == null) {
 			return;
 		}
+		recordDeletion(object);
+	}
+
+	private void recordDeletion(KubernetesObject object) {
 		long now = this.ticker.read();
 		String key = Caches.metaNamespaceKeyFunc(object);
 		Deletion deletion = new Deletion(object.getMetadata().getUid(), object.getMetadata().getResourceVersion(), now);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
@@ -118,13 +119,36 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		patchMetadata.addProperty("resourceVersion", metadata.getResourceVersion());
 		JsonObject patch = new JsonObject();
 		patch.add("metadata", patchMetadata);
-		T patched = this.writer.mergePatch(object, patch.toString());
 		boolean gone = !add && metadata.getDeletionTimestamp() != null && finalizers.isEmpty();
-		if (!gone) {
-			// a deleted object's last version must not linger in the cache view
+		T patched;
+		try {
+			patched = this.writer.mergePatch(object, patch.toString());
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404 && !add) {
+				// already gone: nothing holds it any more, which is what the removal
+				// wanted
+				forgetDeleted(object);
+				return object;
+			}
+			throw ex;
+		}
+		if (gone) {
+			// the server deleted the object with its last finalizer: until the watch
+			// says so, the informer's version must not run the cleanup again
+			forgetDeleted(patched);
+		}
+		else {
 			this.toolkit.written(patched);
 		}
 		return patched;
+	}
+
+	private void forgetDeleted(KubernetesObject object) {
+		CacheView view = this.toolkit.view(object.getClass());
+		if (view != null) {
+			view.deleted(object);
+		}
 	}
 
 	private Trigger trigger(Trigger cause, Request request) {

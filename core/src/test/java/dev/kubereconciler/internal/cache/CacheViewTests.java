@@ -106,6 +106,20 @@ class CacheViewTests {
 	}
 
 	@Test
+	void objectAWriteDeletedIsNotReadFromTheInformerBeforeItsDeleteEvent() {
+		// the removal of the last finalizer deletes the object: the informer still
+		// holds it, finalizer included, until the watch delivers the deletion
+		informerAdds(configMap("uid-1", "10"));
+		this.view.deleted(configMap("uid-1", "11"));
+		assertThat(this.view.get(KEY)).isNull();
+		assertThat(this.view.list(null, (object) -> true)).isEmpty();
+		// created again under the same name: the new object is read
+		informerDeletes(configMap("uid-1", "12"));
+		informerAdds(configMap("uid-2", "13"));
+		assertThat(this.view.get(KEY).getMetadata().getUid()).isEqualTo("uid-2");
+	}
+
+	@Test
 	void writtenVersionTheInformerNeverDeliversExpires() {
 		// created outside the watch's selector: no event will ever supersede or delete it
 		this.view.written(configMap("uid-1", "30"));
