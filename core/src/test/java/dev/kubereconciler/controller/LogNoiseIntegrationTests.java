@@ -24,6 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -47,7 +49,8 @@ class LogNoiseIntegrationTests {
 	// the loggers the test configuration quiets; here they log as they do in production
 	private static final List<String> LOGGERS = List.of(Logger.ROOT_LOGGER_NAME,
 			"io.kubernetes.client.informer.cache.Controller", "io.kubernetes.client.informer.cache.ProcessorListener",
-			"io.kubernetes.client.informer.cache.ReflectorRunnable", DefaultController.class.getName());
+			"io.kubernetes.client.informer.cache.ReflectorRunnable",
+			"io.kubernetes.client.extended.leaderelection.LeaderElector", DefaultController.class.getName());
 
 	ApiClient client;
 
@@ -99,13 +102,7 @@ class LogNoiseIntegrationTests {
 			.build();
 		this.manager.start();
 		await().atMost(TIMEOUT).until(() -> reconciles.get() >= 1);
-		Set<Thread> informerThreads = Thread.getAllStackTraces()
-			.keySet()
-			.stream()
-			.filter((thread) -> !before.contains(thread))
-			.filter((thread) -> thread.getName().startsWith("informer-controller-")
-					|| thread.getName().startsWith("controller-reflector-"))
-			.collect(Collectors.toSet());
+		Set<Thread> informerThreads = newInformerThreads(before);
 		assertThat(informerThreads).isNotEmpty();
 		this.manager.stop();
 		this.manager = null;
@@ -114,6 +111,50 @@ class LogNoiseIntegrationTests {
 		assertThat(this.logs.list).filteredOn((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR))
 			.extracting((event) -> event.getLoggerName() + ": " + event.getFormattedMessage())
 			.isEmpty();
+	}
+
+	@Test
+	void aCleanStopOfALeaderAndOfACandidateLogsNoError() {
+		Set<Thread> before = Thread.getAllStackTraces().keySet();
+		ControllerManager leader = candidate("leader");
+		this.manager = leader;
+		leader.start();
+		await().atMost(TIMEOUT).until(leader::isLeader);
+		ControllerManager candidate = candidate("candidate");
+		candidate.start();
+		await().atMost(TIMEOUT).until(candidate::hasSynced);
+		Set<Thread> informerThreads = newInformerThreads(before);
+		candidate.stop();
+		leader.stop();
+		this.manager = null;
+		await().atMost(TIMEOUT).until(() -> informerThreads.stream().noneMatch(Thread::isAlive));
+		assertThat(candidate.isLeader()).isFalse();
+		assertThat(this.logs.list).filteredOn((event) -> event.getLevel().isGreaterOrEqual(Level.ERROR))
+			.extracting((event) -> event.getLoggerName() + ": " + event.getFormattedMessage())
+			.isEmpty();
+	}
+
+	private ControllerManager candidate(String identity) {
+		// client-java's elector runs on its own time; a short retry period keeps the test
+		// short
+		return ControllerManager.builder(this.client)
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("elected")
+				.namespaces(this.namespace.name())
+				.reconcile((request) -> Result.done()))
+			.leaderElection(new LeaderElectionSettings("log-noise", this.namespace.name(), identity,
+					new LeaseTiming(Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(1))))
+			.build();
+	}
+
+	private static Set<Thread> newInformerThreads(Set<Thread> before) {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> !before.contains(thread))
+			.filter((thread) -> thread.getName().startsWith("informer-controller-")
+					|| thread.getName().startsWith("controller-reflector-"))
+			.collect(Collectors.toSet());
 	}
 
 	@Test
