@@ -33,10 +33,6 @@ public final class InformerCaches {
 	// a check is a few field reads; a long pause would only delay the start
 	private static final Duration SYNC_POLL = Duration.ofMillis(5);
 
-	// client-java logs its informers' normal stop at ERROR; only Logback can be told
-	// otherwise (see InformerInterruptFilter), and it is optional
-	private static final boolean LOGBACK = isPresent("ch.qos.logback.classic.turbo.TurboFilter");
-
 	private final SharedInformerFactory factory;
 
 	private final boolean ownsFactory;
@@ -174,24 +170,11 @@ public final class InformerCaches {
 	 * the controllers use, so that a shared factory keeps serving others.
 	 */
 	public void stop() {
-		if (LOGBACK) {
-			InformerInterruptFilter.install();
-		}
 		if (this.ownsFactory) {
 			this.factory.stopAllRegisteredInformers(true);
 		}
 		else {
 			this.wiring.informers().values().forEach(SharedIndexInformer::stop);
-		}
-	}
-
-	private static boolean isPresent(String className) {
-		try {
-			Class.forName(className, false, InformerCaches.class.getClassLoader());
-			return true;
-		}
-		catch (ClassNotFoundException | LinkageError ex) {
-			return false;
 		}
 	}
 
