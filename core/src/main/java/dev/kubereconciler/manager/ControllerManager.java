@@ -243,6 +243,9 @@ public final class ControllerManager implements ControllerRegistry {
 				return;
 			}
 			this.running = true;
+			// before anything runs that a failed start would stop: client-java logs the
+			// interrupts of a normal stop at ERROR
+			InterruptLogs.quiet();
 			if (this.clock instanceof ManagedDelayScheduler managed) {
 				managed.start();
 			}
@@ -309,6 +312,8 @@ public final class ControllerManager implements ControllerRegistry {
 				return;
 			}
 			this.running = false;
+			// again, in case the logging system was reset since the start
+			InterruptLogs.quiet();
 			long deadline = this.clock.read() + this.shutdownTimeout.toNanos();
 			for (DefaultController controller : this.controllers.values()) {
 				long remaining = Math.max(0, deadline - this.clock.read());

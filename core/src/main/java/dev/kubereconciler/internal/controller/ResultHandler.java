@@ -32,6 +32,8 @@ final class ResultHandler {
 
 	private final ControllerListener listener;
 
+	private final ErrorTraces traces = new ErrorTraces();
+
 	ResultHandler(String name, Duration reconcileTimeout, ControllerListener listener) {
 		this.name = name;
 		this.reconcileTimeout = reconcileTimeout;
@@ -73,14 +75,19 @@ final class ResultHandler {
 			boolean timedOut, @Nullable Result result, @Nullable Throwable error, long nanos) {
 		int priority = (result != null) ? result.getPriority().orElse(takenPriority) : takenPriority;
 		switch (outcome) {
-			case SUCCESS -> queue.forget(request);
+			case SUCCESS -> {
+				queue.forget(request);
+				this.traces.forget(request);
+			}
 			case REQUEUE_AFTER -> {
 				queue.forget(request);
+				this.traces.forget(request);
 				queue.addAfter(request, Objects.requireNonNull(result).getRequeueAfter(), Trigger.REQUEUE_AFTER,
 						priority);
 			}
 			case TERMINAL_ERROR -> {
 				queue.forget(request);
+				this.traces.forget(request);
 				logger.error("Reconcile of {} by controller '{}' failed terminally; not requeued", request, this.name,
 						error);
 			}
@@ -116,8 +123,24 @@ final class ResultHandler {
 			logger.debug("Reconcile of {} by controller '{}' hit a conflict; retrying in {}", request, this.name, delay,
 					error);
 		}
+		else if (error != null) {
+			logFailure(request, error, delay);
+		}
+	}
+
+	// a broken object fails the same way on every retry: its stack trace once says where,
+	// and each retry then says that it still fails and why
+	private void logFailure(Request request, Throwable error, Duration delay) {
+		String description = ErrorTraces.describe(error);
+		if (this.traces.isNew(request, error) || logger.isDebugEnabled()) {
+			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}: {}", request, this.name, delay,
+					description, error);
+		}
 		else {
-			logger.warn("Reconcile of {} by controller '{}' failed; retrying in {}", request, this.name, delay, error);
+			logger.warn(
+					"Reconcile of {} by controller '{}' failed; retrying in {}: {} (the same error as before; "
+							+ "its stack trace was logged at its first failure)",
+					request, this.name, delay, description);
 		}
 	}
 
