@@ -6,7 +6,6 @@ import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,6 +26,7 @@ import dev.kubereconciler.events.EventDrop;
 import dev.kubereconciler.events.EventRecorderListener;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.metrics.EventMetrics;
+import dev.kubereconciler.time.DelayScheduler;
 
 /**
  * Auto-configuration of {@link EventRecorders}, the factory of each controller's
@@ -41,13 +41,13 @@ public final class KubeReconcilerEventsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventWriterThread kubeReconcilerEventWriterThread() {
-		return new EventWriterThread();
+	EventThreads kubeReconcilerEventThreads() {
+		return new EventThreads();
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	EventRecorders eventRecorders(ApiClient apiClient, EventsProperties properties, EventWriterThread thread,
+	EventRecorders eventRecorders(ApiClient apiClient, EventsProperties properties, EventThreads threads,
 			ObjectProvider<EventRecorderListener> listeners) {
 		if (properties.getBufferCapacity() < 1) {
 			throw new InvalidPropertyException("kube-reconciler.events.buffer-capacity", properties.getBufferCapacity(),
@@ -55,9 +55,9 @@ public final class KubeReconcilerEventsAutoConfiguration {
 					"Set it to 1 or more; the default is 1000, as client-go's maxQueuedEvents.");
 		}
 		String instance = (properties.getReportingInstance() != null) ? properties.getReportingInstance() : hostName();
-		EventRecorders recorders = new EventRecorders(new ApiEventSink(apiClient), thread.executor, Clock.systemUTC(),
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(apiClient), threads.executor, Clock.systemUTC(),
 				instance, properties.getBufferCapacity(), composite(listeners.orderedStream().toList()));
-		thread.schedule(recorders);
+		threads.schedule(recorders);
 		return recorders;
 	}
 
@@ -108,31 +108,32 @@ public final class KubeReconcilerEventsAutoConfiguration {
 	}
 
 	/**
-	 * The one daemon thread that writes events and ends series. It is not a
-	 * {@link ScheduledExecutorService} bean, which would turn Spring Boot's task
+	 * The two daemon threads of events: one writes them, the other finishes and refreshes
+	 * series, so that a backlog of writes never holds the series jobs back. They are not
+	 * {@link ScheduledExecutorService} beans, which would turn Spring Boot's task
 	 * scheduling auto-configuration off.
 	 */
-	static final class EventWriterThread implements DisposableBean {
+	static final class EventThreads implements DisposableBean {
 
-		final ScheduledThreadPoolExecutor executor;
+		final ScheduledThreadPoolExecutor executor = daemon("kube-reconciler-events");
 
-		EventWriterThread() {
-			this.executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-				Thread thread = new Thread(task, "kube-reconciler-events");
+		final ScheduledThreadPoolExecutor seriesExecutor = daemon("kube-reconciler-event-series");
+
+		void schedule(EventRecorders recorders) {
+			recorders.start(DelayScheduler.of(this.seriesExecutor));
+		}
+
+		private static ScheduledThreadPoolExecutor daemon(String name) {
+			return new ScheduledThreadPoolExecutor(1, (task) -> {
+				Thread thread = new Thread(task, name);
 				thread.setDaemon(true);
 				return thread;
 			});
 		}
 
-		void schedule(EventRecorders recorders) {
-			long finish = EventRecorders.FINISH_PERIOD.toMillis();
-			long refresh = EventRecorders.REFRESH_PERIOD.toMillis();
-			this.executor.scheduleWithFixedDelay(recorders::finishSeries, finish, finish, TimeUnit.MILLISECONDS);
-			this.executor.scheduleWithFixedDelay(recorders::refreshSeries, refresh, refresh, TimeUnit.MILLISECONDS);
-		}
-
 		@Override
 		public void destroy() {
+			this.seriesExecutor.shutdownNow();
 			this.executor.shutdownNow();
 		}
 

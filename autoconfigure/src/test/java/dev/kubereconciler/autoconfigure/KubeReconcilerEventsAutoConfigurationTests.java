@@ -38,6 +38,17 @@ class KubeReconcilerEventsAutoConfigurationTests {
 	}
 
 	@Test
+	void seriesAreFinishedAndRefreshedOnAThreadApartFromTheWriter() {
+		this.contextRunner.run((context) -> {
+			KubeReconcilerEventsAutoConfiguration.EventThreads threads = context
+				.getBean(KubeReconcilerEventsAutoConfiguration.EventThreads.class);
+			// a backlog of writes on the writer's thread cannot hold the two jobs back
+			assertThat(threads.seriesExecutor.getQueue()).hasSize(2);
+			assertThat(threads.executor.getQueue()).isEmpty();
+		});
+	}
+
+	@Test
 	void canBeTurnedOff() {
 		this.contextRunner.withPropertyValues("kube-reconciler.events.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(EventRecorders.class));

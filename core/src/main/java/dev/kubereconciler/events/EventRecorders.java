@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +24,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.time.DelayScheduler;
+
 /**
  * Creates the {@link EventRecorder} of each controller and runs what they share: the spam
  * filter, the series cache and the write buffer.
@@ -39,8 +42,12 @@ import org.slf4j.LoggerFactory;
  * {@code kube_reconciler_events_dropped_total} counter, never in both.
  *
  * <p>
- * Call {@link #finishSeries()} every {@link #FINISH_PERIOD} and {@link #refreshSeries()}
- * every {@link #REFRESH_PERIOD}; the auto-configuration schedules both.
+ * {@link #start(DelayScheduler)} runs {@link #finishSeries()} every
+ * {@link #FINISH_PERIOD} and {@link #refreshSeries()} every {@link #REFRESH_PERIOD} on a
+ * scheduler of their own, as client-go runs them in two {@code wait.Until} loops apart
+ * from the writer: both only take the series lock and offer writes to the buffer, so a
+ * backlogged writer never delays them. The series cache keeps at most 4096 events, and an
+ * event that the full buffer dropped leaves no entry in it.
  */
 public final class EventRecorders {
 
@@ -80,6 +87,8 @@ public final class EventRecorders {
 
 	private final AtomicLong lastNameNanos = new AtomicLong(Long.MIN_VALUE);
 
+	private final List<PeriodicLoop> loops = new ArrayList<>();
+
 	/**
 	 * Create the recorders.
 	 * @param sink where events are written
@@ -108,6 +117,29 @@ public final class EventRecorders {
 	 */
 	public EventRecorder forController(String controller) {
 		return this.recorders.computeIfAbsent(controller, (name) -> new ControllerEventRecorder(this, name));
+	}
+
+	/**
+	 * Start finishing series every {@link #FINISH_PERIOD} and refreshing them every
+	 * {@link #REFRESH_PERIOD}, each period counted from the end of the previous run.
+	 * @param scheduler runs both jobs; it should not be the writer's thread, so that a
+	 * backlog of writes does not hold them back
+	 * @throws IllegalStateException if they were started before
+	 */
+	public synchronized void start(DelayScheduler scheduler) {
+		if (!this.loops.isEmpty()) {
+			throw new IllegalStateException("The event series jobs were started already");
+		}
+		this.loops.add(new PeriodicLoop(scheduler, FINISH_PERIOD, this::finishSeries, "series finisher"));
+		this.loops.add(new PeriodicLoop(scheduler, REFRESH_PERIOD, this::refreshSeries, "series refresher"));
+		this.loops.forEach(PeriodicLoop::start);
+	}
+
+	/**
+	 * Stop finishing and refreshing series; what is buffered is still written.
+	 */
+	public synchronized void stop() {
+		this.loops.forEach(PeriodicLoop::stop);
 	}
 
 	/**
@@ -147,11 +179,11 @@ public final class EventRecorders {
 				this.listener.dropped(controller, EventDrop.SPAM_FILTER);
 				return;
 			}
-			EventsV1Event toWrite = this.series.observe(event(controller, reference, type, reason, action, note, now),
-					now);
-			if (toWrite != null) {
-				this.writer.submit(toWrite);
-			}
+			// the cache offers its writes to the buffer under its lock, so that an event
+			// the full buffer refuses leaves no entry and an Event's create is buffered
+			// before its series
+			this.series.observe(event(controller, reference, type, reason, action, note, now), now, this.writer::offer);
+			this.writer.flush();
 		}
 		catch (RuntimeException ex) {
 			// recording must never fail a reconcile

@@ -2,17 +2,18 @@ package dev.kubereconciler.events;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.EventsV1EventSeries;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Aggregates repeats of an event into an {@code EventSeries}, by the rules of client-go's
@@ -32,6 +33,11 @@ import org.jspecify.annotations.Nullable;
  * <li>Every {@link #REFRESH_TIME 30 minutes}, every open series is written again, which
  * keeps its count current on the server and its object alive past the Event TTL.</li>
  * </ul>
+ * Unlike client-go's map, which grows with every distinct event until the finisher runs,
+ * the cache keeps at most {@link #CAPACITY} events: a new one evicts the least recently
+ * observed, whose series, if it has one, is written with its final count first. An event
+ * whose write the buffer refuses is not remembered, nor is a repeat whose series start it
+ * refuses counted, so that every recorded event is either in a count or dropped.
  */
 final class EventSeriesCache {
 
@@ -41,29 +47,54 @@ final class EventSeriesCache {
 	/** client-go's {@code refreshTime}. */
 	static final Duration REFRESH_TIME = Duration.ofMinutes(30);
 
-	private final Map<Key, EventsV1Event> events = new HashMap<>();
+	/**
+	 * The most events kept, as client-go's {@code tools/record} caches keep
+	 * {@code maxLruCacheEntries}.
+	 */
+	static final int CAPACITY = 4096;
+
+	// in access order: the eldest entry is the least recently observed
+	private final Map<Key, EventsV1Event> events = new LinkedHashMap<>(16, 0.75f, true);
 
 	/**
-	 * Observe an event.
+	 * Observe an event, and offer what it makes to write: a new event, a series that just
+	 * started, or the final count of a series evicted to make room.
 	 * @param event the new event
 	 * @param now the current time
-	 * @return a copy of what to write now (a new event, or a series that just started),
-	 * or {@code null} when the repeat only counts in memory
+	 * @param write offered a copy of each write; returns {@code false} when it dropped it
 	 */
-	synchronized @Nullable EventsV1Event observe(EventsV1Event event, Instant now) {
+	synchronized void observe(EventsV1Event event, Instant now, Predicate<EventsV1Event> write) {
 		Key key = Key.of(event);
 		EventsV1Event cached = this.events.get(key);
 		if (cached == null) {
-			this.events.put(key, event);
-			return copy(event);
+			if (write.test(copy(event))) {
+				evictEldestIfFull(write);
+				this.events.put(key, event);
+			}
+			return;
 		}
+		OffsetDateTime observed = now.atOffset(ZoneOffset.UTC);
 		EventsV1EventSeries series = cached.getSeries();
 		if (series != null) {
-			series.count(series.getCount() + 1).lastObservedTime(now.atOffset(ZoneOffset.UTC));
-			return null;
+			series.count(series.getCount() + 1).lastObservedTime(observed);
+			return;
 		}
-		cached.series(new EventsV1EventSeries().count(2).lastObservedTime(now.atOffset(ZoneOffset.UTC)));
-		return copy(cached);
+		EventsV1Event started = copy(cached).series(new EventsV1EventSeries().count(2).lastObservedTime(observed));
+		if (write.test(started)) {
+			cached.series(new EventsV1EventSeries().count(2).lastObservedTime(observed));
+		}
+	}
+
+	private void evictEldestIfFull(Predicate<EventsV1Event> write) {
+		if (this.events.size() < CAPACITY) {
+			return;
+		}
+		Iterator<EventsV1Event> eldest = this.events.values().iterator();
+		EventsV1Event evicted = eldest.next();
+		eldest.remove();
+		if (evicted.getSeries() != null) {
+			write.test(copy(evicted));
+		}
 	}
 
 	/**

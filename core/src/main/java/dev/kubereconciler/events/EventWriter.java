@@ -48,12 +48,30 @@ final class EventWriter {
 	}
 
 	void submit(EventsV1Event event) {
+		if (offer(event)) {
+			scheduleDrain();
+		}
+	}
+
+	/**
+	 * Buffer an event without starting the writer, which {@link #flush()} does; a full
+	 * buffer drops it and counts the drop.
+	 * @param event the event
+	 * @return whether the event was buffered
+	 */
+	boolean offer(EventsV1Event event) {
 		if (!this.buffer.offer(event)) {
 			this.listener.dropped(event.getReportingController(), EventDrop.BUFFER_FULL);
 			logger.debug("Event buffer full; dropped event {} about {}", event.getReason(), event.getRegarding());
-			return;
+			return false;
 		}
-		scheduleDrain();
+		return true;
+	}
+
+	void flush() {
+		if (!this.buffer.isEmpty()) {
+			scheduleDrain();
+		}
 	}
 
 	int buffered() {

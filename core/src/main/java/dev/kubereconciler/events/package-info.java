@@ -1,7 +1,7 @@
 /**
  * Kubernetes Events ({@code events.k8s.io/v1}) written by controllers, aggregated into
- * series and rate-limited per object as client-go's recorders do. It depends on no other
- * kube-reconciler package, so that every other package may use it.
+ * series and rate-limited per object as client-go's recorders do. It depends only on
+ * {@code time}, which runs its series jobs, so that every other package may use it.
  *
  * <p>
  * Public API: {@link dev.kubereconciler.events.EventRecorder}, its factory

@@ -81,7 +81,7 @@ class ArchitectureTests {
 			.whereLayer("time")
 			.mayNotAccessAnyLayer()
 			.whereLayer("events")
-			.mayNotAccessAnyLayer()
+			.mayOnlyAccessLayers("time")
 			.whereLayer("ratelimit")
 			.mayOnlyAccessLayers("time")
 			.whereLayer("reconcile")

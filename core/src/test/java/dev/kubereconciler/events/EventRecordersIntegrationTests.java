@@ -110,6 +110,38 @@ class EventRecordersIntegrationTests {
 	}
 
 	@Test
+	void anEventTheFullBufferDroppedLeavesNoSeriesBehind() throws ApiException {
+		V1ConfigMap regarding = configMap("dropped");
+		HeldExecutor executor = new HeldExecutor();
+		EventRecorders recorders = new EventRecorders(new ApiEventSink(this.client), executor, this.clock, "pod-1", 2,
+				this.listener);
+		EventRecorder recorder = recorders.forController("mirror");
+		recorder.normal(regarding, "One", "Sync", "fills the buffer");
+		recorder.normal(regarding, "Two", "Sync", "fills the buffer");
+		// the buffer is full: a new event and the repeat that would start Two's series
+		// are both dropped
+		recorder.normal(regarding, "Three", "Sync", "dropped");
+		recorder.normal(regarding, "Two", "Sync", "dropped");
+		assertThat(this.listener.dropped(EventDrop.BUFFER_FULL)).isEqualTo(2);
+		executor.runAll();
+		recorder.normal(regarding, "Three", "Sync", "after the backlog");
+		recorder.normal(regarding, "Two", "Sync", "after the backlog");
+		executor.runAll();
+		List<EventsV1Event> events = events(regarding.getMetadata().getName());
+		// the dropped Three is not remembered, so its repeat is a new Event of its own
+		assertThat(events).filteredOn((event) -> "Three".equals(event.getReason()))
+			.singleElement()
+			.satisfies((event) -> assertThat(event.getSeries()).isNull());
+		// the dropped repeat of Two is not counted, so the next repeat starts the series
+		assertThat(events).filteredOn((event) -> "Two".equals(event.getReason()))
+			.singleElement()
+			.satisfies((event) -> assertThat(event.getSeries()).isNotNull()
+				.satisfies((series) -> assertThat(series.getCount()).isEqualTo(2)));
+		// six recorded: four written or counted in a series, two dropped
+		assertThat(this.listener.written).hasValue(4);
+	}
+
+	@Test
 	void anEventTheServerRefusesIsCountedAsAWriteFailure() throws ApiException {
 		// an event lives in its object's namespace, and the API server refuses one in a
 		// namespace that does not exist
