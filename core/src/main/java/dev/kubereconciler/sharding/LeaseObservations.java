@@ -70,21 +70,21 @@ final class LeaseObservations {
 	/**
 	 * Record that a partition Lease is missing from a list, and return whether this
 	 * replica may create it now. A Lease this replica saw before, or never saw while
-	 * another member lives, may be created once it was seen missing for the lease
-	 * duration: a holder that this replica cannot see may still reconcile its keys until
-	 * then. A Lease never seen while no other member lives is created at once, as when
-	 * the group starts.
+	 * another replica holds partitions, may be created once it was seen missing for the
+	 * lease duration: a holder that this replica cannot see may still reconcile its keys
+	 * until then. A Lease never seen while no other replica holds a partition is created
+	 * at once, as when the group starts.
 	 * @param name the Lease's name
-	 * @param othersLive whether another member's Lease is live
+	 * @param othersHold whether the list shows a partition Lease held by another replica
 	 * @param removed the ticker's reading after the list that showed it missing returned
 	 * @return whether it may be created now
 	 */
-	boolean mayCreate(String name, boolean othersLive, long removed) {
+	boolean mayCreate(String name, boolean othersHold, long removed) {
 		Observation seen = this.seen.get(name);
 		if (seen != null && seen.resourceVersion() == null) {
 			return removed - seen.observedAt() >= this.leaseDurationNanos;
 		}
-		if (seen == null && !othersLive) {
+		if (seen == null && !othersHold) {
 			return true;
 		}
 		this.seen.put(name, new Observation(null, removed));

@@ -141,11 +141,15 @@ public final class ShardCoordinator {
 				live.add(holder);
 			}
 		}
+		boolean othersHold = all.stream()
+			.anyMatch((lease) -> ShardLeases.PARTITION.equals(ShardLeases.role(lease))
+					&& ShardLeases.holder(lease) != null
+					&& !this.settings.identity().equals(ShardLeases.holder(lease)));
 		// every missing partition Lease, assigned here or not, starts its wait now
 		boolean[] creatable = new boolean[this.settings.partitions()];
 		for (int p = 0; p < creatable.length; p++) {
 			String name = this.settings.partitionLeaseName(p);
-			creatable[p] = !byName.containsKey(name) && this.observations.mayCreate(name, live.size() > 1, now);
+			creatable[p] = !byName.containsKey(name) && this.observations.mayCreate(name, othersHold, now);
 		}
 		Assignment assignment = Assignment.compute(live, this.settings.partitions());
 		if (!assignment.members().equals(this.members)) {

@@ -121,11 +121,23 @@ class DeletedPartitionLeaseTests {
 		deleteLease(this.moving);
 		ShardCoordinator b = replica("b");
 		b.round();
-		assertThat(b.table().holds(this.moving)).as("b created a Lease it never saw while a member lives").isFalse();
+		assertThat(b.table().holds(this.moving)).as("b created a Lease it never saw while a holds the others")
+			.isFalse();
 		this.ticker.advance(LEASE_DURATION);
 		b.round();
 		assertThat(b.table().holds(this.moving)).isTrue();
 		running.close();
+	}
+
+	@Test
+	void aReplicaOfAStartingGroupCreatesItsPartitionsAtOnceThoughAnotherMemberLives() throws ApiException {
+		// b wrote its member Lease, as in its first round, before a's first list
+		ShardingSettings ofB = settings("b");
+		new ShardLeases(this.client, ofB, Clock.systemUTC()).create(ofB.memberLeaseName("b"), ShardLeases.MEMBER);
+		ShardCoordinator a = replica("a");
+		a.round();
+		assertThat(a.members()).containsExactly("a", "b");
+		assertThat(a.table().held()).containsExactlyElementsOf(this.split.partitionsOf("a"));
 	}
 
 	private void deleteLease(int partition) throws ApiException {
@@ -150,9 +162,13 @@ class DeletedPartitionLeaseTests {
 		}
 	}
 
-	private ShardCoordinator replica(String identity) {
-		ShardingSettings settings = new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS,
+	private ShardingSettings settings(String identity) {
+		return new ShardingSettings(this.prefix, this.namespace.name(), identity, PARTITIONS,
 				new LeaseTiming(LEASE_DURATION, RENEW_DEADLINE, Duration.ofSeconds(2)));
+	}
+
+	private ShardCoordinator replica(String identity) {
+		ShardingSettings settings = settings(identity);
 		PartitionTable table = new PartitionTable(new Partitioner(PARTITIONS), this.ticker, RENEW_DEADLINE,
 				Duration.ofSeconds(30), Duration.ofSeconds(5));
 		return new ShardCoordinator(this.client, settings, table, this.ticker, Clock.systemUTC(), ShardListener.NONE);
