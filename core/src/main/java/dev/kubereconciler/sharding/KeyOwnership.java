@@ -1,7 +1,5 @@
 package dev.kubereconciler.sharding;
 
-import java.time.Duration;
-
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.reconcile.Request;
@@ -38,13 +36,20 @@ public interface KeyOwnership {
 	}
 
 	/**
-	 * Return how long to put off a key this replica may not reconcile now but still owns
-	 * (its Lease is held, only not renewed recently), instead of dropping it.
+	 * Set aside a key this replica may not reconcile now but still owns (its Lease is
+	 * held, only not renewed recently), instead of dropping it: the key leaves its queue,
+	 * and {@code resume} gives it back once, when this replica may reconcile it again or
+	 * must decide again. A key parked again by the same owner before then keeps its first
+	 * {@code resume}.
 	 * @param request the key
-	 * @return the delay, or {@code null} to drop the key because another replica owns it
+	 * @param owner the queue the key came from
+	 * @param resume gives the key back to its queue; it may run on any thread, before
+	 * this method returns included
+	 * @return {@code true} if the key was parked, {@code false} to drop it because
+	 * another replica owns it
 	 */
-	default @Nullable Duration deferral(Request request) {
-		return null;
+	default boolean park(Request request, Object owner, Runnable resume) {
+		return false;
 	}
 
 	/**

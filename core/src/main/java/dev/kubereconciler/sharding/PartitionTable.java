@@ -2,9 +2,7 @@ package dev.kubereconciler.sharding;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -23,13 +21,13 @@ import dev.kubereconciler.time.Ticker;
  * recorded as the ticker's reading <em>before</em> the renewing request was sent, so the
  * rule errs on the side of stopping early. A handover stops dispatching first, then waits
  * for the partition's in-flight reconciles up to the shutdown timeout, then interrupts
- * them, and only then lets the Lease go.
+ * them, and only then lets the Lease go. A key of a held partition whose renewal is past
+ * the deadline is parked until the partition is renewed, lost or handed over, so that
+ * renewals that keep failing (an API server outage) do not cycle it through the workers.
  */
 public final class PartitionTable implements KeyOwnership {
 
 	private static final Logger logger = LoggerFactory.getLogger(PartitionTable.class);
-
-	private static final Duration DEFERRAL = Duration.ofMillis(100);
 
 	private final Partitioner partitioner;
 
@@ -41,7 +39,7 @@ public final class PartitionTable implements KeyOwnership {
 
 	private final long abandonGraceNanos;
 
-	private final Slot[] slots;
+	private final PartitionSlot[] slots;
 
 	private volatile PartitionHoldListener holdListener = PartitionHoldListener.NONE;
 
@@ -63,9 +61,9 @@ public final class PartitionTable implements KeyOwnership {
 		this.renewDeadlineNanos = renewDeadline.toNanos();
 		this.shutdownTimeoutNanos = shutdownTimeout.toNanos();
 		this.abandonGraceNanos = abandonGrace.toNanos();
-		this.slots = new Slot[partitioner.partitions()];
+		this.slots = new PartitionSlot[partitioner.partitions()];
 		for (int p = 0; p < this.slots.length; p++) {
-			this.slots[p] = new Slot();
+			this.slots[p] = new PartitionSlot();
 		}
 	}
 
@@ -84,35 +82,58 @@ public final class PartitionTable implements KeyOwnership {
 
 	@Override
 	public boolean mayDispatch(Request request) {
-		Slot slot = this.slots[this.partitioner.partitionOf(request)];
+		PartitionSlot slot = this.slots[this.partitioner.partitionOf(request)];
 		long now = this.ticker.read();
 		synchronized (slot) {
-			return slot.state == State.HELD && now - slot.renewedAt < this.renewDeadlineNanos;
+			return slot.state == PartitionSlot.State.HELD && now - slot.renewedAt < this.renewDeadlineNanos;
 		}
 	}
 
 	/**
-	 * Put off, rather than drop, a key whose partition is held but not renewed within the
-	 * renew deadline: the next renewal makes it dispatchable again, and if the partition
-	 * is lost instead, the key is dropped at its next attempt.
+	 * Park, rather than drop, a key whose partition is held but not renewed within the
+	 * renew deadline, however long the coordinator's rounds keep failing: the key leaves
+	 * its queue until the partition is renewed (it is dispatched then), lost or handed
+	 * over (it is dropped then, at its next attempt). A key of a partition renewed since
+	 * the check is given back at once.
 	 */
 	@Override
-	public @Nullable Duration deferral(Request request) {
-		Slot slot = this.slots[this.partitioner.partitionOf(request)];
+	public boolean park(Request request, Object owner, Runnable resume) {
+		PartitionSlot slot = this.slots[this.partitioner.partitionOf(request)];
+		long now = this.ticker.read();
 		synchronized (slot) {
-			return (slot.state == State.HELD) ? DEFERRAL : null;
+			if (slot.state != PartitionSlot.State.HELD) {
+				return false;
+			}
+			if (now - slot.renewedAt >= this.renewDeadlineNanos) {
+				slot.park(request, owner, resume);
+				return true;
+			}
+		}
+		resume.run();
+		return true;
+	}
+
+	/**
+	 * Return how many keys are parked until a partition is renewed, lost or handed over.
+	 * @param partition the partition
+	 * @return the parked keys
+	 */
+	public int parked(int partition) {
+		PartitionSlot slot = this.slots[partition];
+		synchronized (slot) {
+			return slot.parked();
 		}
 	}
 
 	@Override
 	public @Nullable Permit tryDispatch(Request request) {
-		Slot slot = this.slots[this.partitioner.partitionOf(request)];
+		PartitionSlot slot = this.slots[this.partitioner.partitionOf(request)];
 		long now = this.ticker.read();
 		synchronized (slot) {
-			if (slot.state != State.HELD || now - slot.renewedAt >= this.renewDeadlineNanos) {
+			if (slot.state != PartitionSlot.State.HELD || now - slot.renewedAt >= this.renewDeadlineNanos) {
 				return null;
 			}
-			InFlight inFlight = new InFlight(slot, Thread.currentThread());
+			PartitionSlot.InFlight inFlight = new PartitionSlot.InFlight(slot, Thread.currentThread());
 			slot.inFlight.add(inFlight);
 			return inFlight;
 		}
@@ -124,9 +145,9 @@ public final class PartitionTable implements KeyOwnership {
 	 * @param renewedAt the ticker's reading before the acquiring request was sent
 	 */
 	public void acquired(int partition, long renewedAt) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
 		synchronized (slot) {
-			slot.state = State.HELD;
+			slot.state = PartitionSlot.State.HELD;
 			slot.renewedAt = renewedAt;
 			notifyHeld(partition);
 		}
@@ -139,12 +160,16 @@ public final class PartitionTable implements KeyOwnership {
 	 * @param renewedAt the ticker's reading before the renewing request was sent
 	 */
 	public void renewed(int partition, long renewedAt) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
+		List<Runnable> parked;
 		synchronized (slot) {
-			if (slot.state != State.FREE) {
-				slot.renewedAt = renewedAt;
+			if (slot.state == PartitionSlot.State.FREE) {
+				return;
 			}
+			slot.renewedAt = renewedAt;
+			parked = slot.unpark();
 		}
+		PartitionSlot.resume(parked);
 	}
 
 	/**
@@ -155,14 +180,19 @@ public final class PartitionTable implements KeyOwnership {
 	 * @return how many in-flight reconciles were interrupted
 	 */
 	public int lost(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
+		List<Runnable> parked;
+		int interrupted;
 		synchronized (slot) {
-			if (slot.state != State.FREE) {
-				slot.state = State.FREE;
+			if (slot.state != PartitionSlot.State.FREE) {
+				slot.state = PartitionSlot.State.FREE;
 				notifyFreed(partition, true);
 			}
-			return slot.interruptAll();
+			interrupted = slot.interruptAll();
+			parked = slot.unpark();
 		}
+		PartitionSlot.resume(parked);
+		return interrupted;
 	}
 
 	/**
@@ -170,15 +200,19 @@ public final class PartitionTable implements KeyOwnership {
 	 * @param partition the partition
 	 */
 	public void beginHandover(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
+		List<Runnable> parked;
 		synchronized (slot) {
-			if (slot.state == State.HELD) {
-				slot.state = State.HANDING_OVER;
-				slot.handoverStartedAt = this.ticker.read();
-				slot.interruptedAt = -1;
-				slot.interrupted = false;
+			if (slot.state != PartitionSlot.State.HELD) {
+				return;
 			}
+			slot.state = PartitionSlot.State.HANDING_OVER;
+			slot.handoverStartedAt = this.ticker.read();
+			slot.interruptedAt = -1;
+			slot.interrupted = false;
+			parked = slot.unpark();
 		}
+		PartitionSlot.resume(parked);
 	}
 
 	/**
@@ -190,14 +224,14 @@ public final class PartitionTable implements KeyOwnership {
 	 * @return the step reached
 	 */
 	public HandoverStep pollHandover(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
 		long now = this.ticker.read();
 		synchronized (slot) {
-			if (slot.state != State.HANDING_OVER) {
+			if (slot.state != PartitionSlot.State.HANDING_OVER) {
 				return HandoverStep.RELEASE;
 			}
 			if (slot.inFlight.isEmpty()) {
-				slot.state = State.FREE;
+				slot.state = PartitionSlot.State.FREE;
 				notifyFreed(partition, false);
 				return HandoverStep.RELEASE;
 			}
@@ -217,7 +251,7 @@ public final class PartitionTable implements KeyOwnership {
 			}
 			logger.error("Handover of partition {}: {} reconcile(s) ignored the interrupt; releasing the Lease "
 					+ "anyway, so they may overlap with the new holder", partition, slot.inFlight.size());
-			slot.state = State.FREE;
+			slot.state = PartitionSlot.State.FREE;
 			notifyFreed(partition, false);
 			return HandoverStep.RELEASE;
 		}
@@ -229,9 +263,9 @@ public final class PartitionTable implements KeyOwnership {
 	 * @return whether it is held
 	 */
 	public boolean holds(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
 		synchronized (slot) {
-			return slot.state != State.FREE;
+			return slot.state != PartitionSlot.State.FREE;
 		}
 	}
 
@@ -241,9 +275,9 @@ public final class PartitionTable implements KeyOwnership {
 	 * @return whether its handover has begun and not finished
 	 */
 	public boolean isHandingOver(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
 		synchronized (slot) {
-			return slot.state == State.HANDING_OVER;
+			return slot.state == PartitionSlot.State.HANDING_OVER;
 		}
 	}
 
@@ -267,7 +301,7 @@ public final class PartitionTable implements KeyOwnership {
 	 * @return the in-flight count
 	 */
 	public int inFlight(int partition) {
-		Slot slot = this.slots[partition];
+		PartitionSlot slot = this.slots[partition];
 		synchronized (slot) {
 			return slot.inFlight.size();
 		}
@@ -290,65 +324,6 @@ public final class PartitionTable implements KeyOwnership {
 		catch (RuntimeException ex) {
 			logger.warn("Partition hold listener failed for partition {}", partition, ex);
 		}
-	}
-
-	private enum State {
-
-		FREE, HELD, HANDING_OVER
-
-	}
-
-	private static final class Slot {
-
-		// all guarded by this
-		private State state = State.FREE;
-
-		private long renewedAt;
-
-		private long handoverStartedAt;
-
-		private long interruptedAt;
-
-		private boolean interrupted;
-
-		private final Set<InFlight> inFlight = new LinkedHashSet<>();
-
-		int interruptAll() {
-			for (InFlight reconcile : this.inFlight) {
-				reconcile.interrupted = true;
-				reconcile.thread.interrupt();
-			}
-			return this.inFlight.size();
-		}
-
-	}
-
-	private static final class InFlight implements Permit {
-
-		private final Slot slot;
-
-		private final Thread thread;
-
-		// guarded by slot
-		private boolean interrupted;
-
-		InFlight(Slot slot, Thread thread) {
-			this.slot = slot;
-			this.thread = thread;
-		}
-
-		@Override
-		public void close() {
-			synchronized (this.slot) {
-				this.slot.inFlight.remove(this);
-				if (this.interrupted && this.thread == Thread.currentThread()) {
-					// the interrupt was meant for this reconcile, not for the worker's
-					// next wait
-					Thread.interrupted();
-				}
-			}
-		}
-
 	}
 
 }

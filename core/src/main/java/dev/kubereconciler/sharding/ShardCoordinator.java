@@ -6,7 +6,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -28,7 +31,9 @@ import dev.kubereconciler.time.Ticker;
  * As in client-go's leader election, another replica's Lease counts as expired only when
  * this replica has seen it unchanged for the lease duration by its own ticker, counted
  * from when the list that first showed its current version returned; the times written in
- * the Lease are never compared across machines.
+ * the Lease are never compared across machines. A partition Lease that disappears
+ * (deleted by hand) is treated alike: its holder writes it again at its next round, and
+ * another replica creates it only once it has seen it missing for the lease duration.
  */
 public final class ShardCoordinator {
 
@@ -44,7 +49,9 @@ public final class ShardCoordinator {
 
 	private final ShardListener listener;
 
-	private final Map<String, Observation> observations = new HashMap<>();
+	private final LeaseObservations observations;
+
+	private final Set<String> partitionLeaseNames;
 
 	private final V1Lease[] held;
 
@@ -78,6 +85,10 @@ public final class ShardCoordinator {
 		this.listener = Objects.requireNonNull(listener, "listener must not be null");
 		this.held = new V1Lease[settings.partitions()];
 		this.lastRenewed = new long[settings.partitions()];
+		this.observations = new LeaseObservations(settings.timing().leaseDuration().toNanos());
+		this.partitionLeaseNames = IntStream.range(0, settings.partitions())
+			.mapToObj(settings::partitionLeaseName)
+			.collect(Collectors.toUnmodifiableSet());
 	}
 
 	public ShardingSettings settings() {
@@ -111,26 +122,35 @@ public final class ShardCoordinator {
 	 * @throws ApiException if the API server could not be reached
 	 */
 	public synchronized void round() throws ApiException {
-		renewMember();
+		this.member = this.leases.renewMember(this.member);
 		List<V1Lease> all = this.leases.list();
 		// read after the list returns: a version first seen in it may have been written
 		// at any time before, so counting its lease duration from the start of the round
 		// (before a slow renewal and list) would expire it early by that much
 		long now = this.ticker.read();
 		Map<String, V1Lease> byName = new HashMap<>();
+		all.forEach((lease) -> byName.put(lease.getMetadata().getName(), lease));
+		this.observations.listed(byName, this.partitionLeaseNames::contains, now);
 		List<String> live = new ArrayList<>();
 		live.add(this.settings.identity());
 		for (V1Lease lease : all) {
-			String name = lease.getMetadata().getName();
-			byName.put(name, lease);
-			observe(name, lease, now);
-			String holder = holder(lease);
-			if (ShardLeases.MEMBER.equals(role(lease)) && holder != null && !isExpired(name, now)
+			String holder = ShardLeases.holder(lease);
+			if (ShardLeases.MEMBER.equals(ShardLeases.role(lease)) && holder != null
+					&& !this.observations.isExpired(lease.getMetadata().getName(), now)
 					&& !holder.equals(this.settings.identity())) {
 				live.add(holder);
 			}
 		}
-		this.observations.keySet().retainAll(byName.keySet());
+		boolean othersHold = all.stream()
+			.anyMatch((lease) -> ShardLeases.PARTITION.equals(ShardLeases.role(lease))
+					&& ShardLeases.holder(lease) != null
+					&& !this.settings.identity().equals(ShardLeases.holder(lease)));
+		// every missing partition Lease, assigned here or not, starts its wait now
+		boolean[] creatable = new boolean[this.settings.partitions()];
+		for (int p = 0; p < creatable.length; p++) {
+			String name = this.settings.partitionLeaseName(p);
+			creatable[p] = !byName.containsKey(name) && this.observations.mayCreate(name, othersHold, now);
+		}
 		Assignment assignment = Assignment.compute(live, this.settings.partitions());
 		if (!assignment.members().equals(this.members)) {
 			logger.info("Shard members are now {}", assignment.members());
@@ -138,14 +158,30 @@ public final class ShardCoordinator {
 			this.listener.membersChanged(this.members);
 		}
 		for (int p = 0; p < this.settings.partitions(); p++) {
-			partition(p, byName.get(this.settings.partitionLeaseName(p)), assignment, now);
+			partition(p, byName.get(this.settings.partitionLeaseName(p)), creatable[p], assignment, now);
 		}
 	}
 
-	private void partition(int p, @Nullable V1Lease lease, Assignment assignment, long now) throws ApiException {
+	private void partition(int p, @Nullable V1Lease lease, boolean creatable, Assignment assignment, long now)
+			throws ApiException {
 		String self = this.settings.identity();
 		if (this.table.holds(p)) {
-			if (lease == null || !self.equals(holder(lease))) {
+			boolean renewed = false;
+			if (lease == null) {
+				// deleted by hand: the others wait a lease duration before they create
+				// it, so the holder writes it again and keeps its reconciles running
+				long sentAt = this.ticker.read();
+				lease = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
+				if (lease == null) {
+					lose(p, "its Lease was deleted and another replica created it");
+					return;
+				}
+				logger.warn("The Lease of partition {} was deleted; this replica holds it and wrote it again", p);
+				this.lastRenewed[p] = sentAt;
+				this.table.renewed(p, sentAt);
+				renewed = true;
+			}
+			else if (!self.equals(ShardLeases.holder(lease))) {
 				lose(p, "another replica holds its Lease");
 				return;
 			}
@@ -164,9 +200,11 @@ public final class ShardCoordinator {
 				}
 				return;
 			}
-			// read per call: a round of many partitions takes a while on a loaded
-			// API server
-			renew(p, this.ticker.read());
+			if (!renewed) {
+				// read per call: a round of many partitions takes a while on a loaded
+				// API server
+				renew(p, this.ticker.read());
+			}
 			return;
 		}
 		if (!self.equals(assignment.ownerOf(p))) {
@@ -174,10 +212,10 @@ public final class ShardCoordinator {
 		}
 		V1Lease acquired;
 		long sentAt = this.ticker.read();
-		if (lease == null) {
+		if (lease == null && creatable) {
 			acquired = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
 		}
-		else if (isFree(lease, now)) {
+		else if (lease != null && isFree(lease, now)) {
 			acquired = this.leases.acquire(lease);
 		}
 		else {
@@ -217,43 +255,10 @@ public final class ShardCoordinator {
 		this.listener.lost(p);
 	}
 
-	private void renewMember() throws ApiException {
-		if (this.member != null) {
-			this.member = this.leases.renew(this.member);
-		}
-		if (this.member == null) {
-			String name = this.settings.memberLeaseName(this.settings.identity());
-			this.member = this.leases.create(name, ShardLeases.MEMBER);
-			if (this.member == null) {
-				// left over from an earlier life of this identity, or renewed by a
-				// process that reuses it
-				V1Lease existing = this.leases.list()
-					.stream()
-					.filter((lease) -> name.equals(lease.getMetadata().getName()))
-					.findFirst()
-					.orElse(null);
-				this.member = (existing != null) ? this.leases.acquire(existing) : null;
-			}
-		}
-	}
-
 	private boolean isFree(V1Lease lease, long now) {
-		String holder = holder(lease);
+		String holder = ShardLeases.holder(lease);
 		return holder == null || holder.equals(this.settings.identity())
-				|| isExpired(lease.getMetadata().getName(), now);
-	}
-
-	private void observe(String name, V1Lease lease, long now) {
-		String version = lease.getMetadata().getResourceVersion();
-		Observation seen = this.observations.get(name);
-		if (seen == null || !seen.resourceVersion().equals(version)) {
-			this.observations.put(name, new Observation(version, now));
-		}
-	}
-
-	private boolean isExpired(String name, long now) {
-		Observation seen = this.observations.get(name);
-		return seen != null && now - seen.observedAt() >= this.settings.timing().leaseDuration().toNanos();
+				|| this.observations.isExpired(lease.getMetadata().getName(), now);
 	}
 
 	/**
@@ -298,16 +303,6 @@ public final class ShardCoordinator {
 		}
 	}
 
-	private static @Nullable String holder(V1Lease lease) {
-		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
-		return (holder == null || holder.isEmpty()) ? null : holder;
-	}
-
-	private static @Nullable String role(V1Lease lease) {
-		Map<String, String> labels = lease.getMetadata().getLabels();
-		return (labels != null) ? labels.get(ShardLeases.ROLE_LABEL) : null;
-	}
-
 	/**
 	 * Waits a little between two polls of a handover while leaving.
 	 */
@@ -320,9 +315,6 @@ public final class ShardCoordinator {
 		 */
 		void await() throws InterruptedException;
 
-	}
-
-	private record Observation(String resourceVersion, long observedAt) {
 	}
 
 }

@@ -60,6 +60,30 @@ final class ShardLeases {
 	}
 
 	/**
+	 * Renew this replica's member Lease, or create it.
+	 * @param member the member Lease as last written, or {@code null}
+	 * @return the renewed or created Lease, or {@code null} if another process holds it
+	 */
+	@Nullable V1Lease renewMember(@Nullable V1Lease member) throws ApiException {
+		V1Lease renewed = (member != null) ? renew(member) : null;
+		if (renewed != null) {
+			return renewed;
+		}
+		String name = this.settings.memberLeaseName(this.settings.identity());
+		V1Lease created = create(name, MEMBER);
+		if (created != null) {
+			return created;
+		}
+		// left over from an earlier life of this identity, or renewed by a process that
+		// reuses it
+		V1Lease existing = list().stream()
+			.filter((lease) -> name.equals(lease.getMetadata().getName()))
+			.findFirst()
+			.orElse(null);
+		return (existing != null) ? acquire(existing) : null;
+	}
+
+	/**
 	 * Create a Lease held by this replica.
 	 * @return the created Lease, or {@code null} if another replica created it first
 	 */
@@ -144,6 +168,16 @@ final class ShardLeases {
 			}
 			throw ex;
 		}
+	}
+
+	static @Nullable String holder(V1Lease lease) {
+		String holder = (lease.getSpec() != null) ? lease.getSpec().getHolderIdentity() : null;
+		return (holder == null || holder.isEmpty()) ? null : holder;
+	}
+
+	static @Nullable String role(V1Lease lease) {
+		Map<String, String> labels = lease.getMetadata().getLabels();
+		return (labels != null) ? labels.get(ROLE_LABEL) : null;
 	}
 
 	private OffsetDateTime now() {

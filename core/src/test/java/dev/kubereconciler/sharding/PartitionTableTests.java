@@ -1,6 +1,8 @@
 package dev.kubereconciler.sharding;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +26,8 @@ class PartitionTableTests {
 	private final Partitioner partitioner = new Partitioner(32);
 
 	private final int partition = this.partitioner.partitionOf(KEY);
+
+	private final int otherPartition = this.partitioner.partitionOf(OTHER_KEY);
 
 	private final PartitionTable table = new PartitionTable(this.partitioner, this.ticker, Duration.ofSeconds(10),
 			Duration.ofSeconds(30), Duration.ofSeconds(5));
@@ -51,14 +55,47 @@ class PartitionTableTests {
 	}
 
 	@Test
-	void aKeyOfAHeldButStalePartitionIsPutOffAndAKeyOfAPartitionNotHeldIsDropped() {
-		assertThat(this.table.deferral(KEY)).isNull();
+	void aKeyOfAHeldButStalePartitionIsParkedUntilTheRenewalAndAKeyOfAPartitionNotHeldIsDropped() {
+		List<Request> resumed = new ArrayList<>();
+		Object queue = new Object();
+		assertThat(this.table.park(KEY, queue, () -> resumed.add(KEY))).isFalse();
 		this.table.acquired(this.partition, this.ticker.read());
 		this.ticker.advance(Duration.ofSeconds(10));
 		assertThat(this.table.mayDispatch(KEY)).isFalse();
-		assertThat(this.table.deferral(KEY)).isEqualTo(Duration.ofMillis(100));
+		assertThat(this.table.park(KEY, queue, () -> resumed.add(KEY))).isTrue();
+		assertThat(this.table.park(KEY, queue, () -> resumed.add(OTHER_KEY))).as("parked again by its queue").isTrue();
+		this.ticker.advance(Duration.ofHours(1));
+		assertThat(resumed).as("a key waits however long the renewal takes").isEmpty();
+		assertThat(this.table.parked(this.partition)).isEqualTo(1);
+		this.table.renewed(this.partition, this.ticker.read());
+		assertThat(resumed).containsExactly(KEY);
+		assertThat(this.table.parked(this.partition)).isZero();
+	}
+
+	@Test
+	void aKeyParkedJustAfterARenewalIsGivenBackAtOnce() {
+		List<Request> resumed = new ArrayList<>();
+		this.table.acquired(this.partition, this.ticker.read());
+		assertThat(this.table.park(KEY, new Object(), () -> resumed.add(KEY))).isTrue();
+		assertThat(resumed).containsExactly(KEY);
+	}
+
+	@Test
+	void parkedKeysComeBackWhenThePartitionIsLostOrHandedOverAndAreDroppedThen() {
+		List<Request> resumed = new ArrayList<>();
+		this.table.acquired(this.partition, this.ticker.read());
+		this.ticker.advance(Duration.ofSeconds(10));
+		this.table.park(KEY, new Object(), () -> resumed.add(KEY));
 		this.table.beginHandover(this.partition);
-		assertThat(this.table.deferral(KEY)).as("the next holder enqueues it").isNull();
+		assertThat(resumed).containsExactly(KEY);
+		assertThat(this.table.park(KEY, new Object(), () -> resumed.add(KEY))).as("the next holder enqueues it")
+			.isFalse();
+		this.table.acquired(this.otherPartition, this.ticker.read());
+		this.ticker.advance(Duration.ofSeconds(10));
+		this.table.park(OTHER_KEY, new Object(), () -> resumed.add(OTHER_KEY));
+		this.table.lost(this.otherPartition);
+		assertThat(resumed).containsExactly(KEY, OTHER_KEY);
+		assertThat(this.table.park(OTHER_KEY, new Object(), () -> resumed.add(OTHER_KEY))).isFalse();
 	}
 
 	@Test

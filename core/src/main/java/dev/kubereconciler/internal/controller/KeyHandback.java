@@ -1,7 +1,5 @@
 package dev.kubereconciler.internal.controller;
 
-import java.time.Duration;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,20 +29,21 @@ final class KeyHandback {
 
 	/**
 	 * Drop a key that another replica reconciles, without a reconcile (it is enqueued
-	 * again if this replica acquires its partition), or put it off while this replica's
-	 * Lease is stale.
+	 * again if this replica acquires its partition), or park it while this replica's
+	 * Lease is stale: it comes back with its cause and priority, not as a retry, when the
+	 * Lease is renewed, so a long API server outage neither spins the workers nor counts
+	 * retries.
 	 * @param ownership which keys this replica may dispatch
 	 * @param taken the key
 	 */
 	void drop(KeyOwnership ownership, Taken<Request> taken) {
-		Duration deferral = ownership.deferral(taken.item());
-		if (deferral != null) {
-			this.queue.addAfter(taken.item(), deferral, taken.cause(), taken.priority());
+		Request key = taken.item();
+		Trigger cause = taken.cause();
+		int priority = taken.priority();
+		if (!ownership.park(key, this.queue.queue(), () -> this.queue.add(key, cause, priority))) {
+			this.queue.queue().forget(key);
 		}
-		else {
-			this.queue.queue().forget(taken.item());
-		}
-		this.queue.done(taken.item());
+		this.queue.done(key);
 	}
 
 	/**
