@@ -126,7 +126,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (write == null) {
 			return cached;
 		}
-		if (expired(write, this.ticker.read()) || (cached != null && supersedes(cached, write))) {
+		if (expired(write, this.ticker.read()) || (cached != null && supersedes(cached, write))
+				|| deleted(key, write)) {
 			this.written.remove(key, write);
 			return cached;
 		}
@@ -169,7 +170,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		}
 		long now = this.ticker.read();
 		writes.forEach((key, write) -> {
-			if (expired(write, now)) {
+			if (expired(write, now) || deleted(key, write)) {
 				return;
 			}
 			KubernetesObject cached = this.informer.getIndexer().getByKey(key);
@@ -190,19 +191,21 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		}
 		long now = this.ticker.read();
 		prune(now);
-		String key = Caches.metaNamespaceKeyFunc(object);
-		Deletion deletion = this.deletions.get(key);
-		if (deletion != null && deletion.removes(object)) {
-			return;
-		}
-		KubernetesObject cached = this.informer.getIndexer().getByKey(key);
-		String cachedVersion = (cached != null) ? cached.getMetadata().getResourceVersion() : null;
-		Written write = new Written(object, cachedVersion, now);
-		if (cached != null && supersedes(cached, write)) {
-			return;
-		}
-		this.written.merge(key, write,
-				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+		// checked and stored in one step per key: a delete event recorded meanwhile
+		// either is seen here or, once this returns, removes what was stored
+		this.written.compute(Caches.metaNamespaceKeyFunc(object), (key, previous) -> {
+			Deletion deletion = this.deletions.get(key);
+			if (deletion != null && deletion.removes(object)) {
+				return previous;
+			}
+			KubernetesObject cached = this.informer.getIndexer().getByKey(key);
+			String cachedVersion = (cached != null) ? cached.getMetadata().getResourceVersion() : null;
+			Written write = new Written(object, cachedVersion, now);
+			if (cached != null && supersedes(cached, write)) {
+				return previous;
+			}
+			return (previous == null || isNewer(write.version(), previous.version())) ? write : previous;
+		});
 	}
 
 	/**
@@ -215,6 +218,11 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		if (object != null && object.getMetadata() != null) {
 			recordDeletion(object);
 		}
+	}
+
+	private boolean deleted(String key, Written write) {
+		Deletion deletion = this.deletions.isEmpty() ? null : this.deletions.get(key);
+		return deletion != null && deletion.removes(write.object());
 	}
 
 	private @Nullable KubernetesObject unlessDeleted(String key, @Nullable KubernetesObject cached) {

@@ -133,16 +133,28 @@ public final class ShardDispatcher implements ShardListener {
 	}
 
 	private void loop() {
+		int failures = 0;
 		while (this.running) {
 			try {
 				this.coordinator.round();
+				if (failures > 0) {
+					logger.info("Sharding rounds succeed again after {} failed round(s)", failures);
+				}
+				failures = 0;
 			}
 			catch (Exception ex) {
 				if (!this.running) {
 					return;
 				}
-				logger.warn("Sharding round failed; dispatch stops for partitions not renewed within {}",
-						this.settings.timing().renewDeadline(), ex);
+				failures++;
+				// an outage fails every round: the stack trace once, then the message
+				if (failures == 1 || logger.isDebugEnabled()) {
+					logger.warn("Sharding round failed; dispatch stops for partitions not renewed within {}",
+							this.settings.timing().renewDeadline(), ex);
+				}
+				else {
+					logger.warn("Sharding round failed again ({} in a row): {}", failures, ex.toString());
+				}
 			}
 			try {
 				this.sleeper.sleep(this.settings.timing().retryPeriod().toNanos());
