@@ -33,7 +33,7 @@ import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * A key under {@code kube-reconciler.*} that binds to nothing fails startup naming the
@@ -189,24 +189,27 @@ class UnknownPropertyKeyTests {
 
 	@Test
 	void misspelledCommandLineArgumentFailsARealStartup() {
-		SpringApplication application = new SpringApplication(App.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatExceptionOfType(InvalidPropertyException.class)
-			.isThrownBy(() -> application.run("--kube-reconciler.auto-startup=false",
-					"--kube-reconciler.controllers.configmap-mirror.max-concurent-reconciles=2"))
-			.satisfies((ex) -> assertThat(ex.getProperty())
-				.isEqualTo("kube-reconciler.controllers.configmap-mirror.max-concurent-reconciles"))
-			.withMessageContaining("kube-reconciler.controllers.configmap-mirror.max-concurrent-reconciles");
+		InvalidPropertyException ex = runAndFail("--kube-reconciler.auto-startup=false",
+				"--kube-reconciler.controllers.configmap-mirror.max-concurent-reconciles=2");
+		assertThat(ex.getProperty()).isEqualTo("kube-reconciler.controllers.configmap-mirror.max-concurent-reconciles");
+		assertThat(ex.getMessage()).contains("kube-reconciler.controllers.configmap-mirror.max-concurrent-reconciles")
+			.contains("commandLineArgs");
 	}
 
 	@Test
 	void misspelledYamlKeyFailsARealStartup() {
+		InvalidPropertyException ex = runAndFail("--spring.config.location=classpath:/unknown-key/application.yml");
+		assertThat(ex.getProperty()).isEqualTo("kube-reconciler.manager.rate-limiter.qsp");
+		assertThat(ex.getMessage()).contains("kube-reconciler.manager.rate-limiter.qps")
+			.contains("unknown-key/application.yml");
+	}
+
+	private static InvalidPropertyException runAndFail(String... args) {
 		SpringApplication application = new SpringApplication(App.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatExceptionOfType(InvalidPropertyException.class)
-			.isThrownBy(() -> application.run("--spring.config.location=classpath:/unknown-key/application.yml"))
-			.satisfies((ex) -> assertThat(ex.getProperty()).isEqualTo("kube-reconciler.manager.rate-limiter.qsp"))
-			.withMessageContaining("kube-reconciler.manager.rate-limiter.qps");
+		Throwable failure = catchThrowable(() -> application.run(args).close());
+		assertThat(failure).as("startup failure").isNotNull();
+		return findCause(failure, InvalidPropertyException.class);
 	}
 
 	private static PropertySource<?> commandLine(String... keyValues) {
