@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +113,8 @@ class StatusSubresourceIntegrationTests {
 		assertThat(this.errors).isEmpty();
 		// the CRD loses its status subresource under the running manager
 		Sprocket.install(this.client, false);
+		// discovery and the CRD handler follow the CRD each on its own
+		await().atMost(TIMEOUT).until(() -> statusWriteStatusCode("a-1") == 404);
 		Sprocket current = this.sprockets.get(this.namespace.name(), "a-1").throwsApiException().getObject();
 		current.getSpec().color = "blue";
 		this.sprockets.update(current).throwsApiException();
@@ -126,6 +129,20 @@ class StatusSubresourceIntegrationTests {
 		int seen = reconciles.get();
 		await().during(Duration.ofSeconds(2)).atMost(TIMEOUT).until(() -> reconciles.get() == seen);
 		assertThat(this.errors).hasSize(1);
+	}
+
+	private int statusWriteStatusCode(String name) {
+		Sprocket sprocket = this.sprockets.get(this.namespace.name(), name).getObject();
+		try {
+			new CustomObjectsApi(this.client)
+				.replaceNamespacedCustomObjectStatus(Sprocket.GROUP, Sprocket.VERSION, this.namespace.name(),
+						Sprocket.PLURAL, name, sprocket)
+				.execute();
+			return 200;
+		}
+		catch (ApiException ex) {
+			return ex.getCode();
+		}
 	}
 
 	private String statusColor(String name) {
