@@ -125,9 +125,8 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 				.append("'");
 		}
 		return new InvalidPropertyException(first.getName().toString(), first.getValue(), reason.toString(),
-				"Rename " + first.getName() + " to " + nearest
-						+ ((unknown.size() > 1) ? ", and the others as named" : "")
-						+ ", or remove it. docs/configuration.md lists every property.");
+				"Rename " + first.getName() + " to " + nearest + ", or remove it"
+						+ ((unknown.size() > 1) ? "; likewise each key the reason names." : "."));
 	}
 
 	private static Map<String, Class<?>> trees() {
