@@ -36,7 +36,7 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	 * taken from the context, so that the keys of a turned-off part (events with
 	 * kube-reconciler.events.enabled=false) still count as valid.
 	 */
-	private static final Map<String, Class<?>> TREES = trees();
+	static final Map<String, Class<?>> TREES = trees();
 
 	private static final PropertyKeys KEYS = new PropertyKeys(TREES);
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -13,20 +14,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SimpleCommandLinePropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.util.ClassUtils;
 
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -210,6 +216,24 @@ class UnknownPropertyKeyTests {
 		Throwable failure = catchThrowable(() -> application.run(args).close());
 		assertThat(failure).as("startup failure").isNotNull();
 		return findCause(failure, InvalidPropertyException.class);
+	}
+
+	// a properties class that the check does not know would have all its keys refused
+	@Test
+	void theCheckKnowsEveryPropertiesClassUnderKubeReconciler() {
+		ClassPathScanningCandidateComponentProvider scanner = new ClassPathScanningCandidateComponentProvider(false);
+		scanner.addIncludeFilter(new AnnotationTypeFilter(ConfigurationProperties.class));
+		Map<String, String> found = new TreeMap<>();
+		for (BeanDefinition candidate : scanner.findCandidateComponents("dev.kubereconciler")) {
+			Class<?> type = ClassUtils.resolveClassName(candidate.getBeanClassName(), null);
+			String prefix = type.getAnnotation(ConfigurationProperties.class).value();
+			if (prefix.startsWith("kube-reconciler")) {
+				found.put(prefix, type.getName());
+			}
+		}
+		Map<String, String> known = new TreeMap<>();
+		UnknownPropertyCheck.TREES.forEach((prefix, type) -> known.put(prefix, type.getName()));
+		assertThat(known).isEqualTo(found);
 	}
 
 	private static PropertySource<?> commandLine(String... keyValues) {
