@@ -69,6 +69,13 @@ public final class KubeReconcilerAutoConfiguration {
 		return new SharedInformerFactory(apiClient);
 	}
 
+	// a post-processor, so that a misspelled key is named before any properties class
+	// binds and fails on it with less to say
+	@Bean
+	static UnknownPropertyCheck kubeReconcilerUnknownPropertyCheck(Environment environment) {
+		return new UnknownPropertyCheck(environment);
+	}
+
 	@Bean
 	static ReconcilerMethodProcessor reconcilerMethodProcessor() {
 		return new ReconcilerMethodProcessor();

@@ -167,6 +167,29 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Return whether the reconciler may write the watched type's status: it takes a
+	 * context, which offers {@code updateStatus} and {@code applyStatus}, and the type
+	 * has a status. The derived RBAC grants the {@code /status} subresource for it, and
+	 * the manager checks at start that the API server serves that subresource.
+	 * @return whether the controller writes status
+	 */
+	public boolean writesStatus() {
+		return needsContext() && hasStatus(this.type);
+	}
+
+	// client-java models of types with a /status subresource carry a status field;
+	// ConfigMaps and Secrets have none, so their reconcilers write no status
+	private static boolean hasStatus(Class<?> type) {
+		try {
+			type.getMethod("getStatus");
+			return true;
+		}
+		catch (NoSuchMethodException ex) {
+			return false;
+		}
+	}
+
+	/**
 	 * Return the request-only function, which runs on its own when
 	 * {@link #needsContext()} is {@code false}.
 	 * @return the function, or {@code null} when the logic takes a context

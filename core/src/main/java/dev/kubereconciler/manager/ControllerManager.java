@@ -21,6 +21,7 @@ import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.InformerCaches;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
+import dev.kubereconciler.internal.context.StatusSubresources;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.ShardDispatcher;
@@ -234,14 +235,18 @@ public final class ControllerManager implements ControllerRegistry {
 	 * Start the informers, wait for their caches, then start the controllers (or the
 	 * leader election that starts them). In a cold standby the informers start only once
 	 * this instance wins the Lease.
-	 * @throws IllegalStateException if a cache does not sync within its controller's
-	 * cache sync timeout
+	 * @throws IllegalStateException if a controller writes the status of a type whose
+	 * {@code /status} subresource the API server does not serve, or if a cache does not
+	 * sync within its controller's cache sync timeout
 	 */
 	public void start() {
 		synchronized (this.lifecycleMonitor) {
 			if (this.running) {
 				return;
 			}
+			// before anything starts: a status write without the subresource fails on
+			// every reconcile with a 404 that names the object as not found
+			StatusSubresources.verify(this.apiClient, definitions());
 			this.running = true;
 			// before anything runs that a failed start would stop: client-java logs the
 			// interrupts of a normal stop at ERROR

@@ -42,7 +42,7 @@ public final class ControllerRbac {
 			// what the reconcile context offers: status writes on the primary (for a
 			// type that has a status), writes and applies on owned objects, and
 			// Kubernetes Events
-			if (hasStatus(definition.watches())) {
+			if (context.writesStatus()) {
 				rules.status(primary, definition.namespaces());
 			}
 			if (context.finalizer() != null) {
@@ -50,18 +50,6 @@ public final class ControllerRbac {
 			}
 			definition.owns().forEach((owned) -> rules.writes(ResourceType.of(owned), definition.namespaces()));
 			rules.events();
-		}
-	}
-
-	// client-java models of types with a /status subresource carry a status field;
-	// ConfigMaps and Secrets have none, and their status rule would grant nothing usable
-	private static boolean hasStatus(Class<?> type) {
-		try {
-			type.getMethod("getStatus");
-			return true;
-		}
-		catch (NoSuchMethodException ex) {
-			return false;
 		}
 	}
 

@@ -17,6 +17,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
 
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.reconcile.TerminalReconcileException;
 
 /**
  * Writes objects of any client-java model type through the API client's REST calls, with
@@ -60,7 +61,12 @@ final class KubernetesWriter {
 	}
 
 	<R extends KubernetesObject> R updateStatus(R object) throws ApiException {
-		return call(object, "PUT", itemPath(object, true), JSON_TYPE, serialize(object), false);
+		try {
+			return call(object, "PUT", itemPath(object, true), JSON_TYPE, serialize(object), false);
+		}
+		catch (ApiException ex) {
+			throw statusWriteFailure(object, ex);
+		}
 	}
 
 	<R extends KubernetesObject> R mergePatch(R object, String patch) throws ApiException {
@@ -72,7 +78,46 @@ final class KubernetesWriter {
 	}
 
 	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws ApiException {
-		return call(object, "PATCH", itemPath(object, true), APPLY_PATCH, applyBody(object, true).toString(), force);
+		try {
+			return call(object, "PATCH", itemPath(object, true), APPLY_PATCH, applyBody(object, true).toString(),
+					force);
+		}
+		catch (ApiException ex) {
+			throw statusWriteFailure(object, ex);
+		}
+	}
+
+	/**
+	 * A 404 on {@code /status} of an object that exists means that its CRD serves no
+	 * status subresource, which no retry can change: it ends the reconcile terminally,
+	 * saying so, instead of a bare "not found" retried for ever. A 404 of an object that
+	 * is gone stays what it is.
+	 */
+	private ApiException statusWriteFailure(KubernetesObject object, ApiException ex) {
+		if (ex.getCode() != 404 || !exists(object)) {
+			return ex;
+		}
+		ResourceType type = ResourceType.of(object.getClass());
+		V1ObjectMeta metadata = object.getMetadata();
+		String name = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + metadata.getName()
+				: metadata.getName();
+		throw new TerminalReconcileException(
+				type.kind() + " " + name + " exists, but writing its status returned "
+						+ "404 Not Found: the API server serves no /status subresource for " + type.plural() + ". "
+						+ StatusSubresources.fix(type) + " The key is not retried until the object changes or resyncs.",
+				ex);
+	}
+
+	private boolean exists(KubernetesObject object) {
+		try {
+			Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(),
+					new ArrayList<>(), null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
+			this.apiClient.execute(call, null);
+			return true;
+		}
+		catch (ApiException ex) {
+			return false;
+		}
 	}
 
 	boolean delete(KubernetesObject object) throws ApiException {
