@@ -14,13 +14,14 @@ import dev.kubereconciler.rbac.ControllerRbac;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.rbac.RbacPolicy;
+import dev.kubereconciler.rbac.RbacPolicyProvider;
 import dev.kubereconciler.rbac.RbacRules;
 
 /**
  * The RBAC policy of this application: the rules of its controllers, its leases, the
  * rules of {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans.
  */
-public class KubeReconcilerRbac {
+public class KubeReconcilerRbac implements RbacPolicyProvider {
 
 	private final ManagedControllers controllers;
 
@@ -57,6 +58,7 @@ public class KubeReconcilerRbac {
 	 * Calculate the policy with the lease namespace the manager uses.
 	 * @return the policy
 	 */
+	@Override
 	public RbacPolicy policy() {
 		return policy(null);
 	}

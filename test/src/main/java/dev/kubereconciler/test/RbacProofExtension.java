@@ -10,14 +10,14 @@ import org.junit.platform.commons.support.AnnotationSupport;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.junit.jupiter.SpringExtension;
 
-import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
+import dev.kubereconciler.rbac.RbacPolicyProvider;
 
 /**
- * After a Spring test class of {@link KubernetesTest @KubernetesTest} (found by its
- * extension through {@code ServiceLoader}), checks that the RBAC rules the application
- * derives allow every request its {@code ApiClient} bean sent, as recorded by the
- * {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}. Test fixtures use
- * the class's own client, which is not recorded.
+ * After a Spring test class of {@link KubernetesTest @KubernetesTest}, called by its
+ * extension, checks that the RBAC rules the application derives (its
+ * {@link RbacPolicyProvider} bean) allow every request its {@code ApiClient} bean sent,
+ * as recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}.
+ * Test fixtures use the class's own client, which is not recorded.
  */
 public final class RbacProofExtension implements AfterAllCallback {
 
@@ -60,7 +60,7 @@ public final class RbacProofExtension implements AfterAllCallback {
 			}
 			ApplicationContext application = SpringExtension.getApplicationContext(context);
 			ApiRequestRecorder recorder = application.getBeanProvider(ApiRequestRecorder.class).getIfAvailable();
-			KubeReconcilerRbac rbac = application.getBeanProvider(KubeReconcilerRbac.class).getIfAvailable();
+			RbacPolicyProvider rbac = application.getBeanProvider(RbacPolicyProvider.class).getIfAvailable();
 			if (recorder != null && rbac != null) {
 				RbacAuthorizer.assertAllowed(rbac.policy(), recorder.requests());
 			}

@@ -7,7 +7,7 @@ import java.util.Set;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacPolicy;
 
-import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Decides whether an {@link RbacPolicy} allows an {@link ApiRequest}, with Kubernetes'

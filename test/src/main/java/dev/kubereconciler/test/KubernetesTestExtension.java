@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Locale;
 import java.util.Map;
-import java.util.ServiceLoader;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -29,9 +28,8 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  * {@linkplain KubernetesTestServer#shared() shared} server, and injects them.
  *
  * <p>
- * After each class it runs the checks that the class path declares as
- * {@code META-INF/services/org.junit.jupiter.api.extension.AfterAllCallback}, such as the
- * Spring module's RBAC proof, so that this harness needs no Spring of its own.
+ * After a Spring test class it runs the {@linkplain RbacProofExtension RBAC proof}; a
+ * class path without spring-test skips it.
  */
 public final class KubernetesTestExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback,
 		TestInstancePostProcessor, ParameterResolver {
@@ -82,10 +80,7 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 
 	@Override
 	public void afterAll(ExtensionContext context) throws Exception {
-		for (AfterAllCallback check : ServiceLoader.load(AfterAllCallback.class,
-				KubernetesTestExtension.class.getClassLoader())) {
-			check.afterAll(context);
-		}
+		new RbacProofExtension().afterAll(context);
 	}
 
 	@Override
