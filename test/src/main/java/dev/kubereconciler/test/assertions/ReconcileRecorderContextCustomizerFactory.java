@@ -39,8 +39,7 @@ class ReconcileRecorderContextCustomizerFactory implements ContextCustomizerFact
 	private static final class ReconcileRecorderContextCustomizer implements ContextCustomizer {
 
 		@Override
-		public void customizeContext(ConfigurableApplicationContext context,
-				MergedContextConfiguration mergedConfig) {
+		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			if (context instanceof BeanDefinitionRegistry registry) {
 				registry.registerBeanDefinition(BEAN_NAME, new RootBeanDefinition(ReconcileRecorder.class));
 			}
