@@ -27,6 +27,12 @@ import dev.kubereconciler.reconcile.Request;
  * with Awaitility until it passes or {@link #DEFAULT_TIMEOUT} (or the given timeout) is
  * over. Objects are read as JSON, so one assertion serves built-in types, custom
  * resources and dynamic objects. A failure shows the object's last state as YAML.
+ *
+ * <p>
+ * Read with the test's own client, the one {@code @KubernetesTest} injects, not with the
+ * application's {@code ApiClient} bean: the RBAC proof checks every request of the
+ * application's client against the application's RBAC, and the test's reads are not the
+ * application's.
  */
 public final class KubernetesAssertions {
 

@@ -61,13 +61,13 @@ public final class ReconcileAssert {
 	 */
 	public List<RecordedReconcile> hasReconciled(int times) {
 		String expectation = "Expected controller '" + this.controller + "' to have reconciled " + this.request + " "
-				+ times + " times";
+				+ times(times);
 		return Check.until(this.timeout, () -> {
 			List<RecordedReconcile> reconciles = this.recorder.reconciles(this.controller, this.request);
 			if (reconciles.size() == times) {
 				return Check.passed(reconciles);
 			}
-			String failure = expectation + ", but it reconciled it " + reconciles.size() + " times: " + reconciles
+			String failure = expectation + ", but it reconciled it " + times(reconciles.size()) + ": " + reconciles
 					+ ".\n" + this.recorder.describe(this.controller);
 			if (reconciles.size() > times) {
 				// more never becomes fewer: waiting on would only hide the answer
@@ -105,9 +105,14 @@ public final class ReconcileAssert {
 					reconciles.size());
 			int started = this.recorder.started(this.controller, this.request) - startedBefore;
 			throw new AssertionFailedError("Expected controller '" + this.controller + "' to leave " + this.request
-					+ " alone for " + window.toMillis() + " ms, but it started " + started
-					+ " more reconciles of it (a hot loop?); finished since: " + since + ".", ex);
+					+ " alone for " + window.toMillis() + " ms, but it started " + started + " more "
+					+ ((started == 1) ? "reconcile" : "reconciles") + " of it (a hot loop?); finished since: " + since
+					+ ".", ex);
 		}
+	}
+
+	private static String times(int times) {
+		return (times == 1) ? "once" : times + " times";
 	}
 
 }
