@@ -8,8 +8,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLConnection;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -166,7 +164,7 @@ final class CustomResourceDefinitions {
 	}
 
 	private static List<Crd> read(URL url) {
-		String source = URLDecoder.decode(url.toString(), StandardCharsets.UTF_8);
+		String source = url.toString();
 		List<Crd> crds = new ArrayList<>();
 		try (InputStream in = url.openStream()) {
 			// several documents may share a file, as kubectl allows
