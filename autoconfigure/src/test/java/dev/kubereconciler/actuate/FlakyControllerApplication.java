@@ -5,10 +5,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 /**
  * An application, for web tests against the test API server, with one controller named
@@ -17,7 +15,6 @@ import dev.kubereconciler.test.KubernetesTestConfiguration;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import(KubernetesTestConfiguration.class)
 class FlakyControllerApplication {
 
 	/** Exposes the endpoint, health with details, and Prometheus. */

@@ -21,7 +21,6 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.Controller;
@@ -30,7 +29,6 @@ import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,7 +105,6 @@ class ReconcilerMethodIntegrationTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
-	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 
 		@Bean

@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.UseMainMethod;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -24,7 +23,6 @@ import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.mirror.ConfigMapMirror;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -35,7 +33,6 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest
 @SpringBootTest(useMainMethod = UseMainMethod.ALWAYS)
-@Import(KubernetesTestConfiguration.class)
 @DirtiesContext
 class ConfigMapMirrorTests {
 

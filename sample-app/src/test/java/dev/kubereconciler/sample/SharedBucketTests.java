@@ -31,7 +31,6 @@ import dev.kubereconciler.sample.external.ExternalWidgetApi;
 import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetStatus;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -49,7 +48,7 @@ import static org.awaitility.Awaitility.await;
 				"kube-reconciler.controllers.configmap-mirror.max-concurrent-reconciles=4",
 				"kube-reconciler.manager.rate-limiter.qps=" + SharedBucketTests.QPS,
 				"kube-reconciler.manager.rate-limiter.burst=" + SharedBucketTests.BURST })
-@Import({ KubernetesTestConfiguration.class, SharedBucketTests.Admissions.class })
+@Import(SharedBucketTests.Admissions.class)
 @DirtiesContext
 class SharedBucketTests {
 

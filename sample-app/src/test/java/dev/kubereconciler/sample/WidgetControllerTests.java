@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.UseMainMethod;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -24,7 +23,6 @@ import dev.kubereconciler.sample.widget.WidgetList;
 import dev.kubereconciler.sample.widget.WidgetReconciler;
 import dev.kubereconciler.sample.widget.WidgetStatus;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -40,7 +38,6 @@ import static org.awaitility.Awaitility.await;
 				"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms",
 				"sample.widgets.retry.qps=100", "sample.widgets.verify-period=1h",
 				"kube-reconciler.manager.rate-limiter.qps=1000", "kube-reconciler.manager.rate-limiter.burst=1000" })
-@Import(KubernetesTestConfiguration.class)
 @DirtiesContext
 class WidgetControllerTests {
 

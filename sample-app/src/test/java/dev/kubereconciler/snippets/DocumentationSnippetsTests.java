@@ -59,8 +59,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Keeps the docs from rotting: every Java and XML snippet in {@code docs/} must be a
- * verbatim excerpt (indentation aside) of a compiled source of the sample app or of its
- * pom, every YAML snippet must bind without unknown keys and start the
+ * verbatim excerpt (indentation aside) of a compiled source of the sample app or of the
+ * examples, or of the sample's pom, every YAML snippet must bind without unknown keys and start the
  * auto-configuration, every path in a shell snippet must exist, and
  * {@code docs/configuration.md} must list every property with the default the build's
  * configuration metadata gives.
@@ -68,7 +68,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DocumentationSnippetsTests {
 
 	private static final List<String> DOCS = List.of("README.md", "docs/configuration.md", "docs/rate-limiting.md",
-			"docs/sample-app.md", "docs/metrics.md", "docs/actuator.md", "docs/operators.md");
+			"docs/sample-app.md", "docs/metrics.md", "docs/actuator.md", "docs/operators.md", "docs/testing.md");
 
 	// examples of what a server answers or a query reads: shown, not run
 	private static final List<String> OUTPUT_LANGUAGES = List.of("json", "http", "text", "promql");
@@ -88,16 +88,19 @@ class DocumentationSnippetsTests {
 	@ParameterizedTest
 	@MethodSource("javaSnippets")
 	void javaSnippetIsAnExcerptOfACompiledSource(Snippet snippet) throws IOException {
-		List<Path> sources;
-		try (Stream<Path> files = Files.walk(root().resolve("sample-app/src"))) {
-			sources = files.filter((file) -> file.toString().endsWith(".java")).toList();
+		List<Path> sources = new ArrayList<>();
+		for (String tree : List.of("sample-app/src", "examples")) {
+			try (Stream<Path> files = Files.walk(root().resolve(tree))) {
+				files.filter((file) -> file.toString().endsWith(".java") && !file.toString().contains("/target/"))
+					.forEach(sources::add);
+			}
 		}
 		List<String> wanted = lines(snippet.text());
 		boolean found = false;
 		for (Path source : sources) {
 			found |= Collections.indexOfSubList(lines(Files.readString(source)), wanted) >= 0;
 		}
-		assertThat(found).as("%s is not an excerpt of any Java file under sample-app/src", snippet).isTrue();
+		assertThat(found).as("%s is not an excerpt of any Java file under sample-app/src or examples", snippet).isTrue();
 	}
 
 	@ParameterizedTest

@@ -21,6 +21,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * in it gets the same ones. {@code @Nested} classes share their enclosing class's.
  *
  * <p>
+ * Before the first test, and so before a Spring test's application context starts, the
+ * class's CustomResourceDefinitions are applied by server-side apply and waited for until
+ * the API server serves them: those {@linkplain #crds() named} and those of the
+ * {@linkplain #customResources() model classes}, or, when neither is given, every
+ * {@code META-INF/kubernetes/crds/*.yaml} on the class path.
+ *
+ * <p>
+ * A Spring test class's application gets an {@code ApiClient} bean on the shared server
+ * from {@link KubernetesTestConfiguration}, with no property to set.
+ *
+ * <p>
  * When the etcd and kube-apiserver binaries cannot be found, the tests are skipped with a
  * message saying how to provide them, or fail with that message if the environment
  * variable {@code CI} is {@code true}.
@@ -45,5 +56,24 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Inherited
 @ExtendWith(KubernetesTestExtension.class)
 public @interface KubernetesTest {
+
+	/**
+	 * Classpath locations of CRD files to install, each a file such as
+	 * {@code crds/widgets.yaml} or a pattern in a folder such as {@code crds/*.yaml}; a
+	 * named file must exist.
+	 * @return the locations; with no {@link #customResources()} either, every
+	 * {@code META-INF/kubernetes/crds/*.yaml}
+	 */
+	String[] crds() default {};
+
+	/**
+	 * Model classes annotated with
+	 * {@link dev.kubereconciler.reconcile.KubernetesResource @KubernetesResource} whose
+	 * CRDs to install, each from {@code META-INF/kubernetes/crds/<plural>.<group>.yaml},
+	 * which must exist.
+	 * @return the classes; with no {@link #crds()} either, every
+	 * {@code META-INF/kubernetes/crds/*.yaml}
+	 */
+	Class<?>[] customResources() default {};
 
 }

@@ -10,11 +10,12 @@ import org.springframework.context.annotation.Bean;
  * {@linkplain KubernetesTestServer#shared() shared} Kubernetes test server.
  *
  * <p>
- * Import it into a Spring Boot test ({@code @Import(KubernetesTestConfiguration.class)})
- * to get an admin {@link ApiClient} bean; add {@link KubernetesTest @KubernetesTest} for
- * the skip-or-fail behaviour when the binaries are missing and a namespace of the test's
- * own. Where a property is wanted instead, a {@code @DynamicPropertySource} method can
- * read the shared server directly:
+ * It gives an admin {@link ApiClient} bean, whose requests the RBAC proof checks. A
+ * Spring test class of {@link KubernetesTest @KubernetesTest} gets it without importing
+ * it; contexts that spring-test does not build, such as an
+ * {@code ApplicationContextRunner}'s or a {@code SpringApplicationBuilder}'s, name it
+ * themselves. Where a property is wanted instead, a {@code @DynamicPropertySource} method
+ * can read the shared server directly:
  *
  * <pre class="code">
  * &#064;DynamicPropertySource

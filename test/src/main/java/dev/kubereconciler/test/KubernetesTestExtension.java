@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,11 +22,13 @@ import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the
- * binaries are missing, gives each test class a namespace and a client of its own on the
- * {@linkplain KubernetesTestServer#shared() shared} server, and injects them.
+ * binaries are missing, installs the class's CRDs, gives each test class a namespace and
+ * a client of its own on the {@linkplain KubernetesTestServer#shared() shared} server,
+ * and injects them.
  *
  * <p>
  * After a Spring test class it runs the {@linkplain RbacProofExtension RBAC proof}; a
@@ -73,8 +76,8 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		// at class level, so that a server that cannot start fails the class once,
-		// up front
+		// at class level, so that a server that cannot start fails the class once, up
+		// front, and the CRDs are served before a Spring test's context starts
 		resources(context);
 	}
 
@@ -156,6 +159,7 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 		static ClassResources create(Class<?> testClass) {
 			KubernetesTestServer server = KubernetesTestServer.shared();
 			ApiClient client = server.apiClient();
+			installCrds(testClass, client);
 			TestNamespace namespace = new TestNamespace(namespaceName(testClass));
 			try {
 				new CoreV1Api(client)
@@ -168,6 +172,17 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 						ex);
 			}
 			return new ClassResources(server, client, namespace);
+		}
+
+		private static void installCrds(Class<?> testClass, ApiClient client) {
+			KubernetesTest test = null;
+			for (Class<?> type = testClass; test == null && type != null; type = type.getEnclosingClass()) {
+				test = AnnotationSupport.findAnnotation(type, KubernetesTest.class).orElse(null);
+			}
+			List<String> locations = (test != null) ? List.of(test.crds()) : List.of();
+			List<Class<?>> customResources = (test != null) ? List.of(test.customResources()) : List.of();
+			new CrdInstaller(client, CrdInstaller.TIMEOUT)
+				.install(new CustomResourceDefinitions(testClass.getClassLoader()).find(locations, customResources));
 		}
 
 		Object valueFor(Class<?> type) {

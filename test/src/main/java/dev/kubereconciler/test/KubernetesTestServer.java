@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
@@ -16,6 +17,8 @@ import io.kubernetes.client.util.KubeConfig;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A real etcd and kube-apiserver on loopback for integration tests, started with the
@@ -31,6 +34,8 @@ import okhttp3.Response;
  * it.
  */
 public final class KubernetesTestServer implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(KubernetesTestServer.class);
 
 	private static final Duration ETCD_STARTUP = Duration.ofSeconds(20);
 
@@ -119,10 +124,15 @@ public final class KubernetesTestServer implements AutoCloseable {
 	private static KubernetesTestServer start(KubernetesTestAssets assets, boolean shared) {
 		KubernetesTestServer server = new KubernetesTestServer(assets,
 				ServerLayout.create(TestCertificates.ofThisJvm()), shared);
+		long started = System.nanoTime();
 		try {
 			server.etcd.start();
 			server.etcd.awaitReady(ETCD_STARTUP, () -> server.answers200(server.etcdUrl() + "/health"));
+			long etcdReady = System.nanoTime();
 			server.startApiServer();
+			logger.info("Test API server ready at {} in {} ms (etcd {} ms), kube-apiserver {}", server.url(),
+					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+					TimeUnit.NANOSECONDS.toMillis(etcdReady - started), assets.kubeApiServer());
 			return server;
 		}
 		catch (RuntimeException ex) {

@@ -20,37 +20,36 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 
 import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetCrd;
 import dev.kubereconciler.sample.widget.WidgetList;
 import dev.kubereconciler.sample.widget.WidgetSpec;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.LocalApiServerConfiguration;
 
 /**
- * A dev-time local cluster for {@link TestSampleApplication}: starts the test etcd and
- * kube-apiserver, points the application at them, applies the Widget CRD and seeds demo
- * objects, then prints the URLs to open.
+ * Demo objects for {@link TestSampleApplication}, on the local API server of
+ * {@link LocalApiServerConfiguration}: applies the Widget CRD, seeds namespaces,
+ * ConfigMaps and widgets, then prints the URLs to open.
  */
 @TestConfiguration(proxyBeanMethods = false)
-@Import(KubernetesTestConfiguration.class)
-public class LocalClusterConfiguration {
+public class DemoObjectsConfiguration {
 
 	/** The namespace that holds the demo objects. */
 	public static final String DEMO_NAMESPACE = "demo";
 
-	private static final Logger logger = LoggerFactory.getLogger(LocalClusterConfiguration.class);
+	private static final Logger logger = LoggerFactory.getLogger(DemoObjectsConfiguration.class);
 
 	private static final List<String> COLORS = List.of("red", "green", "blue", "yellow");
 
 	private static final int WIDGETS = 30;
 
 	// runs while the context starts, so the objects exist before the controllers
-	// list them
+	// list them; the Widget CRD is the sample's own, outside the folder that
+	// LocalApiServerConfiguration installs
 	@Bean
-	InitializingBean localClusterSeeder(ApiClient apiClient, SampleProperties properties) {
+	InitializingBean demoObjects(ApiClient apiClient, SampleProperties properties) {
 		return () -> {
 			WidgetCrd.install(apiClient, Duration.ofSeconds(30));
 			CoreV1Api core = new CoreV1Api(apiClient);
@@ -88,13 +87,13 @@ public class LocalClusterConfiguration {
 	}
 
 	@Bean
-	ApplicationListener<ApplicationReadyEvent> localClusterUrls(KubernetesTestServer server) {
+	ApplicationListener<ApplicationReadyEvent> demoUrls(KubernetesTestServer server) {
 		return (event) -> {
 			String port = event.getApplicationContext().getEnvironment().getProperty("local.server.port");
 			String base = "http://localhost:" + port;
 			logger.info("""
 
-					Local cluster ready (kube-apiserver {}), demo objects in namespace '{}'.
+					Local API server ready (kube-apiserver {}), demo objects in namespace '{}'.
 					Open:
 					  {}/actuator/controllers
 					  {}/actuator/controllers/widget

@@ -1,0 +1,62 @@
+package com.example.greeting;
+
+import java.time.Duration;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.test.assertions.ReconcileRecorder;
+
+import static dev.kubereconciler.test.assertions.KubernetesAssertions.assertThat;
+
+/**
+ * The greeting operator against a real API server: the Greeting CRD is installed from
+ * {@code META-INF/kubernetes/crds} before the application starts, and the application's
+ * client points at the test server. After the class, every request the application made
+ * is checked against the RBAC rules derived for it.
+ */
+@SpringBootTest
+@KubernetesTest
+class GreetingOperatorTests {
+
+	@Autowired
+	ReconcileRecorder reconciles;
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	@Test
+	void aGreetingIsPublishedReadyAndSaysFarewellWhenDeleted() throws Exception {
+		GenericKubernetesApi<Greeting, GreetingList> greetings = new GenericKubernetesApi<>(Greeting.class,
+				GreetingList.class, "example.com", "v1", "greetings", this.client);
+		Greeting greeting = new Greeting();
+		greeting.setMetadata(new V1ObjectMeta().name("hello").namespace(this.namespace.name()));
+		greeting.setSpec(new Greeting.Spec());
+		greeting.getSpec().setMessage("hello, world");
+		greetings.create(greeting).throwsApiException();
+
+		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").eventually()
+			.hasCondition("Ready", "True")
+			.hasField("status.observedGeneration", 1);
+		assertThat(this.client, V1ConfigMap.class, this.namespace.name(), "hello-greeting").eventually()
+			.hasField("data.message", "hello, world")
+			.hasField("metadata.ownerReferences[0].name", "hello");
+		// the status write comes back as an event: one more reconcile, then no hot loop
+		assertThat(this.reconciles, "greeting", new Request(this.namespace.name(), "hello")).isQuietFor(Duration.ofSeconds(1));
+
+		greetings.delete(this.namespace.name(), "hello").throwsApiException();
+		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").eventually().isGone();
+		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").hasEvent("greeting", "Farewell");
+	}
+
+}

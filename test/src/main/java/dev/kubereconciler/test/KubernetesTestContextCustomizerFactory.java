@@ -1,0 +1,62 @@
+package dev.kubereconciler.test;
+
+import java.util.List;
+
+import org.springframework.beans.factory.annotation.AnnotatedGenericBeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+import org.springframework.test.context.TestContextAnnotationUtils;
+
+/**
+ * Points the application context of a Spring test class annotated with
+ * {@link KubernetesTest @KubernetesTest} at the shared test server, by registering
+ * {@link KubernetesTestConfiguration}, as Spring Boot's service connections do for
+ * containers. Listed in {@code META-INF/spring.factories}.
+ */
+class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory {
+
+	@Override
+	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		// searches superclasses, meta-annotations and, for @Nested classes, the
+		// enclosing class, as the JUnit extension itself does
+		return TestContextAnnotationUtils.hasAnnotation(testClass, KubernetesTest.class)
+				? new KubernetesTestContextCustomizer() : null;
+	}
+
+	/**
+	 * Registers the configuration class under the name {@code @Import} would give it, so
+	 * that a test that still imports it gets its beans once.
+	 */
+	private static final class KubernetesTestContextCustomizer implements ContextCustomizer {
+
+		private static final String BEAN_NAME = KubernetesTestConfiguration.class.getName();
+
+		@Override
+		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
+			if (context.getBeanFactory() instanceof BeanDefinitionRegistry registry
+					&& !registry.containsBeanDefinition(BEAN_NAME)) {
+				registry.registerBeanDefinition(BEAN_NAME,
+						new AnnotatedGenericBeanDefinition(KubernetesTestConfiguration.class));
+			}
+		}
+
+		// Every class of @KubernetesTest gets the same beans: equal customizers keep one
+		// cache key, so that classes with the same configuration share one context.
+		@Override
+		public boolean equals(Object obj) {
+			return (obj != null) && obj.getClass() == getClass();
+		}
+
+		@Override
+		public int hashCode() {
+			return getClass().hashCode();
+		}
+
+	}
+
+}
