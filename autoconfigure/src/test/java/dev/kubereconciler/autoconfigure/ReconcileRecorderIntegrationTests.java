@@ -15,13 +15,11 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
-import dev.kubereconciler.test.KubernetesTestConfiguration;
 import dev.kubereconciler.test.TestNamespace;
 import dev.kubereconciler.test.assertions.ReconcileRecorder;
 
@@ -30,7 +28,8 @@ import static dev.kubereconciler.test.assertions.KubernetesAssertions.assertThat
 /**
  * The auto-configured manager of a {@code @KubernetesTest} Spring Boot test listens with
  * the {@link ReconcileRecorder} bean that kube-reconciler-test adds, so the test can
- * count the reconciles of an annotated method.
+ * count the reconciles of an annotated method. Neither the recorder nor the API server is
+ * imported: @KubernetesTest brings both.
  */
 @KubernetesTest
 @SpringBootTest(classes = ReconcileRecorderIntegrationTests.Application.class)
@@ -56,7 +55,6 @@ class ReconcileRecorderIntegrationTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
-	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 
 		@Bean
