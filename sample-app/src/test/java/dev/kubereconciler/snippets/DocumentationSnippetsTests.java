@@ -60,8 +60,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Keeps the docs from rotting: every Java and XML snippet in {@code docs/} must be a
  * verbatim excerpt (indentation aside) of a compiled source of the sample app or of the
- * examples, or of the sample's pom, every YAML snippet must bind without unknown keys and start the
- * auto-configuration, every path in a shell snippet must exist, and
+ * examples, or of the sample's pom, every YAML snippet must bind without unknown keys and
+ * start the auto-configuration, every path in a shell snippet must exist, and
  * {@code docs/configuration.md} must list every property with the default the build's
  * configuration metadata gives.
  */
@@ -100,7 +100,8 @@ class DocumentationSnippetsTests {
 		for (Path source : sources) {
 			found |= Collections.indexOfSubList(lines(Files.readString(source)), wanted) >= 0;
 		}
-		assertThat(found).as("%s is not an excerpt of any Java file under sample-app/src or examples", snippet).isTrue();
+		assertThat(found).as("%s is not an excerpt of any Java file under sample-app/src or examples", snippet)
+			.isTrue();
 	}
 
 	@ParameterizedTest

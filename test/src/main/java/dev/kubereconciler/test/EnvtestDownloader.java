@@ -27,19 +27,15 @@ import java.util.zip.GZIPInputStream;
 /**
  * Downloads the envtest binaries (etcd, kube-apiserver, kubectl) of one Kubernetes
  * version from the controller-tools envtest releases, checks the archive's SHA-512
- * against the release index, and unpacks it into setup-envtest's layout, {@code
- *
-<dir>
- * /k8s/<version>-<os>-<arch>/}.
+ * against the release index, and unpacks it into setup-envtest's layout: a folder
+ * {@code k8s/VERSION-OS-ARCH} of the store.
  *
  * <p>
  * JDK only, so that {@code ./dev setup} runs it as a single source file before anything
- * is built: {@code java EnvtestDownloader.java <version>
- *
-<dir>
- *  [<index URL>]}. Nothing is left behind on failure: the archive and the unpacked files
- * live in temporary names beside the target until the checksum matched and every file was
- * written, and the folder is then moved into place in one step.
+ * is built: {@code java EnvtestDownloader.java VERSION STORE [INDEX_URL]}. Nothing is
+ * left behind on failure: the archive and the unpacked files live in temporary names
+ * beside the target until the checksum matched and every file was written, and the folder
+ * is then moved into place in one step.
  */
 public final class EnvtestDownloader {
 

@@ -15,6 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The {@code etcd} and {@code kube-apiserver} executables that a
  * {@link KubernetesTestServer} runs, found where controller-runtime's envtest and
@@ -32,6 +34,11 @@ import java.util.stream.Stream;
  * <li>{@code ${XDG_CACHE_HOME:-~/.cache}/kube-reconciler/assets}, filled by
  * {@code ./dev setup}: {@code kube-apiserver} from there, {@code etcd} from there or else
  * from {@code PATH}.</li>
+ * <li>A download of the envtest release of one Kubernetes version, its SHA-512 checked
+ * against controller-tools' release index, into setup-envtest's store, so that the next
+ * run finds it there. The system property {@code kube-reconciler.test.envtest.version}
+ * picks the version (default 1.34.1), and {@code kube-reconciler.test.envtest.download}
+ * set to {@code false} turns the download off.</li>
  * </ol>
  * When none of them has the binaries, a {@link MissingKubernetesTestAssetsException} says
  * how to provide them.
@@ -69,7 +76,45 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 	 * @throws MissingKubernetesTestAssetsException if none are found
 	 */
 	public static KubernetesTestAssets discover() {
-		return discover(System.getenv(), home(System.getenv()));
+		return discover(System.getenv(), home(System.getenv()), EnvtestDownload.fromSystemProperties());
+	}
+
+	/**
+	 * Find the binaries from the given environment and home folder, or else download
+	 * them.
+	 * @param environment the environment variables
+	 * @param home the user's home folder
+	 * @param download the download to try last, or {@code null} for none
+	 * @return the binaries
+	 * @throws MissingKubernetesTestAssetsException if none are found and the download
+	 * fails, naming both reasons
+	 */
+	static KubernetesTestAssets discover(Map<String, String> environment, Path home,
+			@Nullable EnvtestDownload download) {
+		try {
+			return discover(environment, home);
+		}
+		catch (MissingKubernetesTestAssetsException ex) {
+			if (download == null || hasText(environment.get(ASSETS_VARIABLE))) {
+				// a wrong KUBEBUILDER_ASSETS is reported, not replaced by a download
+				throw ex;
+			}
+			Path store = xdgFolder(environment, "XDG_DATA_HOME", home, ".local/share").resolve("kubebuilder-envtest");
+			try {
+				Path folder = download.install(store);
+				return new KubernetesTestAssets(folder.resolve(ETCD), folder.resolve(KUBE_APISERVER));
+			}
+			catch (IOException | RuntimeException failure) {
+				throw new MissingKubernetesTestAssetsException(ex.getMessage() + " Then " + download.description()
+						+ " failed: " + failure.getMessage() + ". Set -D" + EnvtestDownload.VERSION_PROPERTY
+						+ " to another version, or -D" + EnvtestDownload.ENABLED_PROPERTY
+						+ "=false to look only where the binaries may already be.");
+			}
+		}
+	}
+
+	private static boolean hasText(@Nullable String value) {
+		return value != null && !value.isBlank();
 	}
 
 	/**

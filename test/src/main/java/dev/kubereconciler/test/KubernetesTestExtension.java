@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -47,8 +48,9 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 		// ask again
 		return context.getRoot()
 			.getStore(STORE)
-			.computeIfAbsent(ConditionEvaluationResult.class,
-					(key) -> evaluate(System.getenv(), KubernetesTestAssets.home(System.getenv())),
+			.computeIfAbsent(
+					ConditionEvaluationResult.class, (key) -> evaluate(System.getenv(),
+							KubernetesTestAssets.home(System.getenv()), EnvtestDownload.fromSystemProperties()),
 					ConditionEvaluationResult.class);
 	}
 
@@ -60,8 +62,13 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 	 * fail with the reason), disabled with the reason otherwise
 	 */
 	static ConditionEvaluationResult evaluate(Map<String, String> environment, Path home) {
+		return evaluate(environment, home, null);
+	}
+
+	static ConditionEvaluationResult evaluate(Map<String, String> environment, Path home,
+			@Nullable EnvtestDownload download) {
 		try {
-			KubernetesTestAssets assets = KubernetesTestAssets.discover(environment, home);
+			KubernetesTestAssets assets = KubernetesTestAssets.discover(environment, home, download);
 			return ConditionEvaluationResult.enabled("Kubernetes test server binaries: " + assets);
 		}
 		catch (MissingKubernetesTestAssetsException ex) {

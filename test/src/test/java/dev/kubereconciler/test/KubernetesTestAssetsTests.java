@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -117,6 +119,58 @@ class KubernetesTestAssetsTests {
 			.withMessageContaining("run './dev setup' in the kube-reconciler checkout")
 			.withMessageContaining("set KUBEBUILDER_ASSETS to a folder holding executable etcd and kube-apiserver")
 			.withMessageContaining("'setup-envtest use -p path'");
+	}
+
+	@Test
+	void nothingFoundDownloadsIntoTheEnvtestStoreWhereTheNextRunFindsIt() throws IOException {
+		this.environment.put("PATH", this.root.toString());
+		List<Path> stores = new ArrayList<>();
+		EnvtestDownload download = (store) -> {
+			stores.add(store);
+			return bothIn(store.resolve("k8s/1.34.1-linux-amd64"));
+		};
+		Path folder = home().resolve(".local/share/kubebuilder-envtest/k8s/1.34.1-linux-amd64");
+		assertThat(KubernetesTestAssets.discover(this.environment, home(), download))
+			.isEqualTo(new KubernetesTestAssets(folder.resolve("etcd"), folder.resolve("kube-apiserver")));
+		assertThat(stores).containsExactly(home().resolve(".local/share/kubebuilder-envtest"));
+		// found without a download from now on
+		assertThat(discover().kubeApiServer()).isEqualTo(folder.resolve("kube-apiserver"));
+	}
+
+	@Test
+	void aFailedDownloadSaysWhereItLookedWhatFailedAndWhichPropertiesChangeIt() {
+		this.environment.put("PATH", this.root.toString());
+		EnvtestDownload download = new EnvtestDownload() {
+
+			@Override
+			public Path install(Path store) throws IOException {
+				throw new IOException("raw.githubusercontent.com: connection refused");
+			}
+
+			@Override
+			public String description() {
+				return "the envtest download of Kubernetes 1.34.1";
+			}
+
+		};
+		assertThatExceptionOfType(MissingKubernetesTestAssetsException.class)
+			.isThrownBy(() -> KubernetesTestAssets.discover(this.environment, home(), download))
+			.withMessageContaining("has no executable kube-apiserver")
+			.withMessageContaining(
+					"Then the envtest download of Kubernetes 1.34.1 failed: raw.githubusercontent.com: connection refused")
+			.withMessageContaining("-Dkube-reconciler.test.envtest.version")
+			.withMessageContaining("-Dkube-reconciler.test.envtest.download=false");
+	}
+
+	@Test
+	void aWrongKubebuilderAssetsIsReportedRatherThanDownloadedAround() {
+		this.environment.put("KUBEBUILDER_ASSETS", this.root.resolve("nowhere").toString());
+		EnvtestDownload download = (store) -> {
+			throw new AssertionError("no download when KUBEBUILDER_ASSETS is set");
+		};
+		assertThatExceptionOfType(MissingKubernetesTestAssetsException.class)
+			.isThrownBy(() -> KubernetesTestAssets.discover(this.environment, home(), download))
+			.withMessageContaining("KUBEBUILDER_ASSETS=" + this.root.resolve("nowhere"));
 	}
 
 	@Test
