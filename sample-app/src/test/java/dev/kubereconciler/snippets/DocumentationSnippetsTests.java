@@ -251,11 +251,12 @@ class DocumentationSnippetsTests {
 				throw new IllegalStateException("Cannot read " + doc, ex);
 			}
 			for (int i = 0; i < lines.size(); i++) {
-				Matcher open = FENCE.matcher(lines.get(i));
+				// fences may be indented, inside list items
+				Matcher open = FENCE.matcher(lines.get(i).strip());
 				if (open.matches()) {
 					int start = i + 1;
 					int end = start;
-					while (!lines.get(end).startsWith("```")) {
+					while (!lines.get(end).strip().startsWith("```")) {
 						end++;
 					}
 					snippets.add(new Snippet(doc, start, open.group(1), String.join("\n", lines.subList(start, end))));

@@ -52,7 +52,8 @@ class GreetingOperatorTests {
 			.hasField("data.message", "hello, world")
 			.hasField("metadata.ownerReferences[0].name", "hello");
 		// the status write comes back as an event: one more reconcile, then no hot loop
-		assertThat(this.reconciles, "greeting", new Request(this.namespace.name(), "hello")).isQuietFor(Duration.ofSeconds(1));
+		assertThat(this.reconciles, "greeting", new Request(this.namespace.name(), "hello"))
+			.isQuietFor(Duration.ofSeconds(1));
 
 		greetings.delete(this.namespace.name(), "hello").throwsApiException();
 		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").eventually().isGone();
