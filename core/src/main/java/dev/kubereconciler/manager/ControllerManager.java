@@ -21,7 +21,7 @@ import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.InformerCaches;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
-import dev.kubereconciler.internal.context.StatusSubresources;
+import dev.kubereconciler.internal.context.ServedResources;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.ShardDispatcher;
@@ -244,9 +244,10 @@ public final class ControllerManager implements ControllerRegistry {
 			if (this.running) {
 				return;
 			}
-			// before anything starts: a status write without the subresource fails on
-			// every reconcile with a 404 that names the object as not found
-			StatusSubresources.verify(this.apiClient, definitions());
+			// before anything starts: a type that is not served never syncs, and a status
+			// write without the subresource fails on every reconcile with a 404 that
+			// names the object as not found
+			ServedResources.verify(this.apiClient, definitions());
 			this.running = true;
 			// before anything runs that a failed start would stop: client-java logs the
 			// interrupts of a normal stop at ERROR

@@ -79,6 +79,32 @@ class StatusSubresourceIntegrationTests {
 	}
 
 	@Test
+	void startFailsNamingTheCrdToApplyWhenAWatchedCustomResourceIsNotServed() {
+		this.manager = manager(ControllerDefinition.builder(Thingamajig.class)
+			.named("unserved")
+			.namespaces(this.namespace.name())
+			.reconcile((Request request) -> Result.done()));
+		assertThatIllegalStateException().isThrownBy(this.manager::start)
+			.withMessageContaining("Controller 'unserved' watches " + Thingamajig.GROUP + "/v1/Thingamajig")
+			.withMessageContaining("which the API server does not serve")
+			.withMessageContaining("CustomResourceDefinition thingamajigs." + Thingamajig.GROUP)
+			.withMessageContaining("target/kubernetes/crds/thingamajigs." + Thingamajig.GROUP + ".yaml");
+		assertThat(this.manager.isRunning()).isFalse();
+	}
+
+	@Test
+	void startFailsWhenAnOwnedCustomResourceIsNotServed() throws ApiException {
+		Sprocket.install(this.client, true);
+		this.manager = manager(ControllerDefinition.builder(Sprocket.class)
+			.named("owns-unserved")
+			.namespaces(this.namespace.name())
+			.owns(Thingamajig.class)
+			.reconcile((Request request) -> Result.done()));
+		assertThatIllegalStateException().isThrownBy(this.manager::start)
+			.withMessageContaining("Controller 'owns-unserved' watches " + Thingamajig.GROUP + "/v1/Thingamajig");
+	}
+
+	@Test
 	void aControllerWithoutAContextCannotWriteStatusAndStartsOnACrdWithoutStatus() throws ApiException {
 		Sprocket.install(this.client, false);
 		AtomicInteger reconciles = new AtomicInteger();

@@ -104,7 +104,7 @@ final class KubernetesWriter {
 		throw new TerminalReconcileException(
 				type.kind() + " " + name + " exists, but writing its status returned "
 						+ "404 Not Found: the API server serves no /status subresource for " + type.plural() + ". "
-						+ StatusSubresources.fix(type) + " The key is not retried until the object changes or resyncs.",
+						+ ServedResources.fix(type) + " The key is not retried until the object changes or resyncs.",
 				ex);
 	}
 
