@@ -8,7 +8,7 @@ import dev.kubereconciler.reconcile.KubernetesResource;
 /**
  * A custom resource on the base class, with a record spec and a record status and no list
  * class; its CRD, with a {@code /status} subresource, is
- * {@code META-INF/kubernetes/crds/backups.base.test.kubereconciler.dev.yaml}.
+ * {@code dev/kubereconciler/controller/backups.yaml}.
  */
 @KubernetesResource(group = Backup.GROUP, version = "v1", kind = "Backup", plural = "backups")
 public class Backup extends CustomResource<Backup.Spec, Backup.Status> {

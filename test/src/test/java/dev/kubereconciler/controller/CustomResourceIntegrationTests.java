@@ -31,7 +31,7 @@ import static org.awaitility.Awaitility.await;
  * against the real test API server: its informer lists and watches it as the model class,
  * and a reconciler reads, updates, applies it and writes its status.
  */
-@KubernetesTest(customResources = Backup.class)
+@KubernetesTest(crds = "dev/kubereconciler/controller/backups.yaml")
 class CustomResourceIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
@@ -49,6 +49,12 @@ class CustomResourceIntegrationTests {
 	void aModelOnTheBaseClassIsReadWrittenAndListedWithoutAListClass() throws ApiException {
 		String ns = this.namespace.name();
 		List<Object> listed = new CopyOnWriteArrayList<>();
+		// created before the manager starts, so that the informer's first list, not its
+		// watch, brings it: items of a list read without their type would be maps
+		Backup nightly = new Backup();
+		nightly.setMetadata(new V1ObjectMeta().name("nightly").namespace(ns));
+		nightly.setSpec(NIGHTLY);
+		backups().create(nightly).throwsApiException();
 		ControllerManager manager = this.managers.start(ControllerManager.builder(this.client)
 			.controller(ControllerDefinition.builder(Backup.class)
 				.named("backups")
@@ -72,10 +78,6 @@ class CustomResourceIntegrationTests {
 					context.updateStatus(backup);
 					return Result.done();
 				})));
-		Backup nightly = new Backup();
-		nightly.setMetadata(new V1ObjectMeta().name("nightly").namespace(ns));
-		nightly.setSpec(NIGHTLY);
-		backups().create(nightly).throwsApiException();
 		await().atMost(TIMEOUT)
 			.until(() -> ready(manager, "nightly") && ready(manager, "nightly-copy")
 					&& "yes".equals(manager.lister(Backup.class)
