@@ -10,6 +10,7 @@ import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.ModelMapper;
 
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
@@ -17,7 +18,8 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * name and list type.
  *
  * @param apiType the model class, for example {@code V1ConfigMap}
- * @param listType the list model class, for example {@code V1ConfigMapList}
+ * @param listType the list model class, for example {@code V1ConfigMapList}, or
+ * {@link CustomResourceList} for a model without a list class of its own
  * @param group the API group, empty for the core group
  * @param version the API version, for example {@code v1}
  * @param kind the kind, for example {@code ConfigMap}
@@ -63,8 +65,17 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 	private static void registerAnnotated(Class<? extends KubernetesObject> apiType) {
 		KubernetesResource resource = apiType.getAnnotation(KubernetesResource.class);
 		if (resource != null && ModelMapper.getGroupVersionKindByClass(apiType) == null) {
-			ModelMapper.addModelMap(resource.group(), resource.version(), resource.kind(), resource.plural(),
-					resource.namespaced(), apiType, listTypeOf(apiType));
+			Class<? extends KubernetesListObject> listType = listTypeOf(apiType);
+			if (listType == CustomResourceList.class) {
+				// every such model shares the generic list class, which so maps to no one
+				// kind
+				ModelMapper.addModelMap(resource.group(), resource.version(), resource.kind(), resource.plural(),
+						resource.namespaced(), apiType);
+			}
+			else {
+				ModelMapper.addModelMap(resource.group(), resource.version(), resource.kind(), resource.plural(),
+						resource.namespaced(), apiType, listType);
+			}
 		}
 	}
 
@@ -84,20 +95,22 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 		return apiVersion() + "/" + this.kind;
 	}
 
+	/**
+	 * The model's own list class, {@code <Name>List}, when it has one; otherwise the
+	 * generic list, which the informers read with the model as its item type.
+	 */
 	@SuppressWarnings("unchecked")
 	private static Class<? extends KubernetesListObject> listTypeOf(Class<?> apiType) {
-		String listName = apiType.getName() + "List";
 		try {
-			Class<?> listType = Class.forName(listName, false, apiType.getClassLoader());
+			Class<?> listType = Class.forName(apiType.getName() + "List", false, apiType.getClassLoader());
 			if (KubernetesListObject.class.isAssignableFrom(listType)) {
 				return (Class<? extends KubernetesListObject>) listType;
 			}
 		}
 		catch (ClassNotFoundException ex) {
-			// fall through to the error below
+			// no list class of its own
 		}
-		throw new IllegalArgumentException(
-				apiType.getName() + " has no list type " + listName + " implementing KubernetesListObject");
+		return CustomResourceList.class;
 	}
 
 	static String pluralize(String kind) {

@@ -1,7 +1,10 @@
 package dev.kubereconciler.controller;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.Objects;
 
+import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -52,6 +55,37 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 		this.function = function;
 		this.finalizer = finalizer;
 		this.cleaner = cleaner;
+		if (needsContext()) {
+			checkStatusAccessor(type);
+		}
+	}
+
+	/**
+	 * A context offers {@code updateStatus}, which reads the status through
+	 * {@code getStatus()}: a model with a status field but no such method would fail
+	 * every status write and be retried for ever, so it is refused before it starts.
+	 */
+	private static void checkStatusAccessor(Class<?> type) {
+		if (hasStatus(type) || !hasStatusField(type)) {
+			return;
+		}
+		throw new IllegalArgumentException(type.getName() + " has a status field but no public getStatus() method, "
+				+ "which a reconcile context needs to read and write its status (updateStatus, applyStatus): add "
+				+ "a public getStatus() to " + type.getSimpleName() + ", or extend "
+				+ "dev.kubereconciler.reconcile.CustomResource<Spec, Status>, which has one");
+	}
+
+	private static boolean hasStatusField(Class<?> type) {
+		for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+			for (Field field : current.getDeclaredFields()) {
+				SerializedName name = field.getAnnotation(SerializedName.class);
+				if (!Modifier.isStatic(field.getModifiers())
+						&& "status".equals((name != null) ? name.value() : field.getName())) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/**

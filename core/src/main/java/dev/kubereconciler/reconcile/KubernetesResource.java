@@ -18,8 +18,10 @@ import java.lang.annotation.Target;
  * </pre>
  *
  * <p>
- * The list class is found by name: {@code Widget} needs a {@code WidgetList} next to it
- * that implements {@code KubernetesListObject}.
+ * The list class is found by name, a {@code WidgetList} next to {@code Widget} that
+ * implements {@code KubernetesListObject}; without one, the model is listed as a
+ * {@link CustomResourceList} of it. A model that extends {@link CustomResource} takes its
+ * {@code apiVersion} and {@code kind} from this annotation.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -11,6 +11,8 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.ModelMapper;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.reconcile.CustomResource;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +54,15 @@ class ResourceTypeTests {
 	}
 
 	@Test
+	void aModelWithoutAListClassIsListedAsTheGenericList() {
+		ResourceType backup = ResourceType.of(Backup.class);
+		assertThat(backup.listType()).isEqualTo(CustomResourceList.class);
+		assertThat(backup.displayName()).isEqualTo("example.kubereconciler.dev/v1/Backup");
+		assertThat(ModelMapper.getGroupVersionKindByClass(Backup.class).getKind()).isEqualTo("Backup");
+		assertThat(ModelMapper.getGroupVersionResourceByClass(Backup.class).getResource()).isEqualTo("backups");
+	}
+
+	@Test
 	void unknownCustomResourceFailsWithTheTwoWaysToDeclareIt() {
 		assertThatIllegalArgumentException().isThrownBy(() -> ResourceType.of(Unknown.class))
 			.withMessageContaining("@KubernetesResource")
@@ -61,6 +72,11 @@ class ResourceTypeTests {
 	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1beta1", kind = "Gadget",
 			plural = "gadgetries")
 	static class Gadget extends Unknown {
+
+	}
+
+	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1", kind = "Backup", plural = "backups")
+	static class Backup extends CustomResource<String, String> {
 
 	}
 

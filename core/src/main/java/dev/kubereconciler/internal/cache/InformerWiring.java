@@ -26,6 +26,7 @@ import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.queue.Priorities;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -147,8 +148,10 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
-		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
-				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector), (Class) type, resync);
+		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace,
+				selector.isEmpty() ? null : selector, (resourceType.listType() == CustomResourceList.class)
+						? new GenericListCall(this.apiClient, resourceType) : null),
+				(Class) type, resync);
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		if (transform != null) {
 			informer.setTransform(transform);

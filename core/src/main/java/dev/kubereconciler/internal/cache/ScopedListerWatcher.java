@@ -27,6 +27,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final @Nullable String labelSelector;
 
+	private final @Nullable GenericListCall genericList;
+
 	/**
 	 * Create a lister-watcher.
 	 * @param api the API of the type
@@ -35,14 +37,29 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 */
 	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
 			@Nullable String labelSelector) {
+		this(api, namespace, labelSelector, null);
+	}
+
+	/**
+	 * Create a lister-watcher that lists through {@code genericList} when the type has no
+	 * list class of its own, and watches through the API of the type.
+	 */
+	ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace, @Nullable String labelSelector,
+			@Nullable GenericListCall genericList) {
 		this.api = api;
 		this.namespace = namespace;
 		this.labelSelector = labelSelector;
+		this.genericList = genericList;
 	}
 
 	@Override
+	@SuppressWarnings("unchecked")
 	public L list(CallGeneratorParams params) throws ApiException {
 		ListOptions options = options(params);
+		if (this.genericList != null) {
+			// the list class is CustomResourceList, so L is it
+			return (L) this.genericList.list(this.namespace, options);
+		}
 		return ((this.namespace != null) ? this.api.list(this.namespace, options) : this.api.list(options))
 			.throwsApiException()
 			.getObject();

@@ -4,6 +4,7 @@ import java.lang.reflect.Array;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.net.URI;
@@ -30,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Each model class is inspected once: its fields (those of its superclasses included) and
- * its no-argument constructor. Immutable values (strings, numbers, dates,
- * {@link Quantity}, {@link IntOrString}, enums) are shared; lists, sets, maps and arrays
- * are copied.
+ * its no-argument constructor, or a record's components and canonical constructor, as a
+ * spec or status of a {@link dev.kubereconciler.reconcile.CustomResource} may be.
+ * Immutable values (strings, numbers, dates, {@link Quantity}, {@link IntOrString},
+ * enums) are shared; lists, sets, maps and arrays are copied.
  */
 public final class ModelCopier {
 
@@ -108,6 +110,14 @@ public final class ModelCopier {
 		return this.plans.get(type).copy(value, this);
 	}
 
+	private Object[] copyComponents(Object[] components) {
+		Object[] copies = new Object[components.length];
+		for (int i = 0; i < components.length; i++) {
+			copies[i] = copyValue(components[i]);
+		}
+		return copies;
+	}
+
 	private Object copyArray(Object array, Class<?> type) {
 		int length = Array.getLength(array);
 		if (type.getComponentType().isPrimitive()) {
@@ -123,11 +133,16 @@ public final class ModelCopier {
 	}
 
 	/**
-	 * How to copy one class: its constructor and fields, found once.
+	 * How to copy one class: its constructor and fields, found once; for a record, its
+	 * canonical constructor and its fields in the order of its components, since a
+	 * record's fields cannot be set.
 	 */
-	private record Plan(Constructor<?> constructor, Field[] fields, boolean[] shared) {
+	private record Plan(Constructor<?> constructor, Field[] fields, boolean[] shared, boolean record) {
 
 		static Plan of(Class<?> type) {
+			if (type.isRecord()) {
+				return ofRecord(type);
+			}
 			Constructor<?> constructor;
 			try {
 				constructor = type.getDeclaredConstructor();
@@ -152,11 +167,37 @@ public final class ModelCopier {
 				Class<?> fieldType = fields.get(i).getType();
 				shared[i] = fieldType.isPrimitive() || IMMUTABLE.contains(fieldType) || fieldType.isEnum();
 			}
-			return new Plan(constructor, fields.toArray(Field[]::new), shared);
+			return new Plan(constructor, fields.toArray(Field[]::new), shared, false);
+		}
+
+		private static Plan ofRecord(Class<?> type) {
+			RecordComponent[] components = type.getRecordComponents();
+			Class<?>[] types = new Class<?>[components.length];
+			Field[] fields = new Field[components.length];
+			try {
+				for (int i = 0; i < components.length; i++) {
+					types[i] = components[i].getType();
+					fields[i] = type.getDeclaredField(components[i].getName());
+					fields[i].setAccessible(true);
+				}
+				Constructor<?> constructor = type.getDeclaredConstructor(types);
+				constructor.setAccessible(true);
+				return new Plan(constructor, fields, new boolean[fields.length], true);
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				throw new IllegalArgumentException("Cannot copy record " + type.getName(), ex);
+			}
 		}
 
 		Object copy(Object source, ModelCopier copier) {
 			try {
+				if (this.record) {
+					Object[] components = new Object[this.fields.length];
+					for (int i = 0; i < components.length; i++) {
+						components[i] = this.fields[i].get(source);
+					}
+					return this.constructor.newInstance(copier.copyComponents(components));
+				}
 				Object target = this.constructor.newInstance();
 				for (int i = 0; i < this.fields.length; i++) {
 					Field field = this.fields[i];

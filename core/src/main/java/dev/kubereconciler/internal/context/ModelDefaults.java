@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -93,7 +94,7 @@ final class ModelDefaults {
 		for (String key : List.copyOf(json.keySet())) {
 			JsonElement value = json.get(key);
 			Field field = fields.get(key);
-			Type fieldType = (field != null) ? field.getGenericType() : null;
+			Type fieldType = (field != null) ? resolve(field.getGenericType(), type) : null;
 			descend(value, fieldType);
 			if (isEmpty(value) && emptyByDefault.contains(key)) {
 				json.remove(key);
@@ -117,6 +118,31 @@ final class ModelDefaults {
 				prune(value.getAsJsonObject(), (raw != null && raw != Object.class) ? raw : null);
 			}
 		}
+	}
+
+	/**
+	 * The type argument that a model gives a field typed by its superclass's type
+	 * variable, such as the spec of a
+	 * {@link dev.kubereconciler.reconcile.CustomResource}, so that the empty defaults
+	 * inside it are known too.
+	 */
+	private static Type resolve(Type fieldType, @Nullable Class<?> owner) {
+		if (!(fieldType instanceof TypeVariable<?> variable)
+				|| !(variable.getGenericDeclaration() instanceof Class<?> declaring)) {
+			return fieldType;
+		}
+		for (Class<?> current = owner; current != null && current != Object.class; current = current.getSuperclass()) {
+			if (current.getSuperclass() == declaring
+					&& current.getGenericSuperclass() instanceof ParameterizedType parameterized) {
+				TypeVariable<?>[] variables = declaring.getTypeParameters();
+				for (int i = 0; i < variables.length; i++) {
+					if (variables[i].equals(variable)) {
+						return parameterized.getActualTypeArguments()[i];
+					}
+				}
+			}
+		}
+		return fieldType;
 	}
 
 	private static @Nullable Class<?> raw(@Nullable Type type) {

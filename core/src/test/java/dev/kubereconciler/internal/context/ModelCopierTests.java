@@ -1,6 +1,8 @@
 package dev.kubereconciler.internal.context;
 
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +17,9 @@ import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.reconcile.CustomResource;
+import dev.kubereconciler.reconcile.KubernetesResource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -71,10 +76,43 @@ class ModelCopierTests {
 	}
 
 	@Test
+	void copiesACustomResourceWithRecordSpecAndStatus() {
+		Backup original = new Backup();
+		original.setMetadata(new V1ObjectMeta().name("nightly").labels(new HashMap<>(Map.of("app", "db"))));
+		original.setSpec(new Spec("0 3 * * *", new ArrayList<>(List.of("db")), new Window(2, true)));
+		original.setStatus(new Status("Ready", new HashMap<>(Map.of("db", 7L))));
+		Backup copy = this.copier.copy(original);
+		assertThat(copy).isNotSameAs(original).isEqualTo(original);
+		assertThat(copy.getApiVersion()).isEqualTo("example.com/v1");
+		assertThat(copy.getSpec()).isNotSameAs(original.getSpec());
+		assertThat(copy.getSpec().window()).isNotSameAs(original.getSpec().window());
+		copy.getSpec().targets().add("files");
+		copy.getStatus().sizes().put("files", 3L);
+		copy.getMetadata().getLabels().put("app", "changed");
+		assertThat(original.getSpec().targets()).containsExactly("db");
+		assertThat(original.getStatus().sizes()).containsOnlyKeys("db");
+		assertThat(original.getMetadata().getLabels()).containsEntry("app", "db");
+	}
+
+	@Test
 	void classWithoutANoArgumentConstructorIsRefusedClearly() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.copier.copy(new NoDefault("x")))
 			.withMessageContaining(NoDefault.class.getName())
 			.withMessageContaining("no-argument constructor");
+	}
+
+	@KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+	static class Backup extends CustomResource<Spec, Status> {
+
+	}
+
+	record Spec(String schedule, List<String> targets, Window window) {
+	}
+
+	record Window(int hours, boolean weekends) {
+	}
+
+	record Status(String phase, Map<String, Long> sizes) {
 	}
 
 	static final class NoDefault {
