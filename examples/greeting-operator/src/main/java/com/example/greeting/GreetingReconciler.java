@@ -23,17 +23,18 @@ public class GreetingReconciler implements Cleaner<Greeting> {
 
 	@Reconciler(watches = Greeting.class, owns = V1ConfigMap.class, finalizer = FINALIZER)
 	public Result reconcile(Greeting greeting, ReconcileContext<Greeting> context) throws Exception {
-		V1ConfigMap published = new V1ConfigMap().metadata(new V1ObjectMeta().name(configMapName(greeting))
-			.namespace(greeting.getMetadata().getNamespace()))
+		V1ConfigMap published = new V1ConfigMap()
+			.metadata(new V1ObjectMeta().name(configMapName(greeting)).namespace(greeting.getMetadata().getNamespace()))
 			.putDataItem("message", greeting.getSpec().getMessage());
 		context.setControllerReference(greeting, published);
 		context.apply(published);
 		Greeting.Status status = (greeting.getStatus() != null) ? greeting.getStatus() : new Greeting.Status();
 		Long generation = greeting.getMetadata().getGeneration();
 		Conditions.set(status.getConditions(),
-				new V1Condition().type("Ready").status("True").reason("Published").message("ConfigMap " + published
-					.getMetadata()
-					.getName()),
+				new V1Condition().type("Ready")
+					.status("True")
+					.reason("Published")
+					.message("ConfigMap " + published.getMetadata().getName()),
 				generation);
 		status.setObservedGeneration(generation);
 		greeting.setStatus(status);

@@ -5,8 +5,8 @@ import org.springframework.boot.SpringApplication;
 import dev.kubereconciler.test.LocalApiServerConfiguration;
 
 /**
- * Runs the operator at development time against a local API server with the Greeting
- * CRD installed: {@code ./mvnw spring-boot:test-run}.
+ * Runs the operator at development time against a local API server with the Greeting CRD
+ * installed: {@code ./mvnw spring-boot:test-run}.
  */
 public final class TestGreetingApplication {
 
