@@ -63,9 +63,12 @@ final class CrdSchema {
 				OptionPreset.PLAIN_JSON)
 			.without(Option.SCHEMA_VERSION_INDICATOR, Option.FLATTENED_ENUMS)
 			.with(Option.EXTRA_OPEN_API_FORMAT_VALUES, Option.MAP_VALUES_AS_ADDITIONAL_PROPERTIES,
-					Option.INLINE_ALL_SCHEMAS)
-			.with(new JakartaValidationModule(JakartaValidationOption.NOT_NULLABLE_FIELD_IS_REQUIRED,
+					Option.INLINE_ALL_SCHEMAS);
+		if (isPresent("jakarta.validation.constraints.NotNull", model)) {
+			// a model without Jakarta's annotations needs no Jakarta on the class path
+			builder.with(new JakartaValidationModule(JakartaValidationOption.NOT_NULLABLE_FIELD_IS_REQUIRED,
 					JakartaValidationOption.INCLUDE_PATTERN_EXPRESSIONS));
+		}
 		builder.forFields()
 			.withIgnoreCheck((field) -> isServersField(field, model) || field.getType().isInstanceOf(Void.class))
 			.withPropertyNameOverrideResolver(CrdSchema::serializedName)
@@ -88,6 +91,16 @@ final class CrdSchema {
 					+ "@PreserveUnknownFields with a type of Object", ex);
 		}
 		return StructuralSchema.of(schema, model);
+	}
+
+	private static boolean isPresent(String className, Class<?> model) {
+		try {
+			Class.forName(className, false, model.getClassLoader());
+			return true;
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return false;
+		}
 	}
 
 	private static boolean isServersField(FieldScope field, Class<?> model) {

@@ -61,8 +61,8 @@ final class CustomResourceManifests {
 					+ models.stream().map(Class::getName).collect(Collectors.joining(", "))
 					+ ": the CRD generator needs com.github.victools:jsonschema-generator and "
 					+ "com.github.victools:jsonschema-module-jakarta-validation on the class path of the build. Add "
-					+ "them as dependencies of the exec-maven-plugin that runs KubernetesManifestsGenerator, with "
-					+ "<includePluginDependencies>true</includePluginDependencies>");
+					+ "them to the application's dependencies with <optional>true</optional>, so that the build has "
+					+ "them and the repackaged application leaves them out");
 		}
 		CrdGenerator generator = new CrdGenerator();
 		Map<String, Class<?>> owners = new LinkedHashMap<>();
