@@ -1,7 +1,6 @@
 package dev.kubereconciler.crd;
 
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -19,6 +18,8 @@ final class StructuralSchema {
 
 	private static final Set<String> SCALARS = Set.of("string", "integer", "number", "boolean");
 
+	private static final Set<String> UNIONS = Set.of("required", "x-kubernetes-validations");
+
 	private StructuralSchema() {
 	}
 
@@ -34,7 +35,7 @@ final class StructuralSchema {
 			if (node.has("$ref") || node.has("$defs")) {
 				throw refused(path, "refers to another schema (" + node + "), which a CRD cannot");
 			}
-			mergeAllOf(node, path);
+			mergeAllOf(node);
 			exclusiveBound(node, "exclusiveMinimum", "minimum");
 			exclusiveBound(node, "exclusiveMaximum", "maximum");
 			if (node.has("const")) {
@@ -72,26 +73,26 @@ final class StructuralSchema {
 			}
 		}
 
-		private void mergeAllOf(ObjectNode node, String path) {
+		private void mergeAllOf(ObjectNode node) {
 			JsonNode allOf = node.remove("allOf");
 			if (allOf == null) {
 				return;
 			}
-			// victools leaves allOf where a field's attributes meet its type's; a
-			// structural schema wants them in one node
+			// victools leaves allOf where a field's attributes meet its type's, the
+			// field's last; a structural schema wants one node, in which the field's
+			// description or default wins over its type's
 			for (JsonNode part : allOf) {
-				List<String> names = new ArrayList<>(part.propertyNames());
-				for (String name : names) {
+				for (String name : new ArrayList<>(part.propertyNames())) {
 					JsonNode value = part.get(name);
-					JsonNode existing = node.get(name);
-					if (existing == null) {
+					if (UNIONS.contains(name) && node.get(name) instanceof ArrayNode existing) {
+						value.forEach((item) -> {
+							if (!existing.valueStream().anyMatch(item::equals)) {
+								existing.add(item);
+							}
+						});
+					}
+					else {
 						node.set(name, value);
-					}
-					else if (existing.isArray() && value.isArray()) {
-						value.forEach(((ArrayNode) existing)::add);
-					}
-					else if (!existing.equals(value)) {
-						throw refused(path, "has two values for " + name + ": " + existing + " and " + value);
 					}
 				}
 			}

@@ -59,7 +59,7 @@ public class Backup extends GenericResource<Backup.Spec, Backup.Status> {
 			int replicas, @Nullable Long sizeLimitBytes, @Nullable Double compression, @Nullable Boolean paused,
 			@Size(max = 5) @Nullable List<String> tags, @Nullable Set<String> targets,
 			@Nullable Map<String, String> labels, @PreserveUnknownFields @Nullable Map<String, Object> options,
-			@Nullable Window window) {
+			@Description("When backups may run.") @Nullable Window window) {
 
 	}
 
@@ -80,6 +80,7 @@ public class Backup extends GenericResource<Backup.Spec, Backup.Status> {
 	 * @param start the first hour
 	 * @param end the hour after the last
 	 */
+	@Description("A window of the day.")
 	@ValidationRule(value = "self.start < self.end", message = "start must come before end")
 	public record Window(@Min(0) @Max(23) int start, @Min(1) @Max(24) int end) {
 

@@ -115,6 +115,8 @@ class CrdGeneratorTests {
 	void freeFormFieldsKeepUnknownFieldsWhereAsked() {
 		assertJson(this.backup.at(SPEC + "/options"),
 				"{\"type\": \"object\", \"x-kubernetes-preserve-unknown-fields\": true}");
+		assertJson(this.generator.crd(Snapshot.class).at(SCHEMA + "/properties/spec/properties/extra"),
+				"{\"x-kubernetes-preserve-unknown-fields\": true}");
 		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.crd(Untyped.class))
 			.withMessageContaining(Untyped.class.getName())
 			.withMessageContaining("the field spec.anything has no type")
@@ -125,6 +127,8 @@ class CrdGeneratorTests {
 	void descriptionsOfFieldsAndTypes() {
 		assertThat(this.backup.at(SCHEMA + "/description").asString()).isEqualTo("A scheduled backup of a database.");
 		assertThat(this.backup.at(SPEC + "/database/description").asString()).isEqualTo("The database to back up.");
+		// the field's own description wins over its type's
+		assertThat(this.backup.at(SPEC + "/window/description").asString()).isEqualTo("When backups may run.");
 	}
 
 	@Test
@@ -232,7 +236,7 @@ class CrdGeneratorTests {
 	}
 
 	record SnapshotSpec(@ValidationRule("self != ''") @Nullable String source,
-			@Size(min = 2, max = 40) @Nullable String note) {
+			@Size(min = 2, max = 40) @Nullable String note, @PreserveUnknownFields @Nullable Object extra) {
 
 	}
 
