@@ -84,6 +84,9 @@ final class CrdSchema {
 		try {
 			schema = new SchemaGenerator(builder.build()).generateSchema(model);
 		}
+		catch (InvalidDefaultException ex) {
+			throw ex;
+		}
 		catch (IllegalArgumentException ex) {
 			// INLINE_ALL_SCHEMAS refuses a type that contains itself, as a CRD must
 			throw new IllegalArgumentException("Cannot write the schema of " + model.getName() + ": " + ex.getMessage()
@@ -208,12 +211,23 @@ final class CrdSchema {
 			if (type == IntOrString.class) {
 				return NODES.stringNode(value);
 			}
-			throw new IllegalArgumentException(
+			throw new InvalidDefaultException(
 					"@Default(\"" + value + "\") of " + field.getDeclaringType().getErasedType().getName() + "."
 							+ field.getDeclaredName() + " is not JSON: write a number, true or false, or a JSON object "
 							+ "or list, with its strings in double quotes",
 					ex);
 		}
+	}
+
+	/**
+	 * A {@link Default} that is not JSON, thrown through victools' walk unchanged.
+	 */
+	private static final class InvalidDefaultException extends IllegalArgumentException {
+
+		InvalidDefaultException(String message, Throwable cause) {
+			super(message, cause);
+		}
+
 	}
 
 }

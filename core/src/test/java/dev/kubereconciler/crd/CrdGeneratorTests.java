@@ -102,6 +102,13 @@ class CrdGeneratorTests {
 	}
 
 	@Test
+	void aDefaultThatIsNotJsonIsRefusedNamingTheField() {
+		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.crd(BadDefault.class))
+			.withMessageStartingWith(
+					"@Default(\"two\") of " + BadDefaultSpec.class.getName() + ".replicas is not JSON");
+	}
+
+	@Test
 	void validationRulesOfFieldsAndTypesBecomeCelRules() {
 		assertJson(this.backup.at(SPEC + "/window/x-kubernetes-validations"),
 				"[{\"rule\": \"self.start < self.end\", \"message\": \"start must come before end\"}]");
@@ -246,6 +253,15 @@ class CrdGeneratorTests {
 	}
 
 	record UntypedSpec(@Nullable Object anything) {
+
+	}
+
+	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "BadDefault", plural = "baddefaults")
+	static class BadDefault extends GenericResource<BadDefaultSpec, Void> {
+
+	}
+
+	record BadDefaultSpec(@Default("two") @Nullable Integer replicas) {
 
 	}
 
