@@ -78,6 +78,8 @@ class ArchitectureTests {
 			.definedBy(ROOT + ".metrics..")
 			.layer("rbac")
 			.definedBy(ROOT + ".rbac..")
+			.layer("crd")
+			.definedBy(ROOT + ".crd..")
 			.whereLayer("time")
 			.mayNotAccessAnyLayer()
 			.whereLayer("events")
@@ -108,6 +110,8 @@ class ArchitectureTests {
 					"manager")
 			.whereLayer("rbac")
 			.mayOnlyAccessLayers("reconcile", "cache", "controller")
+			.whereLayer("crd")
+			.mayOnlyAccessLayers("reconcile")
 			.check(CORE);
 	}
 

@@ -34,9 +34,10 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.rbac.RbacManifests;
 
 /**
- * The Kubernetes manifests of the application, generated from its properties:
- * ServiceAccount, RBAC, a Deployment with probes on Actuator's health groups, and a
- * Service for the management port.
+ * The Kubernetes manifests of the application, generated from its properties and
+ * controllers: the CRDs of the custom resources it watches, owns or maps, ServiceAccount,
+ * RBAC, a Deployment with probes on Actuator's health groups, and a Service for the
+ * management port.
  */
 public class KubernetesManifests {
 
@@ -53,19 +54,24 @@ public class KubernetesManifests {
 
 	private final KubeReconcilerRbac rbac;
 
+	private final List<Class<?>> customResources;
+
 	/**
 	 * Create the manifests.
 	 * @param environment the application's environment
 	 * @param properties the kube-reconciler properties
 	 * @param deployment the deployment properties
 	 * @param rbac the RBAC policy
+	 * @param customResources the model classes whose CRDs to write, annotated with
+	 * {@code @KubernetesResource}
 	 */
 	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
-			DeploymentProperties deployment, KubeReconcilerRbac rbac) {
+			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources) {
 		this.environment = environment;
 		this.properties = properties;
 		this.deployment = deployment;
 		this.rbac = rbac;
+		this.customResources = List.copyOf(customResources);
 	}
 
 	/**
@@ -75,14 +81,17 @@ public class KubernetesManifests {
 	public Map<String, String> files() {
 		String name = KubeReconcilerRbacAutoConfiguration.name(this.deployment, this.environment);
 		String namespace = this.deployment.getNamespace();
-		Map<String, String> files = new LinkedHashMap<>();
+		// the CRDs first: a custom resource cannot be applied before its CRD
+		Map<String, String> files = new LinkedHashMap<>(CustomResourceManifests.crds(this.customResources));
 		files.put("serviceaccount.yaml", Yaml
 			.dump(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount").metadata(metadata(name, namespace))));
 		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
 		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
 		files.put("service.yaml", Yaml.dump(service(name, namespace)));
-		files.put("kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-				+ "resources:\n- serviceaccount.yaml\n- rbac.yaml\n- deployment.yaml\n- service.yaml\n");
+		StringBuilder kustomization = new StringBuilder(
+				"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
+		files.keySet().forEach((file) -> kustomization.append("- ").append(file).append('\n'));
+		files.put("kustomization.yaml", kustomization.toString());
 		return files;
 	}
 
@@ -96,7 +105,9 @@ public class KubernetesManifests {
 		Files.createDirectories(directory);
 		List<Path> written = new ArrayList<>();
 		for (Map.Entry<String, String> file : files().entrySet()) {
-			written.add(Files.writeString(directory.resolve(file.getKey()), file.getValue()));
+			Path path = directory.resolve(file.getKey());
+			Files.createDirectories(path.getParent());
+			written.add(Files.writeString(path, file.getValue()));
 		}
 		return written;
 	}

@@ -9,12 +9,16 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.controller.Controller;
 
 /**
  * Writes an application's Kubernetes manifests at build time: starts its context without
  * a web server and without starting the controllers, so that nothing connects to a
  * cluster, and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a
- * folder.
+ * folder, with {@code crds/<plural>.<group>.yaml} for each custom resource (a class
+ * annotated with {@code @KubernetesResource}) that the controllers watch, own or map,
+ * written by {@link dev.kubereconciler.crd.CrdGenerator}.
  *
  * <p>
  * Arguments: the application class, the output folder, then any Spring Boot arguments
@@ -50,9 +54,16 @@ public final class KubernetesManifestsGenerator {
 			.properties("kube-reconciler.auto-startup=false", "spring.main.banner-mode=off",
 					"spring.main.log-startup-info=false")
 			.run(args)) {
+			List<Class<?>> customResources = CustomResourceManifests.of(context.getBean(ManagedControllers.class)
+				.getManager()
+				.controllers()
+				.values()
+				.stream()
+				.map(Controller::definition)
+				.toList());
 			KubernetesManifests manifests = new KubernetesManifests(context.getEnvironment(),
 					context.getBean(KubeReconcilerProperties.class), context.getBean(DeploymentProperties.class),
-					context.getBean(KubeReconcilerRbac.class));
+					context.getBean(KubeReconcilerRbac.class), customResources);
 			return manifests.write(directory);
 		}
 	}

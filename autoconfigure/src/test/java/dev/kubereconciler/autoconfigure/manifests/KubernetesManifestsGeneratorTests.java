@@ -21,6 +21,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.Gadget;
+import dev.kubereconciler.controller.Sprocket;
+import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -76,6 +79,21 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
 	}
 
+	@Test
+	void writesTheCrdOfEachCustomResourceTheControllersWatchOwnOrMapAndListsItFirst() throws Exception {
+		List<Path> written = KubernetesManifestsGenerator.generate(CustomResourceApplication.class, this.output,
+				"--spring.application.name=gadgets");
+		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
+			.containsExactly("crds/gadgets.test.kubereconciler.dev.yaml", "crds/sprockets.test.kubereconciler.dev.yaml",
+					"serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "kustomization.yaml");
+		assertThat(Files.readString(this.output.resolve("crds/gadgets.test.kubereconciler.dev.yaml")))
+			.isEqualTo(new CrdGenerator().yaml(Gadget.class));
+		assertThat(Files.readString(this.output.resolve("kustomization.yaml")))
+			.isEqualTo("apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n"
+					+ "- crds/gadgets.test.kubereconciler.dev.yaml\n- crds/sprockets.test.kubereconciler.dev.yaml\n"
+					+ "- serviceaccount.yaml\n- rbac.yaml\n- deployment.yaml\n- service.yaml\n");
+	}
+
 	private <T> T load(String file, Class<T> type) throws IOException {
 		return Yaml.loadAs(Files.readString(this.output.resolve(file)), type);
 	}
@@ -89,6 +107,31 @@ class KubernetesManifestsGeneratorTests {
 			return ControllerDefinition.builder(V1ConfigMap.class)
 				.named("mirror")
 				.namespaces("red")
+				.reconcile((request) -> Result.done());
+		}
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class CustomResourceApplication {
+
+		// a built-in type, a watched and a mapped custom resource, and one owned twice:
+		// a CRD each for the two custom resources
+		@Bean
+		ControllerDefinition gadgets() {
+			return ControllerDefinition.builder(Gadget.class)
+				.named("gadgets")
+				.owns(V1ConfigMap.class)
+				.maps(Sprocket.class, (sprocket) -> List.of())
+				.reconcile((request) -> Result.done());
+		}
+
+		@Bean
+		ControllerDefinition mirror() {
+			return ControllerDefinition.builder(V1ConfigMap.class)
+				.named("mirror")
+				.owns(Gadget.class)
 				.reconcile((request) -> Result.done());
 		}
 

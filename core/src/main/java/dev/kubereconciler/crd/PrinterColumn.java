@@ -1,0 +1,63 @@
+package dev.kubereconciler.crd;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Repeatable;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * A column that {@code kubectl get} shows for a custom resource, written into the CRD's
+ * {@code additionalPrinterColumns}; repeat it for more columns, in the order given.
+ *
+ * <pre class="code">
+ * &#64;PrinterColumn(name = "Size", type = "integer", jsonPath = ".spec.size")
+ * &#64;PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
+ * </pre>
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Repeatable(PrinterColumns.class)
+public @interface PrinterColumn {
+
+	/**
+	 * The column's header.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * The JSONPath of the value, relative to the object, such as {@code .spec.size}.
+	 * @return the path
+	 */
+	String jsonPath();
+
+	/**
+	 * The OpenAPI type of the value: {@code string} (the default), {@code integer},
+	 * {@code number}, {@code boolean} or {@code date}.
+	 * @return the type
+	 */
+	String type() default "string";
+
+	/**
+	 * An optional OpenAPI format of the value, such as {@code int32}; none by default.
+	 * @return the format
+	 */
+	String format() default "";
+
+	/**
+	 * A description of the column; none by default.
+	 * @return the description
+	 */
+	String description() default "";
+
+	/**
+	 * The column's priority: {@code 0} (the default) shows it always, a higher value only
+	 * with {@code kubectl get -o wide}.
+	 * @return the priority
+	 */
+	int priority() default 0;
+
+}

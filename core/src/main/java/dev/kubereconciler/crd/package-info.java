@@ -1,0 +1,16 @@
+/**
+ * CustomResourceDefinitions generated from custom resource model classes: the annotations
+ * that shape a CRD beyond what the classes say, and the generator that writes it at build
+ * time.
+ *
+ * <p>
+ * Public API: the annotations and {@link dev.kubereconciler.crd.CrdGenerator}; the schema
+ * walk behind it is package-private. The annotations are read only at build time; the
+ * generator needs {@code com.github.victools:jsonschema-generator} and
+ * {@code jsonschema-module-jakarta-validation} on the build's class path, an optional
+ * dependency of core that applications need not carry at run time.
+ */
+@NullMarked
+package dev.kubereconciler.crd;
+
+import org.jspecify.annotations.NullMarked;
