@@ -85,6 +85,25 @@ public final class CrdGenerator {
 	private static final Yaml YAML = new Yaml(blockStyle());
 
 	/**
+	 * Write the CRDs of model classes from a build, for example into
+	 * {@code target/classes/META-INF/kubernetes/crds}, where the test module installs
+	 * them.
+	 * @param args the output folder, then the model classes' names
+	 * @throws Exception if a class cannot be loaded or a file written
+	 */
+	public static void main(String[] args) throws Exception {
+		if (args.length < 2) {
+			throw new IllegalArgumentException("Usage: CrdGenerator <output folder> <model class>...");
+		}
+		List<Class<?>> models = new ArrayList<>();
+		ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+		for (int i = 1; i < args.length; i++) {
+			models.add(Class.forName(args[i], false, classLoader));
+		}
+		new CrdGenerator().write(Path.of(args[0]), models).forEach((written) -> System.out.println("Wrote " + written));
+	}
+
+	/**
 	 * Return the CRD of a model class in YAML.
 	 * @param model the model class, annotated with {@link KubernetesResource}
 	 * @return the YAML

@@ -3,68 +3,32 @@ package com.example.greeting;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
+import dev.kubereconciler.crd.Description;
+import dev.kubereconciler.crd.PrinterColumn;
+import dev.kubereconciler.crd.ShortNames;
+import dev.kubereconciler.crd.ValidationRule;
+import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
  * A {@code Greeting} of {@code example.com/v1}: a message, and whether it is published.
+ * Its CRD is generated from this class at build time.
  */
 @KubernetesResource(group = "example.com", version = "v1", kind = "Greeting", plural = "greetings")
-public class Greeting implements KubernetesObject {
-
-	private String apiVersion = "example.com/v1";
-
-	private String kind = "Greeting";
-
-	private V1ObjectMeta metadata;
-
-	private Spec spec;
-
-	private Status status;
-
-	@Override
-	public String getApiVersion() {
-		return this.apiVersion;
-	}
-
-	@Override
-	public String getKind() {
-		return this.kind;
-	}
-
-	@Override
-	public V1ObjectMeta getMetadata() {
-		return this.metadata;
-	}
-
-	public void setMetadata(V1ObjectMeta metadata) {
-		this.metadata = metadata;
-	}
-
-	public Spec getSpec() {
-		return this.spec;
-	}
-
-	public void setSpec(Spec spec) {
-		this.spec = spec;
-	}
-
-	public Status getStatus() {
-		return this.status;
-	}
-
-	public void setStatus(Status status) {
-		this.status = status;
-	}
+@ShortNames("greet")
+@PrinterColumn(name = "Message", jsonPath = ".spec.message")
+@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+public class Greeting extends CustomResource<Greeting.Spec, Greeting.Status> {
 
 	/**
 	 * What to publish.
 	 */
+	@ValidationRule(value = "size(self.message) > 0", message = "the message must not be empty")
 	public static class Spec {
 
+		@Description("The message the greeting's ConfigMap publishes.")
 		private String message;
 
 		public String getMessage() {
