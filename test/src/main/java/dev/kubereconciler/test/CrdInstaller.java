@@ -105,10 +105,15 @@ final class CrdInstaller {
 	}
 
 	private static boolean isEstablished(JsonElement status) {
-		if (status == null || !status.isJsonObject() || !status.getAsJsonObject().has("conditions")) {
+		if (status == null || !status.isJsonObject()) {
 			return false;
 		}
-		for (JsonElement element : status.getAsJsonObject().getAsJsonArray("conditions")) {
+		// a CRD just created may answer with "conditions": null
+		JsonElement conditions = status.getAsJsonObject().get("conditions");
+		if (conditions == null || !conditions.isJsonArray()) {
+			return false;
+		}
+		for (JsonElement element : conditions.getAsJsonArray()) {
 			if ("Established".equals(element.getAsJsonObject().get("type").getAsString())
 					&& "True".equals(element.getAsJsonObject().get("status").getAsString())) {
 				return true;
