@@ -3,29 +3,37 @@ package dev.kubereconciler.autoconfigure;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 
 import dev.kubereconciler.autoconfigure.reconciler.ControllerDefinitionResolver;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.crd.CrdFiles;
+import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
@@ -46,6 +54,8 @@ import dev.kubereconciler.reconcile.Request;
 @EnableConfigurationProperties(KubeReconcilerProperties.class)
 public final class KubeReconcilerAutoConfiguration {
 
+	private static final Logger logger = LoggerFactory.getLogger(KubeReconcilerAutoConfiguration.class);
+
 	/** The name of the manager-level bucket bean. */
 	public static final String MANAGER_RATE_LIMITER_BEAN_NAME = "managerRateLimiter";
 
@@ -54,6 +64,27 @@ public final class KubeReconcilerAutoConfiguration {
 	ApiClient kubernetesApiClient() throws IOException {
 		// watches stay open for minutes without a byte; informers require no read timeout
 		return ClientBuilder.standard().setReadTimeout(Duration.ZERO).build();
+	}
+
+	// a bean that runs while the context starts: the CRDs are served before the
+	// controllers, which start with the context's lifecycle, list their types
+	@Bean
+	@ConditionalOnBooleanProperty("kube-reconciler.crds.apply")
+	InitializingBean kubeReconcilerCrds(ApiClient apiClient, KubeReconcilerProperties properties,
+			ResourceLoader resourceLoader) {
+		return () -> {
+			ClassLoader classLoader = (resourceLoader.getClassLoader() != null) ? resourceLoader.getClassLoader()
+					: KubeReconcilerAutoConfiguration.class.getClassLoader();
+			List<CrdFiles.Crd> crds = new CrdFiles(classLoader).find(properties.getCrds().getLocations(), List.of());
+			if (crds.isEmpty()) {
+				logger.warn("kube-reconciler.crds.apply is on, but no CRD is at {}",
+						properties.getCrds().getLocations());
+				return;
+			}
+			new CrdInstaller(apiClient, "kube-reconciler").install(crds);
+			logger.info("Applied {} CustomResourceDefinition(s): {}", crds.size(),
+					crds.stream().map(CrdFiles.Crd::name).toList());
+		};
 	}
 
 	// its informer threads come from a cached pool, which only a full stop shuts down

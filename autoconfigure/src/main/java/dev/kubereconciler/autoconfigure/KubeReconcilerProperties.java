@@ -1,8 +1,10 @@
 package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -12,6 +14,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
@@ -76,6 +79,11 @@ public class KubeReconcilerProperties {
 	 */
 	private final Cache cache = new Cache();
 
+	/**
+	 * CustomResourceDefinitions applied at startup.
+	 */
+	private final Crds crds = new Crds();
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -122,6 +130,10 @@ public class KubeReconcilerProperties {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Crds getCrds() {
+		return this.crds;
 	}
 
 	public Cache getCache() {
@@ -419,6 +431,43 @@ public class KubeReconcilerProperties {
 
 		public void setCompact(boolean compact) {
 			this.compact = compact;
+		}
+
+	}
+
+	/**
+	 * CustomResourceDefinitions applied by server-side apply while the application
+	 * starts, before the controllers list their types.
+	 */
+	public static class Crds {
+
+		/**
+		 * Whether to apply the CRDs found at the locations, and wait until the API server
+		 * serves them, before the controllers start. Needs get, create and patch on
+		 * customresourcedefinitions, which the derived RBAC then grants.
+		 */
+		private boolean apply;
+
+		/**
+		 * Class path locations of the CRDs to apply: files, or '*' patterns in a folder,
+		 * such as the generated META-INF/kubernetes/crds/*.yaml.
+		 */
+		private List<String> locations = new ArrayList<>(List.of(CrdFiles.DEFAULT_LOCATION));
+
+		public boolean isApply() {
+			return this.apply;
+		}
+
+		public void setApply(boolean apply) {
+			this.apply = apply;
+		}
+
+		public List<String> getLocations() {
+			return this.locations;
+		}
+
+		public void setLocations(List<String> locations) {
+			this.locations = locations;
 		}
 
 	}

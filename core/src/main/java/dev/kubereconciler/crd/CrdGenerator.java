@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
@@ -100,7 +102,8 @@ public final class CrdGenerator {
 		for (int i = 1; i < args.length; i++) {
 			models.add(Class.forName(args[i], false, classLoader));
 		}
-		new CrdGenerator().write(Path.of(args[0]), models).forEach((written) -> System.out.println("Wrote " + written));
+		Logger logger = LoggerFactory.getLogger(CrdGenerator.class);
+		new CrdGenerator().write(Path.of(args[0]), models).forEach((written) -> logger.info("Wrote {}", written));
 	}
 
 	/**

@@ -18,12 +18,15 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ExtensionContext.Namespace;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 import org.junit.platform.commons.support.AnnotationSupport;
+
+import dev.kubereconciler.crd.CrdFiles;
+import dev.kubereconciler.crd.CrdInstaller;
 
 /**
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the
@@ -37,6 +40,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
  */
 public final class KubernetesTestExtension implements ExecutionCondition, BeforeAllCallback, AfterAllCallback,
 		TestInstancePostProcessor, ParameterResolver {
+
+	/** The field manager of the CRDs the test support applies. */
+	static final String FIELD_MANAGER = "kube-reconciler-test";
 
 	private static final Namespace STORE = Namespace.create(KubernetesTestExtension.class);
 
@@ -188,8 +194,8 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			}
 			List<String> locations = (test != null) ? List.of(test.crds()) : List.of();
 			List<Class<?>> customResources = (test != null) ? List.of(test.customResources()) : List.of();
-			new CrdInstaller(client, CrdInstaller.TIMEOUT)
-				.install(new CustomResourceDefinitions(testClass.getClassLoader()).find(locations, customResources));
+			new CrdInstaller(client, FIELD_MANAGER)
+				.install(new CrdFiles(testClass.getClassLoader()).find(locations, customResources));
 		}
 
 		Object valueFor(Class<?> type) {

@@ -14,6 +14,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.crd.CrdFiles;
+import dev.kubereconciler.crd.CrdInstaller;
+
 /**
  * Runs an application at development time against a local Kubernetes API server: the
  * JVM's {@linkplain KubernetesTestServer#shared() shared} etcd and kube-apiserver on
@@ -47,8 +50,8 @@ public final class LocalApiServerConfiguration {
 	InitializingBean localApiServerCrds(ApiClient apiClient, ApplicationContext context) {
 		ClassLoader classLoader = (context.getClassLoader() != null) ? context.getClassLoader()
 				: LocalApiServerConfiguration.class.getClassLoader();
-		return () -> new CrdInstaller(apiClient, CrdInstaller.TIMEOUT)
-			.install(new CustomResourceDefinitions(classLoader).find(List.of(), List.of()));
+		return () -> new CrdInstaller(apiClient, KubernetesTestExtension.FIELD_MANAGER)
+			.install(new CrdFiles(classLoader).find(List.of(), List.of()));
 	}
 
 	@Bean

@@ -7,8 +7,8 @@ import org.junit.platform.launcher.listeners.TestExecutionSummary;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import dev.kubereconciler.test.CustomResourceDefinitionsTests.Doohickey;
-import dev.kubereconciler.test.CustomResourceDefinitionsTests.Gizmo;
+import dev.kubereconciler.test.CrdFilesTests.Doohickey;
+import dev.kubereconciler.test.CrdFilesTests.Gizmo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

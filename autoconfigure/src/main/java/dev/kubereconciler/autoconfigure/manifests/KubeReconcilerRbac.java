@@ -85,6 +85,11 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 					: (deploymentNamespace != null) ? deploymentNamespace : LeaderElectionSettingsFactory
 						.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE));
 		}
+		if (this.properties.getCrds().isApply()) {
+			// kube-reconciler.crds.apply: a server-side apply that may create the CRD,
+			// then reads until it is established
+			rules.rule(PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "create", "patch"));
+		}
 		List<RbacProperties.Rule> configuredRules = this.rbacProperties.getRules();
 		for (int i = 0; i < configuredRules.size(); i++) {
 			rules.rule(rule(i, configuredRules.get(i)));

@@ -14,22 +14,22 @@ import java.util.jar.JarOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.kubereconciler.crd.CrdFiles.Crd;
+import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.reconcile.KubernetesResource;
-import dev.kubereconciler.test.CustomResourceDefinitions.Crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link CustomResourceDefinitions}, which finds CRDs on the class path.
+ * Tests for {@link CrdFiles}, which finds CRDs on the class path.
  */
-class CustomResourceDefinitionsTests {
+class CrdFilesTests {
 
 	private static final String GROUP = "crds.test.kubereconciler.dev";
 
-	private final CustomResourceDefinitions onTestClassPath = new CustomResourceDefinitions(
-			getClass().getClassLoader());
+	private final CrdFiles onTestClassPath = new CrdFiles(getClass().getClassLoader());
 
 	@TempDir
 	Path temp;
@@ -93,8 +93,7 @@ class CustomResourceDefinitionsTests {
 
 	@Test
 	void findsTheCrdOfAModelClassAloneWhereItsCoordinatesPlaceIt() {
-		assertThat(CustomResourceDefinitions.location(Gizmo.class))
-			.isEqualTo("META-INF/kubernetes/crds/gizmos." + GROUP + ".yaml");
+		assertThat(CrdFiles.location(Gizmo.class)).isEqualTo("META-INF/kubernetes/crds/gizmos." + GROUP + ".yaml");
 		assertThat(names(this.onTestClassPath.find(List.of(), List.of(Gizmo.class))))
 			.containsExactly("gizmos." + GROUP);
 	}
@@ -121,7 +120,7 @@ class CustomResourceDefinitionsTests {
 		Files.writeString(folder.resolve("two.yaml"), crd("alphas") + "---\n" + crd("betas"));
 		Files.writeString(folder.resolve("other.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
 		try (URLClassLoader loader = new URLClassLoader(new URL[] { this.temp.toUri().toURL() }, null)) {
-			CustomResourceDefinitions definitions = new CustomResourceDefinitions(loader);
+			CrdFiles definitions = new CrdFiles(loader);
 			assertThat(names(definitions.find(List.of("crds/two.yaml"), List.of()))).containsExactly("alphas." + GROUP,
 					"betas." + GROUP);
 			assertThatIllegalStateException().isThrownBy(() -> definitions.find(List.of("crds/other.yaml"), List.of()))
@@ -132,7 +131,7 @@ class CustomResourceDefinitionsTests {
 
 	private static List<Crd> findDefaultsIn(URL root) throws IOException {
 		try (URLClassLoader loader = new URLClassLoader(new URL[] { root }, null)) {
-			return new CustomResourceDefinitions(loader).find(List.of(), List.of());
+			return new CrdFiles(loader).find(List.of(), List.of());
 		}
 	}
 

@@ -1,4 +1,4 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.crd;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -36,21 +36,25 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * pattern in a folder's file names) or by the model class they define. It lists
  * {@code file:} and {@code jar:} folders itself, so that it needs no Spring.
  */
-final class CustomResourceDefinitions {
+public final class CrdFiles {
 
 	/**
 	 * Where generated CRDs live, one file per CRD named {@code <plural>.<group>.yaml}.
 	 */
-	static final String FOLDER = "META-INF/kubernetes/crds/";
+	public static final String FOLDER = "META-INF/kubernetes/crds/";
 
-	/** The CRDs installed when a test names none. */
-	static final String DEFAULT_LOCATION = FOLDER + "*.yaml";
+	/** The CRDs found when no location or class is named. */
+	public static final String DEFAULT_LOCATION = FOLDER + "*.yaml";
 
 	private static final String CLASSPATH_PREFIX = "classpath:";
 
 	private final ClassLoader classLoader;
 
-	CustomResourceDefinitions(ClassLoader classLoader) {
+	/**
+	 * Create a finder.
+	 * @param classLoader the class loader whose class path is searched
+	 */
+	public CrdFiles(ClassLoader classLoader) {
 		this.classLoader = classLoader;
 	}
 
@@ -62,7 +66,7 @@ final class CustomResourceDefinitions {
 	 * @return the CRDs by name, in the order found
 	 * @throws IllegalStateException if a named file, or a class's CRD, is missing
 	 */
-	List<Crd> find(List<String> locations, List<Class<?>> customResources) {
+	public List<Crd> find(List<String> locations, List<Class<?>> customResources) {
 		Map<String, Crd> crds = new LinkedHashMap<>();
 		if (locations.isEmpty() && customResources.isEmpty()) {
 			locations = List.of(DEFAULT_LOCATION);
@@ -88,7 +92,7 @@ final class CustomResourceDefinitions {
 	 * @param customResource a class annotated with {@link KubernetesResource}
 	 * @return {@code META-INF/kubernetes/crds/<plural>.<group>.yaml}
 	 */
-	static String location(Class<?> customResource) {
+	public static String location(Class<?> customResource) {
 		KubernetesResource resource = customResource.getAnnotation(KubernetesResource.class);
 		if (resource == null) {
 			throw new IllegalArgumentException(customResource.getName() + " is not annotated with @"
@@ -193,7 +197,7 @@ final class CustomResourceDefinitions {
 	 * @param json the CRD as JSON, for server-side apply
 	 * @param source the file it came from
 	 */
-	record Crd(String name, String group, String version, String plural, String json, String source) {
+	public record Crd(String name, String group, String version, String plural, String json, String source) {
 
 		static Crd of(JsonObject object, String source) {
 			String kind = object.has("kind") ? object.get("kind").getAsString() : "";

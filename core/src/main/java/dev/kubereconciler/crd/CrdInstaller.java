@@ -1,8 +1,7 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.crd;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 import com.google.gson.JsonElement;
 import io.kubernetes.client.custom.V1Patch;
@@ -12,10 +11,10 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import io.kubernetes.client.util.generic.options.PatchOptions;
-import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.test.CustomResourceDefinitions.Crd;
+import dev.kubereconciler.crd.CrdFiles.Crd;
+import dev.kubereconciler.time.Sleeper;
 
 /**
  * Applies CustomResourceDefinitions by server-side apply and waits until the API server
@@ -25,22 +24,44 @@ import dev.kubereconciler.test.CustomResourceDefinitions.Crd;
  * A CRD travels as its own JSON: client-java's {@code V1JSONSchemaProps} model adds empty
  * fields that API servers reject.
  */
-final class CrdInstaller {
+public final class CrdInstaller {
 
 	/**
 	 * How long a CRD may take to be served; the API server usually needs under a second.
 	 */
-	static final Duration TIMEOUT = Duration.ofSeconds(30);
+	public static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-	private static final String FIELD_MANAGER = "kube-reconciler-test";
+	private static final long POLL_NANOS = Duration.ofMillis(50).toNanos();
 
 	private final ApiClient client;
 
+	private final String fieldManager;
+
 	private final Duration timeout;
 
-	CrdInstaller(ApiClient client, Duration timeout) {
+	private final Sleeper sleeper;
+
+	/**
+	 * Create an installer that waits up to {@link #TIMEOUT} in real time.
+	 * @param client the client
+	 * @param fieldManager the field manager of the applies
+	 */
+	public CrdInstaller(ApiClient client, String fieldManager) {
+		this(client, fieldManager, TIMEOUT, Sleeper.system());
+	}
+
+	/**
+	 * Create an installer.
+	 * @param client the client
+	 * @param fieldManager the field manager of the applies
+	 * @param timeout how long each CRD may take to be served
+	 * @param sleeper the time between two looks
+	 */
+	public CrdInstaller(ApiClient client, String fieldManager, Duration timeout, Sleeper sleeper) {
 		this.client = client;
+		this.fieldManager = fieldManager;
 		this.timeout = timeout;
+		this.sleeper = sleeper;
 	}
 
 	/**
@@ -49,11 +70,11 @@ final class CrdInstaller {
 	 * @throws IllegalStateException naming the CRD the API server refused, or did not
 	 * serve in time
 	 */
-	void install(List<Crd> crds) {
+	public void install(List<Crd> crds) {
 		DynamicKubernetesApi api = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
 				this.client);
 		PatchOptions options = new PatchOptions();
-		options.setFieldManager(FIELD_MANAGER);
+		options.setFieldManager(this.fieldManager);
 		options.setForce(true);
 		// all applied first, so that the API server establishes them side by side
 		for (Crd crd : crds) {
@@ -72,39 +93,42 @@ final class CrdInstaller {
 	private void awaitServed(DynamicKubernetesApi api, Crd crd) {
 		DynamicKubernetesApi resources = new DynamicKubernetesApi(crd.group(), crd.version(), crd.plural(),
 				this.client);
-		AtomicReference<String> lastState = new AtomicReference<>("not read yet");
-		try {
-			Awaitility.await("CRD " + crd.name())
-				.atMost(this.timeout)
-				.pollDelay(Duration.ZERO)
-				.pollInterval(Duration.ofMillis(50))
-				.until(() -> {
-					KubernetesApiResponse<DynamicKubernetesObject> read = api.get(crd.name());
-					if (!read.isSuccess()) {
-						lastState.set("read answered " + read.getHttpStatusCode());
-						return false;
-					}
-					JsonElement status = read.getObject().getRaw().get("status");
-					lastState.set("status " + status);
-					if (!isEstablished(status)) {
-						return false;
-					}
-					// established is not yet served: the resource's handler may lag
-					// behind by a moment
-					ListOptions one = new ListOptions();
-					one.setLimit(1);
-					int code = resources.list(one).getHttpStatusCode();
-					lastState.set("established, but listing " + crd.plural() + " answered " + code);
-					return code == 200;
-				});
-		}
-		catch (ConditionTimeoutException ex) {
-			throw new IllegalStateException("The CRD " + crd.name() + " from " + crd.source()
-					+ " was not served within " + this.timeout + "; last seen: " + lastState.get(), ex);
+		long deadline = this.sleeper.read() + this.timeout.toNanos();
+		String lastState = "not read yet";
+		while (true) {
+			KubernetesApiResponse<DynamicKubernetesObject> read = api.get(crd.name());
+			if (!read.isSuccess()) {
+				lastState = "read answered " + read.getHttpStatusCode();
+			}
+			else if (!isEstablished(read.getObject().getRaw().get("status"))) {
+				lastState = "status " + read.getObject().getRaw().get("status");
+			}
+			else {
+				// established is not yet served: the resource's handler may lag behind by
+				// a moment
+				ListOptions one = new ListOptions();
+				one.setLimit(1);
+				int code = resources.list(one).getHttpStatusCode();
+				if (code == 200) {
+					return;
+				}
+				lastState = "established, but listing " + crd.plural() + " answered " + code;
+			}
+			if (this.sleeper.read() - deadline >= 0) {
+				throw new IllegalStateException("The CRD " + crd.name() + " from " + crd.source()
+						+ " was not served within " + this.timeout + "; last seen: " + lastState);
+			}
+			try {
+				this.sleeper.sleep(POLL_NANOS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for the CRD " + crd.name(), ex);
+			}
 		}
 	}
 
-	private static boolean isEstablished(JsonElement status) {
+	private static boolean isEstablished(@Nullable JsonElement status) {
 		if (status == null || !status.isJsonObject()) {
 			return false;
 		}
