@@ -111,7 +111,7 @@ class ArchitectureTests {
 			.whereLayer("rbac")
 			.mayOnlyAccessLayers("reconcile", "cache", "controller")
 			.whereLayer("crd")
-			.mayOnlyAccessLayers("reconcile")
+			.mayOnlyAccessLayers("reconcile", "time")
 			.check(CORE);
 	}
 
