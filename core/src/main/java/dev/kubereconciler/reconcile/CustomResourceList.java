@@ -5,7 +5,9 @@ import java.util.List;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ListMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +45,28 @@ public final class CustomResourceList<T extends KubernetesObject> implements Kub
 	@Override
 	public List<T> getItems() {
 		return this.items;
+	}
+
+	/**
+	 * Return a client for the objects of a model with no list class of its own, at the
+	 * coordinates of its {@link KubernetesResource}. Its writes and single reads give
+	 * objects of the model; a list through it gives items client-java cannot type, so
+	 * read lists from the cache.
+	 * @param <T> the model type
+	 * @param type the model class, annotated with {@link KubernetesResource}
+	 * @param apiClient the client
+	 * @return the API
+	 * @throws IllegalArgumentException if the class has no {@link KubernetesResource}
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public static <T extends KubernetesObject> GenericKubernetesApi<T, CustomResourceList<T>> api(Class<T> type,
+			ApiClient apiClient) {
+		KubernetesResource resource = type.getAnnotation(KubernetesResource.class);
+		if (resource == null) {
+			throw new IllegalArgumentException(type.getName() + " has no @KubernetesResource");
+		}
+		return new GenericKubernetesApi(type, CustomResourceList.class, resource.group(), resource.version(),
+				resource.plural(), apiClient);
 	}
 
 }

@@ -110,13 +110,6 @@ public class SampleProperties {
 	public static class Widgets {
 
 		/**
-		 * Whether to apply the Widget CRD (k8s/widget-crd.yaml) at startup, by
-		 * server-side apply, and wait until it is established. Needs permission to write
-		 * CRDs.
-		 */
-		private boolean installCrd;
-
-		/**
 		 * How often a ready widget is checked against the external API, which may have
 		 * lost it.
 		 */
@@ -126,14 +119,6 @@ public class SampleProperties {
 		 * Backoff of the widgetRateLimiter bean.
 		 */
 		private final Retry retry = new Retry();
-
-		public boolean isInstallCrd() {
-			return this.installCrd;
-		}
-
-		public void setInstallCrd(boolean installCrd) {
-			this.installCrd = installCrd;
-		}
 
 		public Duration getVerifyPeriod() {
 			return this.verifyPeriod;

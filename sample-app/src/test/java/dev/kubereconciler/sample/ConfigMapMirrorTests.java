@@ -51,7 +51,7 @@ class ConfigMapMirrorTests {
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
 		registry.add("sample.mirror.target-namespace", () -> TARGET);
-		registry.add("sample.widgets.install-crd", () -> "true");
+		registry.add("kube-reconciler.crds.apply", () -> "true");
 		// other test classes' controllers may still run: each one keeps to its namespaces
 		registry.add("kube-reconciler.controllers.configmap-mirror.namespaces", () -> SOURCE);
 		registry.add("kube-reconciler.controllers.widget.namespaces", () -> SOURCE);

@@ -1,6 +1,5 @@
 package dev.kubereconciler.sample;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -22,8 +21,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.sample.widget.Widget;
-import dev.kubereconciler.sample.widget.WidgetCrd;
-import dev.kubereconciler.sample.widget.WidgetList;
+import dev.kubereconciler.crd.CrdFiles;
+import dev.kubereconciler.crd.CrdInstaller;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.sample.widget.WidgetSpec;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.LocalApiServerConfiguration;
@@ -46,12 +46,13 @@ public class DemoObjectsConfiguration {
 	private static final int WIDGETS = 30;
 
 	// runs while the context starts, so the objects exist before the controllers
-	// list them; the Widget CRD is the sample's own, outside the folder that
-	// LocalApiServerConfiguration installs
+	// list them; the generated Widget CRD is applied here too (applying it twice is
+	// harmless), as no order between this bean and LocalApiServerConfiguration's holds
 	@Bean
 	InitializingBean demoObjects(ApiClient apiClient, SampleProperties properties) {
 		return () -> {
-			WidgetCrd.install(apiClient, Duration.ofSeconds(30));
+			new CrdInstaller(apiClient, "kube-reconciler-sample")
+				.install(new CrdFiles(DemoObjectsConfiguration.class.getClassLoader()).find(List.of(), List.of()));
 			CoreV1Api core = new CoreV1Api(apiClient);
 			for (String namespace : List.of(DEMO_NAMESPACE, "team-a", properties.getMirror().getTargetNamespace())) {
 				create(() -> core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace)))
@@ -71,8 +72,8 @@ public class DemoObjectsConfiguration {
 			create(() -> core
 				.createNamespacedConfigMap("team-a", configMap("app-settings", true, Map.of("log-level", "debug")))
 				.execute());
-			GenericKubernetesApi<Widget, WidgetList> widgets = new GenericKubernetesApi<>(Widget.class,
-					WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL, apiClient);
+			GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets = CustomResourceList.api(Widget.class,
+					apiClient);
 			for (int i = 1; i <= WIDGETS; i++) {
 				String name = String.format("widget-%02d", i);
 				createWidget(widgets, name, COLORS.get(i % COLORS.size()), 1 + (i * 7) % 100);
@@ -115,10 +116,9 @@ public class DemoObjectsConfiguration {
 		return new V1ConfigMap().metadata(metadata).data(data);
 	}
 
-	private static void createWidget(GenericKubernetesApi<Widget, WidgetList> widgets, String name, String color,
-			int size) throws ApiException {
-		Widget widget = new Widget().metadata(new V1ObjectMeta().name(name).namespace(DEMO_NAMESPACE))
-			.spec(new WidgetSpec().color(color).size(size));
+	private static void createWidget(GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets, String name,
+			String color, int size) throws ApiException {
+		Widget widget = Widget.of(DEMO_NAMESPACE, name, new WidgetSpec(size, color));
 		KubernetesApiResponse<Widget> response = widgets.create(widget);
 		if (!response.isSuccess() && response.getHttpStatusCode() != 409) {
 			response.throwsApiException();

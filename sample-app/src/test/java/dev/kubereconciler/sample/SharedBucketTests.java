@@ -25,6 +25,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.external.ExternalApiController;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
@@ -42,7 +43,7 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest
 @SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
-		properties = { "sample.widgets.install-crd=true", "sample.external-api.latency=2ms",
+		properties = { "kube-reconciler.crds.apply=true", "sample.external-api.latency=2ms",
 				"sample.external-api.failure-rate=0", "sample.widgets.verify-period=1h", "sample.widgets.retry.qps=100",
 				"kube-reconciler.controllers.widget.max-concurrent-reconciles=4",
 				"kube-reconciler.controllers.configmap-mirror.max-concurrent-reconciles=4",
@@ -66,6 +67,9 @@ class SharedBucketTests {
 
 	@Autowired
 	private ExternalWidgetApi externalApi;
+
+	@Autowired
+	private ControllerRegistry controllers;
 
 	@Autowired
 	private ExternalApiController report;
@@ -140,14 +144,11 @@ class SharedBucketTests {
 		}
 	}
 
-	private int readyWidgets() throws ApiException {
-		List<Widget> widgets = TestObjects.widgets(this.client)
-			.list(NAMESPACE)
-			.throwsApiException()
-			.getObject()
-			.getItems();
+	// read from the cache: a list through the API has no list class to type its items
+	private int readyWidgets() {
+		List<Widget> widgets = this.controllers.lister(Widget.class).namespace(NAMESPACE).list();
 		return (int) widgets.stream()
-			.filter((widget) -> widget.getStatus() != null && WidgetStatus.READY.equals(widget.getStatus().getPhase()))
+			.filter((widget) -> widget.getStatus() != null && WidgetStatus.READY.equals(widget.getStatus().phase()))
 			.count();
 	}
 

@@ -11,7 +11,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
 import dev.kubereconciler.sample.widget.Widget;
-import dev.kubereconciler.sample.widget.WidgetList;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.sample.widget.WidgetSpec;
 
 /**
@@ -38,14 +38,12 @@ final class TestObjects {
 		new CoreV1Api(client).deleteNamespace(name).execute();
 	}
 
-	static GenericKubernetesApi<Widget, WidgetList> widgets(ApiClient client) {
-		return new GenericKubernetesApi<>(Widget.class, WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL,
-				client);
+	static GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets(ApiClient client) {
+		return CustomResourceList.api(Widget.class, client);
 	}
 
 	static Widget widget(String namespace, String name, String color, int size) {
-		return new Widget().metadata(new V1ObjectMeta().namespace(namespace).name(name))
-			.spec(new WidgetSpec().color(color).size(size));
+		return Widget.of(namespace, name, new WidgetSpec(size, color));
 	}
 
 }

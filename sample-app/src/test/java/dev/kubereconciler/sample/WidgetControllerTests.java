@@ -19,7 +19,7 @@ import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 import dev.kubereconciler.sample.widget.Widget;
-import dev.kubereconciler.sample.widget.WidgetList;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.sample.widget.WidgetReconciler;
 import dev.kubereconciler.sample.widget.WidgetStatus;
 import dev.kubereconciler.test.KubernetesTest;
@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest
 @SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
-		properties = { "sample.widgets.install-crd=true", "sample.external-api.latency=2ms",
+		properties = { "kube-reconciler.crds.apply=true", "sample.external-api.latency=2ms",
 				"sample.external-api.failure-rate=0", "sample.external-api.flaky-failures=3",
 				"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms",
 				"sample.widgets.retry.qps=100", "sample.widgets.verify-period=1h",
@@ -73,8 +73,8 @@ class WidgetControllerTests {
 			.throwsApiException()
 			.getObject();
 		Widget ready = awaitPhase("blue", WidgetStatus.READY);
-		assertThat(ready.getStatus().getExternalId()).startsWith("ext-");
-		assertThat(ready.getStatus().getObservedGeneration()).isEqualTo(1L);
+		assertThat(ready.getStatus().externalId()).startsWith("ext-");
+		assertThat(ready.getStatus().observedGeneration()).isEqualTo(1L);
 		assertThat(ready.getMetadata().getFinalizers()).containsExactly(WidgetReconciler.FINALIZER);
 		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isPositive();
 	}
@@ -82,15 +82,15 @@ class WidgetControllerTests {
 	@Test
 	void updatesTheExternalWidgetWhenTheSpecChanges() throws ApiException {
 		widgets().create(TestObjects.widget(NAMESPACE, "growing", "green", 1)).throwsApiException();
-		String externalId = awaitPhase("growing", WidgetStatus.READY).getStatus().getExternalId();
+		String externalId = awaitPhase("growing", WidgetStatus.READY).getStatus().externalId();
 		widgets()
 			.patch(NAMESPACE, "growing", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":42}}"))
 			.throwsApiException();
 		await().untilAsserted(() -> {
 			WidgetStatus status = read("growing").getStatus();
-			assertThat(status.getObservedGeneration()).isEqualTo(2L);
-			assertThat(status.getPhase()).isEqualTo(WidgetStatus.READY);
-			assertThat(status.getExternalId()).isEqualTo(externalId);
+			assertThat(status.observedGeneration()).isEqualTo(2L);
+			assertThat(status.phase()).isEqualTo(WidgetStatus.READY);
+			assertThat(status.externalId()).isEqualTo(externalId);
 		});
 		assertThat(this.externalApi.describe(externalId))
 			.hasValueSatisfying((external) -> assertThat(external.size()).isEqualTo(42));
@@ -102,8 +102,8 @@ class WidgetControllerTests {
 			.throwsApiException()
 			.getObject();
 		Widget failed = awaitPhase("doomed", WidgetStatus.ERROR);
-		assertThat(failed.getStatus().getMessage()).isEqualTo("the external API refuses cursed widgets");
-		assertThat(failed.getStatus().getExternalId()).isNull();
+		assertThat(failed.getStatus().message()).isEqualTo("the external API refuses cursed widgets");
+		assertThat(failed.getStatus().externalId()).isNull();
 		// every retry is one more paid call, and the limiter counts it
 		await().untilAsserted(() -> {
 			assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
@@ -111,7 +111,7 @@ class WidgetControllerTests {
 					this.controllers.controller("widget").rateLimiter().numRequeues(new Request(NAMESPACE, "doomed")))
 				.isGreaterThanOrEqualTo(3);
 		});
-		assertThat(read("doomed").getStatus().getPhase()).isEqualTo(WidgetStatus.ERROR);
+		assertThat(read("doomed").getStatus().phase()).isEqualTo(WidgetStatus.ERROR);
 	}
 
 	@Test
@@ -120,7 +120,7 @@ class WidgetControllerTests {
 			.throwsApiException()
 			.getObject();
 		Widget ready = awaitPhase("wobbly", WidgetStatus.READY);
-		assertThat(ready.getStatus().getMessage()).isNull();
+		assertThat(ready.getStatus().message()).isNull();
 		// three refused calls, then the one that provisioned it
 		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isGreaterThanOrEqualTo(4);
 		// success forgets the backoff, just after the status is written
@@ -132,7 +132,7 @@ class WidgetControllerTests {
 	@Test
 	void deprovisionsTheExternalWidgetBeforeTheWidgetGoes() throws ApiException {
 		widgets().create(TestObjects.widget(NAMESPACE, "doomed-to-go", "red", 7)).throwsApiException();
-		String externalId = awaitPhase("doomed-to-go", WidgetStatus.READY).getStatus().getExternalId();
+		String externalId = awaitPhase("doomed-to-go", WidgetStatus.READY).getStatus().externalId();
 		widgets().delete(NAMESPACE, "doomed-to-go").throwsApiException();
 		await().untilAsserted(
 				() -> assertThat(widgets().get(NAMESPACE, "doomed-to-go").getHttpStatusCode()).isEqualTo(404));
@@ -141,14 +141,14 @@ class WidgetControllerTests {
 
 	private Widget awaitPhase(String name, String phase) {
 		return await().until(() -> read(name),
-				(widget) -> widget.getStatus() != null && phase.equals(widget.getStatus().getPhase()));
+				(widget) -> widget.getStatus() != null && phase.equals(widget.getStatus().phase()));
 	}
 
 	private Widget read(String name) throws ApiException {
 		return widgets().get(NAMESPACE, name).throwsApiException().getObject();
 	}
 
-	private GenericKubernetesApi<Widget, WidgetList> widgets() {
+	private GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets() {
 		return TestObjects.widgets(this.client);
 	}
 

@@ -42,7 +42,7 @@ final class OperatorSnippets {
 				V1ConfigMap settings = new V1ConfigMap()
 					.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-settings")
 						.namespace(widget.getMetadata().getNamespace()))
-					.putDataItem("color", widget.getSpec().getColor());
+					.putDataItem("color", widget.getSpec().color());
 				context.setControllerReference(widget, settings);
 				context.apply(settings); // field manager: widget-settings
 				// read from an informer index

@@ -88,7 +88,8 @@ class StatusSubresourceIntegrationTests {
 			.withMessageContaining("Controller 'unserved' watches " + Thingamajig.GROUP + "/v1/Thingamajig")
 			.withMessageContaining("which the API server does not serve")
 			.withMessageContaining("CustomResourceDefinition thingamajigs." + Thingamajig.GROUP)
-			.withMessageContaining("target/kubernetes/crds/thingamajigs." + Thingamajig.GROUP + ".yaml");
+			.withMessageContaining("target/kubernetes/crds/thingamajigs." + Thingamajig.GROUP + ".yaml")
+			.withMessageContaining("kube-reconciler.crds.apply=true");
 		assertThat(this.manager.isRunning()).isFalse();
 	}
 

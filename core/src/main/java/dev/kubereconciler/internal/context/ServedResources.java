@@ -83,7 +83,8 @@ public final class ServedResources {
 		}
 		return "Apply its CustomResourceDefinition " + crdName(type) + ", which serves " + type.plural()
 				+ " in version " + type.version() + " (for a generated one, " + CRD_FOLDER + crdName(type)
-				+ ".yaml), before the manager starts.";
+				+ ".yaml), before the manager starts; with Spring Boot, kube-reconciler.crds.apply=true applies the "
+				+ "CRDs of META-INF/kubernetes/crds on the class path at startup.";
 	}
 
 	/**

@@ -1,13 +1,10 @@
 package dev.kubereconciler.sample.widget;
 
-import java.time.Duration;
 import java.util.Set;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
-import org.springframework.beans.factory.InitializingBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,6 +12,7 @@ import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.SampleProperties;
 
@@ -37,17 +35,8 @@ public class WidgetConfiguration {
 	}
 
 	@Bean
-	GenericKubernetesApi<Widget, WidgetList> widgetApi(ApiClient apiClient) {
-		return new GenericKubernetesApi<>(Widget.class, WidgetList.class, Widget.GROUP, Widget.VERSION, Widget.PLURAL,
-				apiClient);
-	}
-
-	// a bean rather than a property: it runs while the context starts, before the
-	// controllers list widgets, so that their cache can sync
-	@Bean
-	@ConditionalOnBooleanProperty("sample.widgets.install-crd")
-	InitializingBean widgetCrdInstaller(ApiClient apiClient) {
-		return () -> WidgetCrd.install(apiClient, Duration.ofSeconds(30));
+	GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgetApi(ApiClient apiClient) {
+		return CustomResourceList.api(Widget.class, apiClient);
 	}
 
 	// Every widget retry calls a paid API: back off per widget from retry.base-delay, and

@@ -39,15 +39,15 @@ public class WidgetReconciler implements Cleaner<Widget> {
 
 	@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter", finalizer = FINALIZER)
 	public Result reconcile(Widget widget, ReconcileContext<Widget> context) throws Exception {
-		WidgetStatus current = (widget.getStatus() != null) ? widget.getStatus() : new WidgetStatus();
+		WidgetStatus current = (widget.getStatus() != null) ? widget.getStatus()
+				: new WidgetStatus(null, null, null, null);
 		try {
 			widget.setStatus(sync(widget, current));
 		}
 		catch (ExternalApiException ex) {
-			widget.setStatus(new WidgetStatus().phase(WidgetStatus.ERROR)
-				.externalId((ex.getStatusCode() == 404) ? null : current.getExternalId())
-				.observedGeneration(current.getObservedGeneration())
-				.message(ex.getMessage()));
+			widget.setStatus(
+					new WidgetStatus(WidgetStatus.ERROR, (ex.getStatusCode() == 404) ? null : current.externalId(),
+							current.observedGeneration(), ex.getMessage()));
 			context.updateStatus(widget);
 			// retried through widgetRateLimiter, with backoff
 			throw ex;
@@ -61,8 +61,8 @@ public class WidgetReconciler implements Cleaner<Widget> {
 	// the finalizer's cleanup, linked to this controller by the type it cleans up
 	@Override
 	public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
-		if (widget.getStatus() != null && widget.getStatus().getExternalId() != null) {
-			this.externalApi.deprovision(widget.getStatus().getExternalId());
+		if (widget.getStatus() != null && widget.getStatus().externalId() != null) {
+			this.externalApi.deprovision(widget.getStatus().externalId());
 		}
 		return Result.done();
 	}
@@ -71,21 +71,20 @@ public class WidgetReconciler implements Cleaner<Widget> {
 	private WidgetStatus sync(Widget widget, WidgetStatus current) {
 		Long generation = widget.getMetadata().getGeneration();
 		WidgetSpec spec = widget.getSpec();
-		String id = current.getExternalId();
+		String id = current.externalId();
 		if (id == null) {
-			id = this.externalApi.provision(widget.getMetadata().getUid(), spec.getColor(), spec.getSize());
+			id = this.externalApi.provision(widget.getMetadata().getUid(), spec.color(), spec.size());
 		}
-		else if (!WidgetStatus.READY.equals(current.getPhase())
-				|| !Objects.equals(current.getObservedGeneration(), generation)) {
-			this.externalApi.update(id, spec.getColor(), spec.getSize());
+		else if (!WidgetStatus.READY.equals(current.phase())
+				|| !Objects.equals(current.observedGeneration(), generation)) {
+			this.externalApi.update(id, spec.color(), spec.size());
 		}
 		else if (this.externalApi.describe(id).isEmpty()) {
 			// lost: provisioned again by the reconcile that this status write triggers
-			return new WidgetStatus().phase(WidgetStatus.ERROR)
-				.observedGeneration(current.getObservedGeneration())
-				.message("the external API lost widget " + id + "; provisioning a new one");
+			return new WidgetStatus(WidgetStatus.ERROR, null, current.observedGeneration(),
+					"the external API lost widget " + id + "; provisioning a new one");
 		}
-		return new WidgetStatus().phase(WidgetStatus.READY).externalId(id).observedGeneration(generation);
+		return new WidgetStatus(WidgetStatus.READY, id, generation, null);
 	}
 
 }

@@ -1,60 +1,20 @@
 package dev.kubereconciler.sample.widget;
 
-import java.util.Objects;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
-import com.google.gson.annotations.SerializedName;
+import dev.kubereconciler.crd.Description;
 
 /**
- * What a widget should be: its size and color, which the external API provisions.
+ * The desired state of a {@link Widget}.
+ *
+ * @param size how big the external widget is
+ * @param color the widget's color
  */
-public class WidgetSpec {
-
-	@SerializedName("size")
-	private Integer size;
-
-	@SerializedName("color")
-	private String color;
-
-	public Integer getSize() {
-		return this.size;
-	}
-
-	public void setSize(Integer size) {
-		this.size = size;
-	}
-
-	public WidgetSpec size(Integer size) {
-		this.size = size;
-		return this;
-	}
-
-	public String getColor() {
-		return this.color;
-	}
-
-	public void setColor(String color) {
-		this.color = color;
-	}
-
-	public WidgetSpec color(String color) {
-		this.color = color;
-		return this;
-	}
-
-	@Override
-	public boolean equals(Object obj) {
-		return (obj instanceof WidgetSpec other) && Objects.equals(this.size, other.size)
-				&& Objects.equals(this.color, other.color);
-	}
-
-	@Override
-	public int hashCode() {
-		return Objects.hash(this.size, this.color);
-	}
-
-	@Override
-	public String toString() {
-		return "{size=" + this.size + ", color=" + this.color + "}";
-	}
+public record WidgetSpec(@NotNull @Min(1) @Max(100) @Description("How big the external widget is.") Integer size,
+		@NotNull @Size(min = 1, max = 32) @Description("The widget's color. The simulated external API always fails "
+				+ "for \"cursed\" and fails the first few calls for \"flaky\".") String color) {
 
 }
