@@ -86,6 +86,17 @@ public final class InformerCaches {
 	}
 
 	/**
+	 * Return whether the informer of a type drops {@code metadata.managedFields} from
+	 * what it caches: it does when this manager made it with the default transforms, not
+	 * when it came from a factory of the application's.
+	 * @param type the model type
+	 * @return whether its cached objects have no managed fields
+	 */
+	public boolean stripsManagedFields(Class<?> type) {
+		return this.wiring.stripsManagedFields(type);
+	}
+
+	/**
 	 * Return a lister over the informer cache of a watched or owned type, so that
 	 * reconcilers read objects without a request to the API server, as
 	 * controller-runtime's cached client does.

@@ -54,6 +54,9 @@ final class InformerWiring {
 
 	private final CacheTransforms transforms;
 
+	// types whose informers this wiring made, dropping managed fields
+	private final Set<Class<?>> stripped = new java.util.HashSet<>();
+
 	private final CacheCompactor compactor = new CacheCompactor();
 
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms) {
@@ -103,6 +106,10 @@ final class InformerWiring {
 
 	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
 		return this.informers;
+	}
+
+	boolean stripsManagedFields(Class<?> type) {
+		return this.stripped.contains(type);
 	}
 
 	// wire() makes an informer for every type a controller uses before it looks them up
@@ -155,6 +162,9 @@ final class InformerWiring {
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		if (transform != null) {
 			informer.setTransform(transform);
+		}
+		if (this.transforms.isStripManagedFields()) {
+			this.stripped.add(type);
 		}
 		return informer;
 	}

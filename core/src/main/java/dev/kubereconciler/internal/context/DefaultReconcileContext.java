@@ -176,8 +176,10 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	 * read or status comparison would take it for the server's state.
 	 */
 	private <R extends KubernetesObject> R remember(R written) {
+		// copied first: the caller gets the whole answer, the view the cached shape
+		R copy = Objects.requireNonNull(copy(written));
 		this.toolkit.written(written);
-		return Objects.requireNonNull(copy(written));
+		return copy;
 	}
 
 	@Override

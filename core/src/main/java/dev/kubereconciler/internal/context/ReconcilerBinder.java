@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -40,6 +41,8 @@ public final class ReconcilerBinder {
 	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
 
 	private final Map<String, BoundReconciler<?>> bound = new LinkedHashMap<>();
+
+	private Predicate<Class<?>> stripsManagedFields = (type) -> false;
 
 	/**
 	 * Create a binder.
@@ -76,12 +79,16 @@ public final class ReconcilerBinder {
 	 * informers catch up.
 	 * @param informers the informers by type
 	 * @param controllers the controllers by name
+	 * @param stripsManagedFields whether the informer of a type drops
+	 * {@code metadata.managedFields}, which the answers to writes then drop too before
+	 * the views keep them
 	 */
 	public void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
-			Map<String, ? extends Controller> controllers) {
+			Map<String, ? extends Controller> controllers, Predicate<Class<?>> stripsManagedFields) {
 		if (this.bound.isEmpty()) {
 			return;
 		}
+		this.stripsManagedFields = stripsManagedFields;
 		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer, this.ticker)));
 		this.bound.forEach((name, bound) -> {
 			Controller controller = Objects.requireNonNull(controllers.get(name));
@@ -115,10 +122,19 @@ public final class ReconcilerBinder {
 		return view;
 	}
 
+	/**
+	 * Keep the server's answer to a write in the view of its type, shaped as the informer
+	 * shapes what it caches: a read must not tell a written version from the informer's
+	 * one of the same resourceVersion, as it did by their managed fields.
+	 * @param object the answer, which the view keeps and this may change
+	 */
 	void written(KubernetesObject object) {
 		if (object != null) {
 			CacheView view = this.views.get(object.getClass());
 			if (view != null) {
+				if (object.getMetadata() != null && this.stripsManagedFields.test(object.getClass())) {
+					object.getMetadata().setManagedFields(null);
+				}
 				view.written(object);
 			}
 		}
