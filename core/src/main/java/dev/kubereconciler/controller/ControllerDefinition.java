@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.RequestReconciler;
@@ -201,6 +203,10 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private @Nullable Cleaner<T> cleaner;
 
+		private final List<Dependent<T, ?>> dependents = new ArrayList<>();
+
+		private boolean readyCondition;
+
 		private Builder(Class<T> watches) {
 			this.watches = Objects.requireNonNull(watches, "watched type must not be null");
 		}
@@ -373,6 +379,31 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 
 		/**
+		 * Add a dependent: objects that each primary object owns, which the controller
+		 * applies by server-side apply before each reconcile, in {@code dependsOn} order,
+		 * waits for, and prunes once unwanted. Its type is owned, so that its changes
+		 * reconcile the owner. None by default.
+		 * @param dependent the dependent
+		 * @return this builder
+		 */
+		public Builder<T> dependent(Dependent<T, ?> dependent) {
+			this.dependents.add(Objects.requireNonNull(dependent, "dependent must not be null"));
+			return this;
+		}
+
+		/**
+		 * Keep a {@code Ready} condition in the primary's {@code status.conditions} that
+		 * says whether every dependent is ready, and names the first that is not and why.
+		 * It is written only when it changes. Off by default.
+		 * @param readyCondition whether to write it
+		 * @return this builder
+		 */
+		public Builder<T> readyCondition(boolean readyCondition) {
+			this.readyCondition = readyCondition;
+			return this;
+		}
+
+		/**
 		 * End the definition with logic that reconciles a private copy of each cached
 		 * object; it is not called once the object is gone.
 		 * @param reconciler the reconcile logic
@@ -418,6 +449,18 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			ReconcileSpec<?> spec = reconciler;
 			if (this.finalizer != null) {
 				spec = ((ReconcileSpec) reconciler).withFinalizer(this.finalizer, Objects.requireNonNull(this.cleaner));
+			}
+			if (!this.dependents.isEmpty() || this.readyCondition) {
+				List<Dependent<T, ?>> all = new ArrayList<>(((ReconcileSpec<T>) spec).dependents().all());
+				all.addAll(this.dependents);
+				spec = ((ReconcileSpec) spec).withDependents(Dependents.of(all)
+					.withReadyCondition(
+							this.readyCondition || ((ReconcileSpec<T>) spec).dependents().readyCondition()));
+			}
+			for (Class<? extends KubernetesObject> type : spec.dependents().types()) {
+				if (!this.owns.contains(type)) {
+					this.owns.add(type);
+				}
 			}
 			RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter
 					: RateLimiters.controllerDefault();

@@ -64,6 +64,35 @@ public interface ControllerListener {
 	}
 
 	/**
+	 * A controller made sure a dependent object is as it wants it.
+	 * @param controller the controller name
+	 * @param dependent the dependent's name
+	 * @param changed whether the server's object changed: created, or updated by an
+	 * apply; {@code false} when it was already as wanted and no write was sent, or the
+	 * apply changed nothing
+	 * @param drift whether the apply put back a field that someone else had changed
+	 */
+	default void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
+	}
+
+	/**
+	 * A controller deleted an object a dependent had applied and no longer wants.
+	 * @param controller the controller name
+	 * @param dependent the name the object was applied under
+	 */
+	default void dependentPruned(String controller, String dependent) {
+	}
+
+	/**
+	 * A dependent that a reconcile had found not ready was found ready.
+	 * @param controller the controller name
+	 * @param dependent the dependent's name
+	 * @param waited how long it was not ready, from the first reconcile that found it so
+	 */
+	default void dependentReady(String controller, String dependent, Duration waited) {
+	}
+
+	/**
 	 * Return an observer for the work queue of the named controller.
 	 * @param controller the controller name
 	 * @return the observer, or {@code null} for none

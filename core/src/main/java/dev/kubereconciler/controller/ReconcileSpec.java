@@ -8,6 +8,7 @@ import com.google.gson.annotations.SerializedName;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileContext;
@@ -46,18 +47,57 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 
 	private final @Nullable Cleaner<T> cleaner;
 
+	private final Dependents<T> dependents;
+
 	private ReconcileSpec(Class<T> type, @Nullable ObjectReconciler<T> objectReconciler,
 			@Nullable RequestReconciler<T> requestReconciler, @Nullable ReconcileFunction function,
-			@Nullable String finalizer, @Nullable Cleaner<T> cleaner) {
+			@Nullable String finalizer, @Nullable Cleaner<T> cleaner, Dependents<T> dependents) {
 		this.type = Objects.requireNonNull(type, "type must not be null");
 		this.objectReconciler = objectReconciler;
 		this.requestReconciler = requestReconciler;
 		this.function = function;
 		this.finalizer = finalizer;
 		this.cleaner = cleaner;
+		this.dependents = Objects.requireNonNull(dependents, "dependents must not be null");
 		if (needsContext()) {
 			checkStatusAccessor(type);
 		}
+		if (dependents.readyCondition()) {
+			checkConditions(type);
+		}
+	}
+
+	/**
+	 * The {@code Ready} condition of the dependents goes into {@code status.conditions}:
+	 * a model without that list would lose it to the API server's pruning and write it
+	 * again on every reconcile, so it is refused first.
+	 */
+	private static void checkConditions(Class<?> type) {
+		Class<?> status = null;
+		try {
+			status = type.getMethod("getStatus").getReturnType();
+		}
+		catch (NoSuchMethodException ex) {
+			// refused below
+		}
+		if (status == null || !hasField(status, "conditions")) {
+			throw new IllegalArgumentException(type.getName() + " has no status.conditions, where the dependents' "
+					+ "Ready condition goes: add a List<V1Condition> conditions field to its status (and to its CRD "
+					+ "schema), or leave the Ready condition off");
+		}
+	}
+
+	private static boolean hasField(Class<?> type, String name) {
+		for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
+			for (Field field : current.getDeclaredFields()) {
+				SerializedName serialized = field.getAnnotation(SerializedName.class);
+				if (!Modifier.isStatic(field.getModifiers())
+						&& name.equals((serialized != null) ? serialized.value() : field.getName())) {
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -76,16 +116,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	}
 
 	private static boolean hasStatusField(Class<?> type) {
-		for (Class<?> current = type; current != null && current != Object.class; current = current.getSuperclass()) {
-			for (Field field : current.getDeclaredFields()) {
-				SerializedName name = field.getAnnotation(SerializedName.class);
-				if (!Modifier.isStatic(field.getModifiers())
-						&& "status".equals((name != null) ? name.value() : field.getName())) {
-					return true;
-				}
-			}
-		}
-		return false;
+		return hasField(type, "status");
 	}
 
 	/**
@@ -97,7 +128,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	 */
 	public static <T extends KubernetesObject> ReconcileSpec<T> of(Class<T> type, ObjectReconciler<T> reconciler) {
 		return new ReconcileSpec<>(type, Objects.requireNonNull(reconciler, "reconciler must not be null"), null, null,
-				null, null);
+				null, null, Dependents.none());
 	}
 
 	/**
@@ -110,7 +141,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	public static <T extends KubernetesObject> ReconcileSpec<T> ofRequests(Class<T> type,
 			RequestReconciler<T> reconciler) {
 		return new ReconcileSpec<>(type, null, Objects.requireNonNull(reconciler, "reconciler must not be null"), null,
-				null, null);
+				null, null, Dependents.none());
 	}
 
 	/**
@@ -123,7 +154,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	public static <T extends KubernetesObject> ReconcileSpec<T> ofFunction(Class<T> type,
 			ReconcileFunction reconciler) {
 		return new ReconcileSpec<>(type, null, null, Objects.requireNonNull(reconciler, "reconciler must not be null"),
-				null, null);
+				null, null, Dependents.none());
 	}
 
 	/**
@@ -137,7 +168,29 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	 */
 	public ReconcileSpec<T> withFinalizer(String finalizer, Cleaner<T> cleaner) {
 		return new ReconcileSpec<>(this.type, this.objectReconciler, this.requestReconciler, this.function,
-				checkFinalizer(finalizer), Objects.requireNonNull(cleaner, "cleaner must not be null"));
+				checkFinalizer(finalizer), Objects.requireNonNull(cleaner, "cleaner must not be null"),
+				this.dependents);
+	}
+
+	/**
+	 * Return a copy whose controller applies these dependents before each reconcile of a
+	 * primary object, and prunes what they no longer want.
+	 * @param dependents the dependents
+	 * @return the copy
+	 * @throws IllegalArgumentException if they write a {@code Ready} condition and the
+	 * type's status has no conditions
+	 */
+	public ReconcileSpec<T> withDependents(Dependents<T> dependents) {
+		return new ReconcileSpec<>(this.type, this.objectReconciler, this.requestReconciler, this.function,
+				this.finalizer, this.cleaner, dependents);
+	}
+
+	/**
+	 * Return the dependents.
+	 * @return the dependents, empty for none
+	 */
+	public Dependents<T> dependents() {
+		return this.dependents;
 	}
 
 	/**
@@ -197,7 +250,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	 * @return whether it needs a context
 	 */
 	public boolean needsContext() {
-		return this.function == null || this.finalizer != null;
+		return this.function == null || this.finalizer != null || !this.dependents.isEmpty();
 	}
 
 	/**

@@ -94,7 +94,8 @@ public final class ControllerManager implements ControllerRegistry {
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
-		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock);
+		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock,
+				builder.listener);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				this.clock);

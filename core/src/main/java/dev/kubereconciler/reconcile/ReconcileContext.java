@@ -176,6 +176,16 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	void setControllerReference(KubernetesObject owner, KubernetesObject owned);
 
 	/**
+	 * Return where the controller's dependents stand: the framework applied them before
+	 * this reconcile was called, in their {@code dependsOn} order.
+	 * @return the status; {@link DependentsStatus#NONE} for a controller without
+	 * dependents
+	 */
+	default DependentsStatus dependents() {
+		return DependentsStatus.NONE;
+	}
+
+	/**
 	 * Return the recorder of Kubernetes Events for this controller.
 	 * @return the recorder
 	 */

@@ -1,5 +1,6 @@
 package dev.kubereconciler.internal.context;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -13,8 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
+import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
@@ -38,10 +41,19 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private volatile @Nullable ResyncTracker resyncs;
 
+	private final @Nullable DependentsRunner<T> dependents;
+
+	private final @Nullable ReadyCondition readyCondition;
+
 	BoundReconciler(ReconcileSpec<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
 		this.reconciler = reconciler;
 		this.toolkit = toolkit;
 		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
+		Dependents<T> declared = reconciler.dependents();
+		this.dependents = declared.isEmpty() ? null : new DependentsRunner<>(declared, controllerName, toolkit,
+				this.writer, reconciler.finalizer() != null);
+		this.readyCondition = declared.readyCondition() ? new ReadyCondition(this.writer, toolkit, Clock.systemUTC())
+				: null;
 	}
 
 	void attach(Controller controller, ResyncTracker resyncs) {
@@ -65,6 +77,10 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		T cached = (T) view.get(request.key());
 		DefaultReconcileContext<T> context = new DefaultReconcileContext<>(request, trigger(cause, request),
 				controller.rateLimiter().numRequeues(request), this.toolkit, this.writer);
+		DependentsRunner<T> dependents = this.dependents;
+		if (cached == null && dependents != null) {
+			dependents.forget(request.key());
+		}
 		String finalizer = this.reconciler.finalizer();
 		if (finalizer != null && cached != null) {
 			V1ObjectMeta metadata = cached.getMetadata();
@@ -79,10 +95,70 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		if (cached == null && this.reconciler.takesObject()) {
 			return Result.done();
 		}
-		return this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+		if (dependents == null || cached == null) {
+			return this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+		}
+		return reconcileWithDependents(request, cached, dependents, context);
+	}
+
+	/**
+	 * Apply the dependents, then run the reconcile logic, which sees where they stand;
+	 * the {@code Ready} condition is written last, on top of whatever status the logic
+	 * wrote. A dependent that is not ready requeues the primary through the rate limiter
+	 * unless the logic asked for a requeue itself; it is not an error.
+	 */
+	private Result reconcileWithDependents(Request request, T cached, DependentsRunner<T> dependents,
+			DefaultReconcileContext<T> context) throws Exception {
+		DependentsStatus status;
+		try {
+			status = dependents.run(cached, context);
+		}
+		catch (DependentsRunner.DependentFailure failure) {
+			Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
+			writeCondition(request, new DependentsStatus(false, failure.dependent(), failure.reason()), true, cause);
+			throw cause;
+		}
+		context.dependents(status);
+		Result result;
+		try {
+			result = this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+		}
+		catch (Exception ex) {
+			writeCondition(request, status, false, ex);
+			throw ex;
+		}
+		writeCondition(request, status, false, null);
+		return (!status.ready() && result != null && result.isDone()) ? Result.requeue() : result;
+	}
+
+	private void writeCondition(Request request, DependentsStatus status, boolean failed, @Nullable Exception failure)
+			throws Exception {
+		ReadyCondition condition = this.readyCondition;
+		if (condition == null) {
+			return;
+		}
+		try {
+			condition.write(request.key(), this.reconciler.type(), status, failed);
+		}
+		catch (Exception ex) {
+			if (failure == null) {
+				throw ex;
+			}
+			failure.addSuppressed(ex);
+		}
 	}
 
 	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
+		DependentsRunner<T> dependents = this.dependents;
+		if (dependents != null) {
+			// what garbage collection cannot reach goes before the finalizer
+			try {
+				dependents.cleanUp(cached);
+			}
+			catch (DependentsRunner.DependentFailure failure) {
+				throw (Exception) Objects.requireNonNull(failure.getCause());
+			}
+		}
 		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
 		if (result == null || !result.isDone()) {
 			// not finished: keep the finalizer and come back as the result says; a null

@@ -17,6 +17,7 @@ import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.reconcile.AlreadyOwnedException;
+import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
@@ -52,6 +53,8 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	private final ReconcilerBinder toolkit;
 
 	private final KubernetesWriter writer;
+
+	private volatile DependentsStatus dependents = DependentsStatus.NONE;
 
 	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcilerBinder toolkit,
 			KubernetesWriter writer) {
@@ -254,6 +257,15 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 		V1ObjectMeta metadata = object.getMetadata();
 		String namespace = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" : "";
 		return kind + " " + namespace + metadata.getName();
+	}
+
+	@Override
+	public DependentsStatus dependents() {
+		return this.dependents;
+	}
+
+	void dependents(DependentsStatus dependents) {
+		this.dependents = dependents;
 	}
 
 	@Override

@@ -15,6 +15,7 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
@@ -106,6 +107,86 @@ final class KubernetesWriter {
 						+ "404 Not Found: the API server serves no /status subresource for " + type.plural() + ". "
 						+ ServedResources.fix(type) + " The key is not retried until the object changes or resyncs.",
 				ex);
+	}
+
+	/**
+	 * Read an object from the server, not the cache, with its managed fields.
+	 * @param object an object that names the one to read
+	 * @return the server's object, or {@code null} if there is none
+	 * @throws ApiException if the server refuses the read
+	 */
+	<R extends KubernetesObject> @Nullable R read(R object) throws ApiException {
+		try {
+			Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(),
+					new ArrayList<>(), null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
+			@SuppressWarnings("unchecked")
+			R read = (R) this.apiClient.execute(call, object.getClass()).getData();
+			return read;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404) {
+				return null;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Delete an object only if it is still the one of this uid, so that a delete never
+	 * reaches an object created again under the same name.
+	 * @param object the object to delete
+	 * @param uid its uid
+	 * @return {@code true} if this call deleted it
+	 * @throws ApiException if the server refuses it, other than for a gone object or
+	 * another uid
+	 */
+	boolean deleteExactly(KubernetesObject object, String uid) throws ApiException {
+		JsonObject preconditions = new JsonObject();
+		preconditions.addProperty("uid", uid);
+		JsonObject options = new JsonObject();
+		options.addProperty("apiVersion", "v1");
+		options.addProperty("kind", "DeleteOptions");
+		options.addProperty("propagationPolicy", "Background");
+		options.add("preconditions", preconditions);
+		try {
+			Call call = this.apiClient.buildCall(null, itemPath(object, false), "DELETE", new ArrayList<>(),
+					new ArrayList<>(), options, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(),
+					null);
+			this.apiClient.execute(call, null);
+			return true;
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() == 404 || ex.getCode() == 409) {
+				return false;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Apply a JSON merge patch to an object's {@code /status} subresource.
+	 * @param object the object to patch, which names it
+	 * @param patch the patch, as JSON
+	 * @return the object the server stored
+	 * @throws ApiException if the server refuses it
+	 */
+	<R extends KubernetesObject> R mergePatchStatus(R object, String patch) throws ApiException {
+		try {
+			return call(object, "PATCH", itemPath(object, true), MERGE_PATCH, patch, false);
+		}
+		catch (ApiException ex) {
+			throw statusWriteFailure(object, ex);
+		}
+	}
+
+	/**
+	 * Return the body an apply of this object sends, with its type set and without the
+	 * empty values the model put there by default.
+	 * @param object the object
+	 * @return the JSON
+	 */
+	JsonObject applyJson(KubernetesObject object) {
+		return applyBody(object, false);
 	}
 
 	private boolean exists(KubernetesObject object) {

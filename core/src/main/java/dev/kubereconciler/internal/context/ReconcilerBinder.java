@@ -16,6 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
@@ -36,6 +37,8 @@ public final class ReconcilerBinder {
 
 	private final Ticker ticker;
 
+	private final ControllerListener listener;
+
 	private final ModelCopier copier = new ModelCopier();
 
 	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
@@ -51,8 +54,22 @@ public final class ReconcilerBinder {
 	 * @param ticker the time source of the cache views' retention
 	 */
 	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker) {
+		this(apiClient, events, ticker, ControllerListener.NONE);
+	}
+
+	/**
+	 * Create a binder.
+	 * @param apiClient the client that reconcile contexts write through
+	 * @param events the event recorder of each controller, by name; {@code null} for none
+	 * @param ticker the time source of the cache views' retention and of the dependents'
+	 * readiness
+	 * @param listener what hears of the dependents' applies and prunes
+	 */
+	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker,
+			ControllerListener listener) {
 		this.apiClient = apiClient;
 		this.ticker = ticker;
+		this.listener = listener;
 		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
 	}
 
@@ -142,6 +159,14 @@ public final class ReconcilerBinder {
 
 	ApiClient apiClient() {
 		return this.apiClient;
+	}
+
+	Ticker ticker() {
+		return this.ticker;
+	}
+
+	ControllerListener listener() {
+		return this.listener;
 	}
 
 	ModelCopier copier() {
