@@ -2,6 +2,10 @@ package dev.kubereconciler.controller;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
+import java.util.List;
 import java.util.Objects;
 
 import com.google.gson.annotations.SerializedName;
@@ -75,7 +79,7 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 	private static void checkConditions(Class<?> type) {
 		Class<?> status = null;
 		try {
-			status = type.getMethod("getStatus").getReturnType();
+			status = resolve(type, type.getMethod("getStatus").getGenericReturnType());
 		}
 		catch (NoSuchMethodException ex) {
 			// refused below
@@ -85,6 +89,31 @@ public final class ReconcileSpec<T extends KubernetesObject> {
 					+ "Ready condition goes: add a List<V1Condition> conditions field to its status (and to its CRD "
 					+ "schema), or leave the Ready condition off");
 		}
+	}
+
+	/**
+	 * Resolve a return type against a class, so that {@code CustomResource<S, T>}'s
+	 * {@code T getStatus()} is the model's status record.
+	 */
+	private static @Nullable Class<?> resolve(Class<?> type, Type returned) {
+		if (returned instanceof Class<?> plain) {
+			return plain;
+		}
+		if (returned instanceof ParameterizedType parameterized && parameterized.getRawType() instanceof Class<?> raw) {
+			return raw;
+		}
+		if (returned instanceof TypeVariable<?> variable
+				&& variable.getGenericDeclaration() instanceof Class<?> owner) {
+			int index = List.of(owner.getTypeParameters()).indexOf(variable);
+			for (Class<?> current = type; current != null
+					&& current != Object.class; current = current.getSuperclass()) {
+				if (current.getGenericSuperclass() instanceof ParameterizedType parent
+						&& parent.getRawType() == owner) {
+					return resolve(current, parent.getActualTypeArguments()[index]);
+				}
+			}
+		}
+		return null;
 	}
 
 	private static boolean hasField(Class<?> type, String name) {

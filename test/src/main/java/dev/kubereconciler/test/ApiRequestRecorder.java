@@ -1,6 +1,7 @@
 package dev.kubereconciler.test;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -14,13 +15,15 @@ import okhttp3.Response;
  * OkHttp interceptor that records every request an {@link ApiClient} sends, so that a
  * test can check each against the RBAC rules the application declares. Requests that
  * differ only in their object name or query are recorded once each, with the first name
- * seen.
+ * seen; {@link #allRequests()} keeps every one.
  */
 public final class ApiRequestRecorder implements Interceptor {
 
 	private final Set<ApiRequest> requests = new LinkedHashSet<>();
 
 	private final Set<String> seen = new LinkedHashSet<>();
+
+	private final List<ApiRequest> every = new ArrayList<>();
 
 	/**
 	 * Record the requests of a client from now on, with a new recorder.
@@ -52,6 +55,7 @@ public final class ApiRequestRecorder implements Interceptor {
 			if (this.seen.add(key)) {
 				this.requests.add(parsed);
 			}
+			this.every.add(parsed);
 		}
 		return chain.proceed(request);
 	}
@@ -62,6 +66,15 @@ public final class ApiRequestRecorder implements Interceptor {
 	 */
 	public synchronized List<ApiRequest> requests() {
 		return List.copyOf(this.requests);
+	}
+
+	/**
+	 * Return every request recorded so far, repeats included, for counting requests such
+	 * as the writes of a steady state.
+	 * @return the requests, in the order sent
+	 */
+	public synchronized List<ApiRequest> allRequests() {
+		return List.copyOf(this.every);
 	}
 
 	/**
