@@ -23,8 +23,8 @@ import dev.kubereconciler.reconcile.ReconcileContext;
  * deletes what it applied before and no longer wants.
  *
  * <pre class="code">
- * Dependent&lt;Widget, V1ConfigMap&gt; config = Dependent.of("config", V1ConfigMap.class,
- *         (widget, context) -&gt; new V1ConfigMap()
+ * Dependent&lt;Widget, V1ConfigMap&gt; config = Dependent.forPrimary(Widget.class)
+ *     .of("config", V1ConfigMap.class, (widget, context) -&gt; new V1ConfigMap()
  *             .metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
  *             .data(Map.of("size", widget.getSpec().size())))
  *     .build();
@@ -87,7 +87,22 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 	}
 
 	/**
-	 * Declare a dependent of exactly one object.
+	 * Start declaring dependents of a primary type, so that the desired-state lambdas
+	 * need no parameter types: {@code Dependent.forPrimary(Widget.class).of("config",
+	 * V1ConfigMap.class, (widget, context) -> ...)}.
+	 * @param <P> the primary type
+	 * @param primary the primary's model class
+	 * @return the factory
+	 */
+	public static <P extends KubernetesObject> Factory<P> forPrimary(Class<P> primary) {
+		Objects.requireNonNull(primary, "primary must not be null");
+		return new Factory<>();
+	}
+
+	/**
+	 * Declare a dependent of exactly one object. Java infers the primary type from a
+	 * method reference or typed lambda parameters; with untyped ones, start from
+	 * {@link #forPrimary(Class)}.
 	 * @param <P> the primary type
 	 * @param <R> the dependent type
 	 * @param name the dependent's name, unique in its controller: a DNS label such as
@@ -262,6 +277,45 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 
 		/** Leave them as they are, neither applied nor deleted. */
 		SKIP
+
+	}
+
+	/**
+	 * Declares dependents of one primary type.
+	 *
+	 * @param <P> the primary type
+	 */
+	public static final class Factory<P extends KubernetesObject> {
+
+		private Factory() {
+		}
+
+		/**
+		 * Declare a dependent of exactly one object.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in its controller
+		 * @param type the dependent's model class
+		 * @param desired the desired object
+		 * @return a builder for the rest of the declaration
+		 * @see Dependent#of(String, Class, DesiredObject)
+		 */
+		public <R extends KubernetesObject> Builder<P, R> of(String name, Class<R> type, DesiredObject<P, R> desired) {
+			return Dependent.of(name, type, desired);
+		}
+
+		/**
+		 * Declare a bulk dependent: a varying number of objects of one kind.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in its controller
+		 * @param type the dependent's model class
+		 * @param desired the desired objects
+		 * @return a builder for the rest of the declaration
+		 * @see Dependent#bulk(String, Class, DesiredObjects)
+		 */
+		public <R extends KubernetesObject> Builder<P, R> bulk(String name, Class<R> type,
+				DesiredObjects<P, R> desired) {
+			return Dependent.bulk(name, type, desired);
+		}
 
 	}
 
