@@ -125,7 +125,8 @@ class DependentsTests {
 
 	@Test
 	void aPredicateSaysWhatTheObjectWaitsFor() {
-		Readiness<V1ConfigMap> readiness = Readiness.when((configMap) -> configMap.getData() != null, "its data");
+		Readiness<V1ConfigMap> readiness = Readiness
+			.when((configMap) -> configMap.getData() != null && configMap.getData().containsKey("a"), "its data");
 		assertThat(readiness.notReady(new V1ConfigMap())).isEqualTo("waiting for its data");
 		assertThat(readiness.notReady(new V1ConfigMap().data(Map.of("a", "b")))).isNull();
 	}
