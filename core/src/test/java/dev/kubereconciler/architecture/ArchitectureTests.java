@@ -68,6 +68,8 @@ class ArchitectureTests {
 			.definedBy(ROOT + ".sharding..")
 			.layer("leaderelection")
 			.definedBy(ROOT + ".leaderelection..")
+			.layer("dependent")
+			.definedBy(ROOT + ".dependent..")
 			.layer("controller")
 			.definedBy(ROOT + ".controller..")
 			.layer("internal")
@@ -96,20 +98,22 @@ class ArchitectureTests {
 			.mayOnlyAccessLayers("time", "ratelimit", "reconcile", "leaderelection")
 			.whereLayer("leaderelection")
 			.mayOnlyAccessLayers("time")
+			.whereLayer("dependent")
+			.mayOnlyAccessLayers("reconcile", "cache")
 			.whereLayer("controller")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
-					"leaderelection")
+					"leaderelection", "dependent")
 			.whereLayer("internal")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
-					"leaderelection", "controller")
+					"leaderelection", "dependent", "controller")
 			.whereLayer("manager")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
-					"leaderelection", "controller", "internal")
+					"leaderelection", "dependent", "controller", "internal")
 			.whereLayer("metrics")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "sharding", "controller",
 					"manager")
 			.whereLayer("rbac")
-			.mayOnlyAccessLayers("reconcile", "cache", "controller")
+			.mayOnlyAccessLayers("reconcile", "cache", "dependent", "controller")
 			.whereLayer("crd")
 			.mayOnlyAccessLayers("reconcile", "time")
 			.check(CORE);
