@@ -52,6 +52,21 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
+	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
+		this.listeners.forEach((listener) -> listener.dependentApplied(controller, dependent, changed, drift));
+	}
+
+	@Override
+	public void dependentPruned(String controller, String dependent) {
+		this.listeners.forEach((listener) -> listener.dependentPruned(controller, dependent));
+	}
+
+	@Override
+	public void dependentReady(String controller, String dependent, Duration waited) {
+		this.listeners.forEach((listener) -> listener.dependentReady(controller, dependent, waited));
+	}
+
+	@Override
 	public QueueObserver<Request> queueObserver(String controller) {
 		List<QueueObserver<Request>> observers = this.listeners.stream()
 			.map((listener) -> listener.queueObserver(controller))

@@ -2,7 +2,9 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -67,6 +69,12 @@ public class ControllerProperties {
 	 * Rate limiter for failures and Result.requeue().
 	 */
 	private final RateLimiterProperties rateLimiter = new RateLimiterProperties();
+
+	/**
+	 * Settings of the controller's dependents, by dependent name: turn one off or change
+	 * its ready timeout.
+	 */
+	private final Map<String, DependentProperties> dependents = new LinkedHashMap<>();
 
 	public @Nullable String getFinalizer() {
 		return this.finalizer;
@@ -142,6 +150,10 @@ public class ControllerProperties {
 
 	public RateLimiterProperties getRateLimiter() {
 		return this.rateLimiter;
+	}
+
+	public Map<String, DependentProperties> getDependents() {
+		return this.dependents;
 	}
 
 }

@@ -15,8 +15,10 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -24,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
@@ -127,7 +130,8 @@ public final class KubeReconcilerAutoConfiguration {
 			ObjectProvider<EventRecorders> eventRecorders, BeanFactory beanFactory, Environment environment) {
 		ControllerDefinitionResolver definitions = new ControllerDefinitionResolver(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
-				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null);
+				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null,
+				(name) -> declaredType(beanFactory, name));
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {
@@ -154,6 +158,18 @@ public final class KubeReconcilerAutoConfiguration {
 					}
 					return builder.build();
 				}, properties.isAutoStartup());
+	}
+
+	private static @Nullable ResolvableType declaredType(BeanFactory beanFactory, String name) {
+		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
+			try {
+				return listable.getMergedBeanDefinition(name).getResolvableType();
+			}
+			catch (NoSuchBeanDefinitionException ex) {
+				// a singleton registered without a definition: its type is not known
+			}
+		}
+		return null;
 	}
 
 	/**

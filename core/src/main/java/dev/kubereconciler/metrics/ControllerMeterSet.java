@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -68,6 +69,8 @@ final class ControllerMeterSet {
 	private final MeterRegistry registry;
 
 	private final Tags controllerTags;
+
+	private final Map<String, DependentMeterSet> dependents = new ConcurrentHashMap<>();
 
 	final Counter adds;
 
@@ -141,7 +144,18 @@ final class ControllerMeterSet {
 		Controller current = controller.get();
 		if (current != null) {
 			current.definition().eventFilters().keySet().forEach(this::eventFilterDropped);
+			current.definition().reconciler().dependents().all().forEach((dependent) -> dependent(dependent.name()));
 		}
+	}
+
+	/**
+	 * Return the meters of a dependent, registered on first use: a prune may name a
+	 * dependent that is no longer declared, whose objects are still labelled with it.
+	 */
+	DependentMeterSet dependent(String name) {
+		DependentMeterSet meters = this.dependents.get(name);
+		return (meters != null) ? meters : this.dependents.computeIfAbsent(name,
+				(dependent) -> new DependentMeterSet(this.registry, this.controllerTags, dependent));
 	}
 
 	private Counter eventFilterDropped(String filter) {
@@ -209,7 +223,7 @@ final class ControllerMeterSet {
 		}).description(description).tags(tags).baseUnit(baseUnit).strongReference(true).register(registry);
 	}
 
-	private static Duration[] seconds(double... values) {
+	static Duration[] seconds(double... values) {
 		Duration[] durations = new Duration[values.length];
 		for (int i = 0; i < values.length; i++) {
 			durations[i] = Duration.ofNanos(Math.round(values[i] * 1e9));

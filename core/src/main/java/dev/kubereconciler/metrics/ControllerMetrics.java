@@ -12,6 +12,8 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerListener;
@@ -26,8 +28,9 @@ import dev.kubereconciler.reconcile.Trigger;
 /**
  * Publishes controller-runtime's controller and work queue metrics through Micrometer,
  * under names that Micrometer's Prometheus registry renders exactly as controller-runtime
- * does, plus {@code workqueue_waiting}, {@code ratelimiter_delay_seconds} and
- * {@code ratelimiter_tokens}.
+ * does, plus {@code workqueue_waiting}, {@code ratelimiter_delay_seconds},
+ * {@code ratelimiter_tokens} and the {@code kube_reconciler_dependent_*} meters of each
+ * dependent.
  *
  * <p>
  * A controller's meters are registered, zero-initialised, when it first changes state, as
@@ -35,6 +38,8 @@ import dev.kubereconciler.reconcile.Trigger;
  * live controller, looked up by name, so they follow its queue across restarts.
  */
 public final class ControllerMetrics implements MeterBinder, ControllerListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(ControllerMetrics.class);
 
 	private final Function<String, @Nullable Controller> controllers;
 
@@ -108,6 +113,52 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 		if (meters != null) {
 			meters.eventFiltered(filter);
 		}
+	}
+
+	@Override
+	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
+		try {
+			ControllerMeterSet meters = meters(controller);
+			if (meters != null) {
+				meters.dependent(dependent).applied(changed, drift);
+			}
+		}
+		catch (RuntimeException ex) {
+			notRecorded(controller, dependent, ex);
+		}
+	}
+
+	@Override
+	public void dependentPruned(String controller, String dependent) {
+		try {
+			ControllerMeterSet meters = meters(controller);
+			if (meters != null) {
+				meters.dependent(dependent).pruned();
+			}
+		}
+		catch (RuntimeException ex) {
+			notRecorded(controller, dependent, ex);
+		}
+	}
+
+	@Override
+	public void dependentReady(String controller, String dependent, Duration waited) {
+		try {
+			ControllerMeterSet meters = meters(controller);
+			if (meters != null) {
+				meters.dependent(dependent).ready(waited);
+			}
+		}
+		catch (RuntimeException ex) {
+			notRecorded(controller, dependent, ex);
+		}
+	}
+
+	// these are called from inside a reconcile, which a meter that cannot be registered
+	// (its name taken by a meter with other tags) must not fail
+	private static void notRecorded(String controller, String dependent, RuntimeException ex) {
+		logger.warn("Cannot record the meters of dependent '{}' of controller '{}': {}", dependent, controller,
+				ex.toString());
 	}
 
 	@Override

@@ -117,4 +117,22 @@ public @interface Reconciler {
 	 */
 	Watch[] maps() default {};
 
+	/**
+	 * Names of {@code Dependent<T, ?>} beans, where {@code T} is the watched type: the
+	 * objects each primary object owns, which the controller applies before each
+	 * reconcile, waits for and prunes. Their types are owned, as with {@link #owns()}.
+	 * {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*} turns one off
+	 * or changes its ready timeout.
+	 * @return the bean names, none by default
+	 */
+	String[] dependents() default {};
+
+	/**
+	 * Whether the controller keeps a {@code Ready} condition in the primary object's
+	 * {@code status.conditions}, saying whether every dependent is ready and naming the
+	 * first that is not; the watched type's status needs a {@code conditions} list.
+	 * @return whether to write it, {@code false} by default
+	 */
+	boolean readyCondition() default false;
+
 }

@@ -25,6 +25,8 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,9 +46,11 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
 import dev.kubereconciler.autoconfigure.ControllerProperties;
+import dev.kubereconciler.autoconfigure.DependentProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
+import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -221,6 +225,13 @@ class DocumentationSnippetsTests {
 			if (field.getName().equals("rateLimiter")) {
 				name += ".*";
 			}
+			if (field.getName().equals("dependents")) {
+				for (Field nested : DependentProperties.class.getDeclaredFields()) {
+					String key = name + ".<dependent>." + kebab(nested.getName());
+					assertThat(documented).as("docs/configuration.md lists %s", key).containsKey(key);
+				}
+				continue;
+			}
 			assertThat(documented).as("docs/configuration.md lists %s", name).containsKey(name);
 		}
 	}
@@ -382,6 +393,22 @@ class DocumentationSnippetsTests {
 			return new Stubs();
 		}
 
+		@Bean
+		Dependent<V1ConfigMap, V1Deployment> webDeployment() {
+			return Dependent
+				.<V1ConfigMap, V1Deployment>of("deployment", V1Deployment.class,
+						(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")))
+				.build();
+		}
+
+		@Bean
+		Dependent<V1ConfigMap, V1Deployment> webCache() {
+			return Dependent
+				.<V1ConfigMap, V1Deployment>of("cache", V1Deployment.class,
+						(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web-cache")))
+				.build();
+		}
+
 	}
 
 	static class Stubs {
@@ -393,6 +420,11 @@ class DocumentationSnippetsTests {
 
 		@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter")
 		Result widget(Request request) {
+			return Result.done();
+		}
+
+		@Reconciler(name = "web", watches = V1ConfigMap.class, dependents = { "webDeployment", "webCache" })
+		Result web(Request request) {
 			return Result.done();
 		}
 

@@ -12,6 +12,8 @@ import java.util.function.Function;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.ResolvableType;
+
 import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
@@ -52,13 +54,16 @@ public final class ControllerDefinitionResolver {
 
 	private final WatchSettings watchSettings;
 
+	private final DependentSettings dependentSettings;
+
 	public ControllerDefinitionResolver(KubeReconcilerProperties properties,
 			Function<String, @Nullable RateLimiter<Request>> limiterBeans, List<RateLimiterCustomizer> customizers,
-			Function<String, @Nullable Object> beans) {
+			Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
 		this.watchSettings = new WatchSettings(beans);
+		this.dependentSettings = new DependentSettings(beans, beanTypes);
 	}
 
 	/**
@@ -74,13 +79,13 @@ public final class ControllerDefinitionResolver {
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name,
-					(overrides) -> Finalizers.apply(fromAnnotation(name, method, overrides), method, overrides)));
+			deferred.add(() -> add(resolved, name, (overrides) -> DependentSettings
+				.apply(Finalizers.apply(fromAnnotation(name, method, overrides), method, overrides), overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
-			deferred.add(() -> add(resolved, bean.name(),
-					(overrides) -> Finalizers.apply(fromBean(bean, overrides), null, overrides)));
+			deferred.add(() -> add(resolved, bean.name(), (overrides) -> DependentSettings
+				.apply(Finalizers.apply(fromBean(bean, overrides), null, overrides), overrides)));
 		}
 		for (String name : this.properties.getControllers().keySet()) {
 			if (!origins.containsKey(name)) {
@@ -184,7 +189,7 @@ public final class ControllerDefinitionResolver {
 		}
 		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
 				annotation.eventFilterBeans(), annotation.maps(), method.description());
-		return builder.reconcile(method.function());
+		return this.dependentSettings.reconcile(builder, name, method);
 	}
 
 	private ControllerDefinition fromBean(ControllerDefinition bean, ControllerProperties overrides) {
