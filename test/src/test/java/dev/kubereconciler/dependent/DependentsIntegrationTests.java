@@ -213,6 +213,84 @@ class DependentsIntegrationTests {
 					&& "All 4 dependents are ready".equals(readyCondition("toggle").getMessage()));
 	}
 
+	@Test
+	void aDependentThatNoOwnerReferenceReachesIsDeletedByTheFinalizersCleanup() throws Exception {
+		String ns = this.namespace.name();
+		String elsewhere = ns + "-elsewhere";
+		CoreV1Api core = new CoreV1Api(this.client);
+		core.createNamespace(
+				new io.kubernetes.client.openapi.models.V1Namespace().metadata(new V1ObjectMeta().name(elsewhere)))
+			.execute();
+		try {
+			Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
+				.of("published", V1ConfigMap.class,
+						(stack, context) -> new V1ConfigMap()
+							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
+							.putDataItem("greeting", stack.getSpec().greeting()))
+				.build();
+			this.manager = ControllerManager.builder(this.managerClient.client())
+				.listener(new Recorder())
+				.controller(ControllerDefinition.builder(Stack.class)
+					.named("stacks")
+					// every namespace: a controller of several lists them all, which
+					// the derived RBAC of per-namespace Roles does not cover
+					.dependent(published)
+					.finalizer("deps.test.kubereconciler.dev/published", (stack, context) -> Result.done())
+					.reconcile((stack, context) -> Result.done()))
+				.build();
+			this.manager.start();
+			createStack("far", 0, false);
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("far", elsewhere).execute()) != null);
+			V1ConfigMap far = core.readNamespacedConfigMap("far", elsewhere).execute();
+			assertThat(far.getMetadata().getOwnerReferences()).isNullOrEmpty();
+			assertThat(far.getMetadata().getAnnotations()).containsKey("dependents.kubereconciler.dev/owner-uid");
+			stacks().delete(ns, "far").throwsApiException();
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("far", elsewhere).execute()) == null);
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> stacks().get(ns, "far").throwsApiException().getObject()) == null);
+			assertThat(this.prunes).containsExactly("published");
+		}
+		finally {
+			core.deleteNamespace(elsewhere).execute();
+		}
+	}
+
+	@Test
+	void aDependentThatNoOwnerReferenceReachesNeedsAFinalizer() throws Exception {
+		String ns = this.namespace.name();
+		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
+			.of("published", V1ConfigMap.class,
+					(stack, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace("kube-public")))
+			.build();
+		List<String> failures = new CopyOnWriteArrayList<>();
+		this.manager = ControllerManager.builder(this.managerClient.client()).listener(new ControllerListener() {
+
+			@Override
+			public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
+					Throwable error) {
+				if (error != null) {
+					failures.add(outcome + ": " + error.getMessage());
+				}
+			}
+
+		})
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("stacks")
+				.dependent(published)
+				.reconcile((stack, context) -> Result.done()))
+			.build();
+		this.manager.start();
+		createStack("stray", 0, false);
+		await().atMost(TIMEOUT).until(() -> !failures.isEmpty());
+		assertThat(failures.get(0)).startsWith(ReconcileOutcome.TERMINAL_ERROR + ": ")
+			.contains("Dependent 'published' applies ConfigMap kube-public/stray, which no owner reference from Stack "
+					+ ns + "/stray can reach")
+			.contains("give controller 'stacks' a finalizer");
+	}
+
 	private void start(Duration resync) {
 		ControllerDefinition definition = ControllerDefinition.builder(Stack.class)
 			.named("stacks")

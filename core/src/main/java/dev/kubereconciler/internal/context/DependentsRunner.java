@@ -169,7 +169,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 				throw new DependentFailure(dependent.name(), ex);
 			}
 		}
-		prune(primary, uid, setId, kept);
+		prune(primary, uid, setId, kept, false);
 		if (status != null) {
 			return status;
 		}
@@ -187,7 +187,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 */
 	boolean cleanUp(P primary) throws DependentFailure {
 		String uid = Objects.requireNonNull(primary.getMetadata().getUid());
-		prune(primary, uid, DependentJson.applySetId(primary), Map.of());
+		prune(primary, uid, DependentJson.applySetId(primary), Map.of(), true);
 		return true;
 	}
 
@@ -279,7 +279,12 @@ final class DependentsRunner<P extends KubernetesObject> {
 		}
 	}
 
-	private void prune(P primary, String uid, String setId, Map<String, @Nullable Set<String>> kept)
+	/**
+	 * Delete what no longer belongs: for a reconcile, the objects their dependent no
+	 * longer keeps; for a cleanup, every object that no owner reference reaches, found by
+	 * a scan of the label, since what this replica remembers may predate a restart.
+	 */
+	private void prune(P primary, String uid, String setId, Map<String, @Nullable Set<String>> kept, boolean cleanup)
 			throws DependentFailure {
 		Map<String, Dependent<P, ?>> enabled = new LinkedHashMap<>();
 		this.dependents.order().forEach((dependent) -> enabled.put(dependent.name(), dependent));
@@ -289,7 +294,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 			for (KubernetesObject object : view.owned(uid)) {
 				candidates.put(Caches.metaNamespaceKeyFunc(object), object);
 			}
-			if (this.unowned.contains(type) || primary.getMetadata().getNamespace() == null) {
+			if (cleanup || this.unowned.contains(type) || primary.getMetadata().getNamespace() == null) {
 				for (KubernetesObject object : view.list(null, (object) -> setId.equals(label(object, PART_OF)))) {
 					candidates.putIfAbsent(Caches.metaNamespaceKeyFunc(object), object);
 				}
@@ -301,8 +306,8 @@ final class DependentsRunner<P extends KubernetesObject> {
 					continue;
 				}
 				Dependent<P, ?> dependent = enabled.get(name);
-				boolean wanted = dependent != null && dependent.type() == type
-						&& (kept.containsKey(name) ? keeps(kept.get(name), candidate.getKey()) : true);
+				boolean wanted = cleanup ? ownedBy(object, uid) : dependent != null && dependent.type() == type
+						&& (!kept.containsKey(name) || keeps(kept.get(name), candidate.getKey()));
 				if (!wanted) {
 					try {
 						delete(object, uid, name);
@@ -353,14 +358,21 @@ final class DependentsRunner<P extends KubernetesObject> {
 
 	private static boolean belongsTo(KubernetesObject live, String uid) {
 		V1ObjectMeta metadata = live.getMetadata();
-		if (metadata.getOwnerReferences() != null) {
-			for (V1OwnerReference reference : metadata.getOwnerReferences()) {
+		return ownedBy(live, uid)
+				|| (metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID)));
+	}
+
+	// garbage collection deletes these once the owner goes
+	private static boolean ownedBy(KubernetesObject object, String uid) {
+		List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
+		if (references != null) {
+			for (V1OwnerReference reference : references) {
 				if (uid.equals(reference.getUid())) {
 					return true;
 				}
 			}
 		}
-		return metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID));
+		return false;
 	}
 
 	private static @Nullable String label(KubernetesObject object, String key) {
