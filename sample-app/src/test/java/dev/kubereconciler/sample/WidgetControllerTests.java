@@ -3,6 +3,8 @@ package dev.kubereconciler.sample;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,10 +18,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.kubereconciler.manager.ControllerRegistry;
+import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 import dev.kubereconciler.sample.widget.Widget;
-import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.sample.widget.WidgetReconciler;
 import dev.kubereconciler.sample.widget.WidgetStatus;
 import dev.kubereconciler.test.KubernetesTest;
@@ -94,6 +96,25 @@ class WidgetControllerTests {
 		});
 		assertThat(this.externalApi.describe(externalId))
 			.hasValueSatisfying((external) -> assertThat(external.size()).isEqualTo(42));
+		// the settings dependent follows the spec too
+		await().untilAsserted(() -> assertThat(
+				new CoreV1Api(this.client).readNamespacedConfigMap("growing-widget", NAMESPACE).execute().getData())
+			.containsEntry("size", "42")
+			.containsEntry("color", "green"));
+	}
+
+	@Test
+	void eachWidgetOwnsItsSettingsConfigMap() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "configured", "red", 5))
+			.throwsApiException()
+			.getObject();
+		awaitPhase("configured", WidgetStatus.READY);
+		V1ConfigMap settings = new CoreV1Api(this.client).readNamespacedConfigMap("configured-widget", NAMESPACE)
+			.execute();
+		assertThat(settings.getData()).containsEntry("color", "red").containsEntry("size", "5");
+		assertThat(settings.getMetadata().getOwnerReferences()).singleElement()
+			.satisfies((owner) -> assertThat(owner.getUid()).isEqualTo(created.getMetadata().getUid()));
+		assertThat(settings.getMetadata().getLabels()).containsEntry("dependents.kubereconciler.dev/name", "settings");
 	}
 
 	@Test

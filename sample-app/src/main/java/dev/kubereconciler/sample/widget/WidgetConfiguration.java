@@ -3,6 +3,8 @@ package dev.kubereconciler.sample.widget;
 import java.util.Set;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
 import org.springframework.context.annotation.Bean;
@@ -10,6 +12,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.CustomResourceList;
@@ -17,8 +20,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.SampleProperties;
 
 /**
- * Beans of the widget controller: the typed API, the CRD installer and the controller's
- * own rate limiter.
+ * Beans of the widget controller: its dependent ConfigMap, the typed API, the RBAC of its
+ * finalizer and status writes, and the controller's own rate limiter.
  */
 @Configuration(proxyBeanMethods = false)
 public class WidgetConfiguration {
@@ -32,6 +35,23 @@ public class WidgetConfiguration {
 	RbacCustomizer widgetRbac() {
 		ResourceType widgets = ResourceType.of(Widget.class);
 		return (rules) -> rules.finalizers(widgets, Set.of()).status(widgets, Set.of());
+	}
+
+	/**
+	 * The ConfigMap each widget owns, from which workloads read its color and size. The
+	 * controller applies it before each reconcile of the widget, only when it differs,
+	 * and garbage collection deletes it with the widget.
+	 * @return the dependent
+	 */
+	@Bean
+	Dependent<Widget, V1ConfigMap> widgetSettings() {
+		return Dependent.forPrimary(Widget.class)
+			.of("settings", V1ConfigMap.class,
+					(widget, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-widget"))
+						.putDataItem("color", widget.getSpec().color())
+						.putDataItem("size", String.valueOf(widget.getSpec().size())))
+			.build();
 	}
 
 	@Bean

@@ -20,7 +20,8 @@ import dev.kubereconciler.sample.external.ExternalWidgetApi;
  * <p>
  * Each reconcile makes at most one call (provision, update, describe or deprovision), so
  * the manager bucket, which admits reconciles, caps the calls too. A finalizer gives the
- * controller the chance to deprovision before a widget goes away.
+ * controller the chance to deprovision before a widget goes away. The widget's settings
+ * ConfigMap is a dependent, applied by the framework before each reconcile.
  */
 @Component
 public class WidgetReconciler implements Cleaner<Widget> {
@@ -37,7 +38,8 @@ public class WidgetReconciler implements Cleaner<Widget> {
 		this.verifyPeriod = properties.getWidgets().getVerifyPeriod();
 	}
 
-	@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter", finalizer = FINALIZER)
+	@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter", finalizer = FINALIZER,
+			dependents = "widgetSettings")
 	public Result reconcile(Widget widget, ReconcileContext<Widget> context) throws Exception {
 		WidgetStatus current = (widget.getStatus() != null) ? widget.getStatus()
 				: new WidgetStatus(null, null, null, null);
