@@ -24,7 +24,8 @@ import dev.kubereconciler.reconcile.Trigger;
 /**
  * Records what each controller did, for the {@code controllers} endpoint: reconciles by
  * outcome, rate-limited requeues, limiter delays by source, the keys that keep retrying,
- * and a bounded log of the latest limiter decisions.
+ * a bounded log of the latest limiter decisions, and what each dependent's applies and
+ * prunes did.
  */
 public class ControllerActivity implements ControllerListener {
 
@@ -108,6 +109,27 @@ public class ControllerActivity implements ControllerListener {
 	@Override
 	public void eventFiltered(String controller, String filter) {
 		record(controller).filtered.computeIfAbsent(filter, (name) -> new LongAdder()).increment();
+	}
+
+	@Override
+	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
+		record(controller).dependent(dependent).applied(changed, drift);
+	}
+
+	@Override
+	public void dependentPruned(String controller, String dependent) {
+		record(controller).dependent(dependent).pruned();
+	}
+
+	/**
+	 * Return what the applies and prunes of a dependent did.
+	 * @param controller the controller name
+	 * @param dependent the dependent's name
+	 * @return the counts, zero for a dependent that did nothing yet
+	 */
+	public DependentCounts dependent(String controller, String dependent) {
+		DependentTally tally = read(controller).dependents.get(dependent);
+		return (tally != null) ? tally.counts() : DependentCounts.NONE;
 	}
 
 	/**
@@ -328,6 +350,8 @@ public class ControllerActivity implements ControllerListener {
 
 		final Map<String, LongAdder> filtered = new ConcurrentHashMap<>();
 
+		final Map<String, DependentTally> dependents = new ConcurrentHashMap<>();
+
 		// guarded by this Activity, like events
 		final Map<DelaySource, Delays> delays;
 
@@ -366,6 +390,11 @@ public class ControllerActivity implements ControllerListener {
 
 		long count(ReconcileOutcome outcome) {
 			return this.outcomes.get(outcome).sum();
+		}
+
+		DependentTally dependent(String name) {
+			DependentTally tally = this.dependents.get(name);
+			return (tally != null) ? tally : this.dependents.computeIfAbsent(name, (key) -> new DependentTally());
 		}
 
 	}

@@ -238,7 +238,7 @@ public class ControllersEndpoint {
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name),
 				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
-				this.activity.conflicts(name));
+				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity));
 	}
 
 	private static Map<String, Integer> depthByPriority(Controller controller) {
@@ -309,11 +309,12 @@ public class ControllersEndpoint {
 	 * @param eventFilterDrops updates of primary objects that each event filter dropped
 	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were
 	 * retried
+	 * @param dependents the dependents, in declaration order, enabled or not
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
 			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
-			DelayStatistics limiterDelay, Map<String, Long> eventFilterDrops,
-			long conflicts) implements OperationResponseBody {
+			DelayStatistics limiterDelay, Map<String, Long> eventFilterDrops, long conflicts,
+			List<DependentDescriptor> dependents) implements OperationResponseBody {
 
 	}
 

@@ -15,6 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +36,7 @@ import dev.kubereconciler.actuate.ControllersEndpoint.SimulationDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
@@ -102,10 +106,41 @@ class ControllersEndpointTests {
 		assertThat(flaky.rateLimiter().type()).isEqualTo("max-of");
 		assertThat(flaky.limiterDelay().count()).isZero();
 		assertThat(flaky.limiterDelay().bySource()).containsOnlyKeys("backoff", "bucket", "manager");
+		assertThat(flaky.dependents()).isEmpty();
 		ControllerDescriptor idle = all.controllers().get("idle");
 		assertThat(idle.state()).isEqualTo("new");
 		assertThat(idle.maxConcurrentReconciles()).isEqualTo(4);
 		assertThat(idle.rateLimiter().config()).containsEntry("baseDelay", "PT0.005S");
+	}
+
+	@Test
+	void eachDependentIsListedWithItsDeclarationAndWhatItsAppliesAndPrunesDid() {
+		Dependent<V1ConfigMap, V1Secret> token = Dependent
+			.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
+					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")))
+			.readyTimeout(Duration.ofMinutes(2))
+			.build();
+		Dependent<V1ConfigMap, V1Deployment> web = Dependent
+			.<V1ConfigMap, V1Deployment>of("web", V1Deployment.class,
+					(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")))
+			.dependsOn("token")
+			.build()
+			.withEnabled(false);
+		ControllersEndpoint endpoint = endpoint(Show.ALWAYS,
+				definition("site", (request) -> Result.done()).dependent(token).dependent(web));
+		this.activity.dependentApplied("site", "token", true, false);
+		this.activity.dependentApplied("site", "token", true, true);
+		this.activity.dependentApplied("site", "token", false, false);
+		this.activity.dependentPruned("site", "web");
+		this.activity.dependentPruned("site", "web");
+		// objects applied under a name the code no longer has are pruned, but not listed
+		this.activity.dependentPruned("site", "legacy");
+		assertThat(endpoint.controllers().controllers().get("site").dependents()).containsExactly(
+				new DependentDescriptor("token", "v1/Secret", true, List.of(), "PT2M", 2, 1, 1, 0),
+				new DependentDescriptor("web", "apps/v1/Deployment", false, List.of("token"), "PT10M", 0, 0, 0, 2));
+		assertThat(endpoint.controller("site").summary().dependents()).hasSize(2);
+		assertThat(this.activity.dependent("site", "legacy")).isEqualTo(new DependentCounts(0, 0, 0, 1));
+		assertThat(this.activity.dependent("nope", "token")).isEqualTo(new DependentCounts(0, 0, 0, 0));
 	}
 
 	@Test

@@ -144,13 +144,13 @@ final class ControllerMeterSet {
 		Controller current = controller.get();
 		if (current != null) {
 			current.definition().eventFilters().keySet().forEach(this::eventFilterDropped);
-			current.definition().reconciler().dependents().all().forEach((dependent) -> dependent(dependent.name()));
 		}
 	}
 
 	/**
-	 * Return the meters of a dependent, registered on first use: a prune may name a
-	 * dependent that is no longer declared, whose objects are still labelled with it.
+	 * Return the meters of a dependent, registered on its first apply or prune: the
+	 * architecture rule keeps this package off the dependent declarations, and a prune
+	 * may name a dependent that is no longer declared anyway.
 	 */
 	DependentMeterSet dependent(String name) {
 		DependentMeterSet meters = this.dependents.get(name);

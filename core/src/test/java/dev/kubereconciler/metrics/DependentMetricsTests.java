@@ -1,30 +1,19 @@
 package dev.kubereconciler.metrics;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.kubernetes.client.openapi.models.V1ConfigMap;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1Secret;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.ratelimit.RateLimiters;
-import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
@@ -36,19 +25,10 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  */
 class DependentMetricsTests {
 
-	private final ManualClock scheduler = new ManualClock();
-
 	private final Map<String, DefaultController> controllers = new ConcurrentHashMap<>();
-
-	private final List<DefaultController> started = new ArrayList<>();
 
 	private final ControllerMetrics metrics = new ControllerMetrics(this.controllers::get,
 			() -> RateLimiters.bucket(Double.POSITIVE_INFINITY, 1));
-
-	@AfterEach
-	void stop() {
-		this.started.forEach((controller) -> controller.stop(Duration.ofSeconds(5)));
-	}
 
 	@Test
 	void appliesAreCountedByWhetherTheyChangedTheObjectAndDriftCorrectionsApart() {
@@ -109,20 +89,14 @@ class DependentMetricsTests {
 	}
 
 	@Test
-	void prometheusNamesAreKubeReconcilerDependentAndDeclaredDependentsStartAtZero() {
+	void prometheusNamesAreKubeReconcilerDependentAndEveryMeterOfADependentStartsWithItsFirstApply() {
 		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 		this.metrics.bindTo(registry);
-		start(ControllerDefinition.builder(V1ConfigMap.class)
-			.named("cm")
-			.rateLimiter(RateLimiters.controllerDefault(this.scheduler))
-			.dependent(Dependent
-				.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
-						(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")))
-				.build())
-			.reconcile((request) -> Result.done()));
+		assertThat(registry.scrape()).doesNotContain("kube_reconciler_dependent");
+		this.metrics.dependentApplied("cm", "token", false, false);
 		assertThat(registry.scrape()).contains("# TYPE kube_reconciler_dependent_applies_total counter",
 				"kube_reconciler_dependent_applies_total{controller=\"cm\",dependent=\"token\",result=\"changed\"} 0.0",
-				"kube_reconciler_dependent_applies_total{controller=\"cm\",dependent=\"token\",result=\"unchanged\"} 0.0",
+				"kube_reconciler_dependent_applies_total{controller=\"cm\",dependent=\"token\",result=\"unchanged\"} 1.0",
 				"# TYPE kube_reconciler_dependent_drift_corrections_total counter",
 				"kube_reconciler_dependent_drift_corrections_total{controller=\"cm\",dependent=\"token\"} 0.0",
 				"# TYPE kube_reconciler_dependent_prunes_total counter",
@@ -134,8 +108,7 @@ class DependentMetricsTests {
 		// a prune names what the objects were applied under, which may be gone from the
 		// code
 		this.metrics.dependentPruned("cm", "old-token");
-		String scrape = registry.scrape();
-		assertThat(scrape).contains(
+		assertThat(registry.scrape()).contains(
 				"kube_reconciler_dependent_applies_total{controller=\"cm\",dependent=\"token\",result=\"changed\"} 1.0",
 				"kube_reconciler_dependent_drift_corrections_total{controller=\"cm\",dependent=\"token\"} 1.0",
 				"kube_reconciler_dependent_time_to_ready_seconds_bucket{controller=\"cm\",dependent=\"token\",le=\"5.0\"} 1",
@@ -165,13 +138,6 @@ class DependentMetricsTests {
 	private static double counter(SimpleMeterRegistry registry, String name, String dependent) {
 		Counter counter = registry.find(name).tags("controller", "widget", "dependent", dependent).counter();
 		return (counter != null) ? counter.count() : 0;
-	}
-
-	private void start(ControllerDefinition definition) {
-		DefaultController controller = StandaloneController.build(definition, this.scheduler, null, this.metrics);
-		this.controllers.put(controller.name(), controller);
-		controller.start();
-		this.started.add(controller);
 	}
 
 }
