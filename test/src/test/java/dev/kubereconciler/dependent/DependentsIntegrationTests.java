@@ -36,6 +36,7 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -87,9 +88,13 @@ class DependentsIntegrationTests {
 
 	private final List<Boolean> readySeenByReconcile = new CopyOnWriteArrayList<>();
 
+	// each test's controller selects its own stacks, not those the tests before it left
+	private String testLabel;
+
 	@BeforeEach
-	void recordManagerRequests() {
+	void recordManagerRequests(TestInfo test) {
 		this.managerClient = ApiRequestRecorder.record(this.server.apiClient());
+		this.testLabel = "t" + Integer.toHexString(test.getDisplayName().hashCode());
 	}
 
 	@AfterEach
@@ -231,20 +236,30 @@ class DependentsIntegrationTests {
 			this.manager = ControllerManager.builder(this.managerClient.client())
 				.listener(new Recorder())
 				.controller(ControllerDefinition.builder(Stack.class)
-					.named("stacks")
+					.named("far-stacks")
 					// every namespace: a controller of several lists them all, which
-					// the derived RBAC of per-namespace Roles does not cover
+					// the derived RBAC of per-namespace Roles does not cover; the
+					// selector keeps it off the other tests' stacks
+					.labelSelector("test=far")
 					.dependent(published)
 					.finalizer("deps.test.kubereconciler.dev/published", (stack, context) -> Result.done())
 					.reconcile((stack, context) -> Result.done()))
 				.build();
 			this.manager.start();
-			createStack("far", 0, false);
+			createStack("far", 0, false, Map.of("test", "far"));
 			await().atMost(TIMEOUT)
 				.until(() -> read(() -> core.readNamespacedConfigMap("far", elsewhere).execute()) != null);
 			V1ConfigMap far = core.readNamespacedConfigMap("far", elsewhere).execute();
 			assertThat(far.getMetadata().getOwnerReferences()).isNullOrEmpty();
-			assertThat(far.getMetadata().getAnnotations()).containsKey("dependents.kubereconciler.dev/owner-uid");
+			assertThat(far.getMetadata().getAnnotations()).containsKey(DependentLabels.OWNER_UID)
+				.containsEntry(DependentLabels.OWNER, ns + "/far");
+			// its changes reconcile the Stack through that annotation, so drift is put
+			// back
+			far.getData().put("greeting", "tampered");
+			core.replaceNamespacedConfigMap("far", elsewhere, far).execute();
+			await().atMost(TIMEOUT)
+				.until(() -> "hello"
+					.equals(core.readNamespacedConfigMap("far", elsewhere).execute().getData().get("greeting")));
 			stacks().delete(ns, "far").throwsApiException();
 			await().atMost(TIMEOUT)
 				.until(() -> read(() -> core.readNamespacedConfigMap("far", elsewhere).execute()) == null);
@@ -278,23 +293,25 @@ class DependentsIntegrationTests {
 
 		})
 			.controller(ControllerDefinition.builder(Stack.class)
-				.named("stacks")
+				.named("stray-stacks")
+				.labelSelector("test=stray")
 				.dependent(published)
 				.reconcile((stack, context) -> Result.done()))
 			.build();
 		this.manager.start();
-		createStack("stray", 0, false);
+		createStack("stray", 0, false, Map.of("test", "stray"));
 		await().atMost(TIMEOUT).until(() -> !failures.isEmpty());
 		assertThat(failures.get(0)).startsWith(ReconcileOutcome.TERMINAL_ERROR + ": ")
 			.contains("Dependent 'published' applies ConfigMap kube-public/stray, which no owner reference from Stack "
 					+ ns + "/stray can reach")
-			.contains("give controller 'stacks' a finalizer");
+			.contains("give controller 'stray-stacks' a finalizer");
 	}
 
 	private void start(Duration resync) {
 		ControllerDefinition definition = ControllerDefinition.builder(Stack.class)
 			.named("stacks")
 			.namespaces(this.namespace.name())
+			.labelSelector("test=" + this.testLabel)
 			.resyncPeriod(resync)
 			.dependent(StackDependents.config())
 			.dependent(StackDependents.secret())
@@ -315,8 +332,13 @@ class DependentsIntegrationTests {
 	}
 
 	private Stack createStack(String name, int workers, boolean exposed) throws ApiException {
+		return createStack(name, workers, exposed, Map.of("test", this.testLabel));
+	}
+
+	private Stack createStack(String name, int workers, boolean exposed, Map<String, String> labels)
+			throws ApiException {
 		Stack stack = new Stack();
-		stack.getMetadata().name(name).namespace(this.namespace.name());
+		stack.getMetadata().name(name).namespace(this.namespace.name()).labels(labels);
 		stack.setSpec(new Stack.Spec("nginx:1.27", "hello", workers, exposed));
 		return stacks().create(stack).throwsApiException().getObject();
 	}

@@ -25,6 +25,7 @@ import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
@@ -90,6 +91,12 @@ final class InformerWiring {
 			}
 			for (MappedWatch<?> mapped : definition.mappedWatches()) {
 				addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
+			}
+			// a dependent that no owner reference reaches names its primary in an
+			// annotation, so that its changes reconcile the primary all the same
+			for (Class<? extends KubernetesObject> type : definition.reconciler().dependents().types()) {
+				addHandler(informer(type),
+						new MappedWatchHandler(controller, new MappedWatch<>(type, DependentLabels::owner)));
 			}
 		}
 	}

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.reconcile.AlreadyOwnedException;
@@ -47,13 +48,13 @@ import dev.kubereconciler.time.Ticker;
  */
 final class DependentsRunner<P extends KubernetesObject> {
 
-	static final String PART_OF = "applyset.kubernetes.io/part-of";
+	private static final String PART_OF = DependentLabels.PART_OF;
 
-	static final String DEPENDENT = "dependents.kubereconciler.dev/name";
+	private static final String DEPENDENT = DependentLabels.DEPENDENT;
 
-	static final String DESIRED_HASH = "dependents.kubereconciler.dev/desired-hash";
+	private static final String DESIRED_HASH = DependentLabels.DESIRED_HASH;
 
-	static final String OWNER_UID = "dependents.kubereconciler.dev/owner-uid";
+	private static final String OWNER_UID = DependentLabels.OWNER_UID;
 
 	private final Dependents<P> dependents;
 
@@ -247,6 +248,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 						+ "' a finalizer, whose cleanup then deletes it");
 			}
 			metadata.putAnnotationsItem(OWNER_UID, uid);
+			metadata.putAnnotationsItem(DependentLabels.OWNER, Caches.metaNamespaceKeyFunc(primary));
 			this.unowned.add(desired.getClass());
 		}
 		JsonObject json = this.writer.applyJson(desired);
