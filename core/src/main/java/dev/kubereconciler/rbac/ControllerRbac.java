@@ -1,6 +1,15 @@
 package dev.kubereconciler.rbac;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -23,7 +32,35 @@ public final class ControllerRbac {
 	public static RbacRules derive(Collection<ControllerDefinition> definitions) {
 		RbacRules rules = new RbacRules();
 		definitions.forEach((definition) -> add(rules, definition));
+		// one informer per type serves every controller that uses it, and it lists and
+		// watches in one namespace only when they all name that one; otherwise it reads
+		// every namespace and each controller filters, which namespaced Roles cannot
+		// allow:
+		// a ClusterRole of reads covers it, and the writes stay in the namespaced Roles
+		Map<Class<?>, Set<String>> namespaces = new LinkedHashMap<>();
+		Set<Class<?>> everywhere = new HashSet<>();
+		for (ControllerDefinition definition : definitions) {
+			for (Class<? extends KubernetesObject> type : typesRead(definition)) {
+				if (definition.namespaces().isEmpty()) {
+					everywhere.add(type);
+				}
+				namespaces.computeIfAbsent(type, (key) -> new LinkedHashSet<>()).addAll(definition.namespaces());
+			}
+		}
+		namespaces.forEach((type, names) -> {
+			if (!everywhere.contains(type) && names.size() > 1) {
+				rules.readsEverywhere(ResourceType.of(type));
+			}
+		});
 		return rules;
+	}
+
+	private static List<Class<? extends KubernetesObject>> typesRead(ControllerDefinition definition) {
+		List<Class<? extends KubernetesObject>> types = new ArrayList<>();
+		types.add(definition.watches());
+		types.addAll(definition.owns());
+		types.addAll(definition.mappedTypes());
+		return types;
 	}
 
 	/**

@@ -21,6 +21,13 @@ public record RbacPolicy(List<Role> roles) {
 	/** The purpose of the role that holds the rules on sharding's leases. */
 	public static final String SHARDING = "sharding";
 
+	/**
+	 * The purpose of the ClusterRole that lets namespaced controllers read the types
+	 * their informers list in every namespace, because controllers in more than one
+	 * namespace share one informer per type.
+	 */
+	public static final String CLUSTER_READS = "cluster-reads";
+
 	public RbacPolicy {
 		roles = List.copyOf(roles);
 	}

@@ -42,6 +42,8 @@ public final class RbacRules {
 
 	private boolean events;
 
+	private final List<Grant> clusterReads = new ArrayList<>();
+
 	/**
 	 * Get, list and watch on a watched, owned or mapped type.
 	 * @param type the type
@@ -50,6 +52,18 @@ public final class RbacRules {
 	 */
 	public RbacRules watches(ResourceType type, Set<String> namespaces) {
 		return grant(type.group(), type.plural(), namespaces, READ);
+	}
+
+	/**
+	 * Get, list and watch on a type in every namespace, for an informer that reads them
+	 * all while the controllers it serves are namespaced. Rendered as a ClusterRole of
+	 * its own, so that the namespaced Roles keep every write.
+	 * @param type the type
+	 * @return this
+	 */
+	public RbacRules readsEverywhere(ResourceType type) {
+		this.clusterReads.add(new Grant(type.group(), type.plural(), Set.of(), READ));
+		return this;
 	}
 
 	/**
@@ -163,7 +177,12 @@ public final class RbacRules {
 			}
 		}
 		else if (!this.grants.isEmpty() || !this.userRules.isEmpty() || this.events) {
-			roles.add(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null, merge(this.grants)));
+			List<Grant> all = new ArrayList<>(this.grants);
+			all.addAll(this.clusterReads);
+			roles.add(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null, merge(all)));
+		}
+		if (namespaced && !this.clusterReads.isEmpty()) {
+			roles.add(new RbacPolicy.Role(RbacPolicy.CLUSTER_READS, null, mergeOnly(this.clusterReads)));
 		}
 		for (String namespace : this.leaseNamespaces) {
 			roles.add(new RbacPolicy.Role(RbacPolicy.LEADER_ELECTION, namespace,
@@ -177,6 +196,15 @@ public final class RbacRules {
 	}
 
 	private List<PolicyRule> merge(List<Grant> grants) {
+		return rules(grants, true);
+	}
+
+	private List<PolicyRule> mergeOnly(List<Grant> grants) {
+		return rules(grants, false);
+	}
+
+	// with extras: the Events and the user's rules, which go into the controllers' role
+	private List<PolicyRule> rules(List<Grant> grants, boolean extras) {
 		// group -> resource -> verbs, so that one rule per group lists resources with
 		// equal verbs
 		Map<String, Map<String, Set<String>>> verbs = new TreeMap<>();
@@ -185,7 +213,7 @@ public final class RbacRules {
 				.computeIfAbsent(grant.resource(), (resource) -> new LinkedHashSet<>())
 				.addAll(grant.verbs());
 		}
-		if (this.events) {
+		if (extras && this.events) {
 			verbs.computeIfAbsent(EVENTS_GROUP, (group) -> new TreeMap<>())
 				.computeIfAbsent("events", (resource) -> new LinkedHashSet<>())
 				.addAll(List.of("create", "patch"));
@@ -199,7 +227,9 @@ public final class RbacRules {
 			byVerbs.forEach((ruleVerbs, ruleResources) -> rules
 				.add(new PolicyRule(List.of(group), ruleResources, ruleVerbs, List.of())));
 		});
-		rules.addAll(this.userRules);
+		if (extras) {
+			rules.addAll(this.userRules);
+		}
 		return rules;
 	}
 

@@ -44,12 +44,29 @@ class RbacRulesTests {
 				List.of(definition("a", V1ConfigMap.class, Set.of("blue", "red")).reconcile((request) -> Result.done()),
 						definition("b", V1Secret.class, Set.of("red")).reconcile((request) -> Result.done())))
 			.build();
-		assertThat(policy.clusterWide()).isFalse();
-		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");
+		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red", null);
 		assertThat(policy.roles().get(0).rules())
 			.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
 		assertThat(policy.roles().get(1).rules())
 			.containsExactly(new PolicyRule(List.of(""), List.of("configmaps", "secrets"), RbacRules.READ, List.of()));
+		// the one ConfigMap informer lists both namespaces at once, cluster-wide: a
+		// ClusterRole of reads allows it, and nothing else
+		assertThat(policy.roles().get(2).purpose()).isEqualTo(RbacPolicy.CLUSTER_READS);
+		assertThat(policy.roles().get(2).rules())
+			.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
+	}
+
+	@Test
+	void controllersOfOneNamespaceEachThatShareAnInformerReadItsTypeEverywhere() {
+		RbacPolicy policy = ControllerRbac
+			.derive(List.of(definition("a", V1ConfigMap.class, Set.of("blue")).reconcile((request) -> Result.done()),
+					definition("b", V1ConfigMap.class, Set.of("red")).reconcile((request) -> Result.done()),
+					definition("c", V1Secret.class, Set.of("red")).reconcile((request) -> Result.done())))
+			.build();
+		assertThat(policy.roles()).filteredOn(RbacPolicy.Role::clusterWide)
+			.singleElement()
+			.satisfies((role) -> assertThat(role.rules())
+				.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch")));
 	}
 
 	@Test

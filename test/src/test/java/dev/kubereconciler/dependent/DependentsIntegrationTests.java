@@ -237,9 +237,9 @@ class DependentsIntegrationTests {
 				.listener(new Recorder())
 				.controller(ControllerDefinition.builder(Stack.class)
 					.named("far-stacks")
-					// every namespace: a controller of several lists them all, which
-					// the derived RBAC of per-namespace Roles does not cover; the
-					// selector keeps it off the other tests' stacks
+					// two namespaces: one informer per type reads both, cluster-wide,
+					// which the derived ClusterRole of reads allows
+					.namespaces(ns, elsewhere)
 					.labelSelector("test=far")
 					.dependent(published)
 					.finalizer("deps.test.kubereconciler.dev/published", (stack, context) -> Result.done())
