@@ -148,6 +148,37 @@ class DependentsIntegrationTests {
 	}
 
 	@Test
+	void aDependentNotReadyPastItsTimeoutSaysSoAndIsStillWaitedFor() throws Exception {
+		this.manager = ControllerManager.builder(this.managerClient.client())
+			.listener(new Recorder())
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("stacks")
+				.namespaces(this.namespace.name())
+				.labelSelector("test=" + this.testLabel)
+				.dependent(StackDependents.config())
+				.dependent(StackDependents.secret())
+				.dependent(Dependent.forPrimary(Stack.class)
+					.of("deployment", V1Deployment.class, StackDependents::desiredDeployment)
+					.dependsOn("config", "secret")
+					.readyWhen(Readiness.deploymentAvailable())
+					.readyTimeout(Duration.ofMillis(1))
+					.build())
+				.readyCondition(true)
+				.reconcile((stack, context) -> Result.done()))
+			.build();
+		this.manager.start();
+		createStack("slow", 0, false);
+		await().atMost(TIMEOUT)
+			.until(() -> readyCondition("slow") != null && readyCondition("slow").getMessage().endsWith("PT0.001S"));
+		assertThat(readyCondition("slow").getMessage()).isEqualTo("deployment: Deployment " + this.namespace.name()
+				+ "/slow: its rollout is not observed yet, not ready after PT0.001S");
+		markAvailable("slow");
+		await().atMost(TIMEOUT)
+			.until(() -> "True".equals(readyCondition("slow").getStatus())
+					&& "All 3 dependents are ready".equals(readyCondition("slow").getMessage()));
+	}
+
+	@Test
 	void driftInAManagedFieldIsPutBackAndAnUnmanagedFieldIsLeftAlone() throws Exception {
 		start(Duration.ZERO);
 		createStack("drift", 0, false);
@@ -515,7 +546,7 @@ class DependentsIntegrationTests {
 				.build();
 		}
 
-		private static V1Deployment desiredDeployment(Stack stack,
+		static V1Deployment desiredDeployment(Stack stack,
 				dev.kubereconciler.reconcile.ReconcileContext<Stack> context) {
 			String name = stack.getMetadata().getName();
 			return new V1Deployment().metadata(new V1ObjectMeta().name(name))

@@ -225,6 +225,9 @@ final class DependentsRunner<P extends KubernetesObject> {
 			metadata.setNamespace(null);
 		}
 		boolean ownable = primaryNamespace == null || primaryNamespace.equals(metadata.getNamespace());
+		// the function may have built them with Map.of
+		metadata.setLabels(new LinkedHashMap<>(Objects.requireNonNullElse(metadata.getLabels(), Map.of())));
+		metadata.setAnnotations(new LinkedHashMap<>(Objects.requireNonNullElse(metadata.getAnnotations(), Map.of())));
 		metadata.putLabelsItem(PART_OF, setId);
 		metadata.putLabelsItem(DEPENDENT, dependent.name());
 		String key = Caches.metaNamespaceKeyFunc(desired);
