@@ -41,6 +41,8 @@ final class GenericListCall {
 		query.addAll(this.apiClient.parameterToPair("labelSelector", options.getLabelSelector()));
 		query.addAll(this.apiClient.parameterToPair("resourceVersion", options.getResourceVersion()));
 		query.addAll(this.apiClient.parameterToPair("timeoutSeconds", options.getTimeoutSeconds()));
+		query.addAll(this.apiClient.parameterToPair("limit", options.getLimit()));
+		query.addAll(this.apiClient.parameterToPair("continue", options.getContinue()));
 		Map<String, String> headers = new HashMap<>();
 		headers.put("Accept", "application/json");
 		Call call = this.apiClient.buildCall(null, path(namespace), "GET", query, new ArrayList<>(), null, headers,

@@ -162,10 +162,11 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
-		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace,
-				selector.isEmpty() ? null : selector, (resourceType.listType() == CustomResourceList.class)
-						? new GenericListCall(this.apiClient, resourceType) : null),
-				(Class) type, resync);
+		SharedIndexInformer informer = this.factory
+			.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
+					(resourceType.listType() == CustomResourceList.class)
+							? new GenericListCall(this.apiClient, resourceType) : null,
+					ScopedListerWatcher.DEFAULT_PAGE_SIZE), (Class) type, resync);
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		if (transform != null) {
 			informer.setTransform(transform);

@@ -1,5 +1,7 @@
 package dev.kubereconciler.internal.cache;
 
+import java.util.List;
+
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -29,6 +31,11 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final @Nullable GenericListCall genericList;
 
+	private final int pageSize;
+
+	/** Objects per page of a list, as client-go's reflector pages them. */
+	public static final int DEFAULT_PAGE_SIZE = 500;
+
 	/**
 	 * Create a lister-watcher.
 	 * @param api the API of the type
@@ -37,7 +44,19 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 */
 	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
 			@Nullable String labelSelector) {
-		this(api, namespace, labelSelector, null);
+		this(api, namespace, labelSelector, null, DEFAULT_PAGE_SIZE);
+	}
+
+	/**
+	 * Create a lister-watcher that lists in pages of a given size.
+	 * @param api the API of the type
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the selector the server applies, or {@code null} for none
+	 * @param pageSize the most objects per list request
+	 */
+	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
+			@Nullable String labelSelector, int pageSize) {
+		this(api, namespace, labelSelector, null, pageSize);
 	}
 
 	/**
@@ -45,17 +64,72 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 * list class of its own, and watches through the API of the type.
 	 */
 	ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace, @Nullable String labelSelector,
-			@Nullable GenericListCall genericList) {
+			@Nullable GenericListCall genericList, int pageSize) {
+		if (pageSize < 1) {
+			throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+		}
 		this.api = api;
 		this.namespace = namespace;
 		this.labelSelector = labelSelector;
 		this.genericList = genericList;
+		this.pageSize = pageSize;
 	}
 
+	/**
+	 * List in pages, as client-go's reflector does through its pager, so that the JSON of
+	 * one page at a time is held rather than that of every object: each request asks for
+	 * {@code limit} objects and the next one continues where it stopped, in the same
+	 * snapshot. A continue token that expired meanwhile (410 Gone) lists everything again
+	 * in one request, as client-go's {@code FullListIfExpired} does. The reflector's
+	 * first list, at resourceVersion 0, is read at the newest version instead, since the
+	 * watch cache serves resourceVersion 0 whole whatever the limit.
+	 */
 	@Override
-	@SuppressWarnings("unchecked")
 	public L list(CallGeneratorParams params) throws ApiException {
 		ListOptions options = options(params);
+		if ("0".equals(options.getResourceVersion())) {
+			// "any version" is served whole from the watch cache, which ignores the
+			// limit:
+			// the newest version, which any version allows, is served in pages
+			options.setResourceVersion(null);
+		}
+		options.setLimit(this.pageSize);
+		L first = listPage(options);
+		String next = continueOf(first);
+		if (next == null) {
+			return first;
+		}
+		// the models deserialize their items into a list of their own, which takes the
+		// later pages
+		@SuppressWarnings("unchecked")
+		List<KubernetesObject> items = (List<KubernetesObject>) first.getItems();
+		while (next != null) {
+			ListOptions page = options(params);
+			// the token carries the snapshot's resourceVersion
+			page.setResourceVersion(null);
+			page.setLimit(this.pageSize);
+			page.setContinue(next);
+			L listed;
+			try {
+				listed = listPage(page);
+			}
+			catch (ApiException ex) {
+				if (ex.getCode() != 410) {
+					throw ex;
+				}
+				ListOptions whole = options(params);
+				whole.setResourceVersion(null);
+				return listPage(whole);
+			}
+			items.addAll(listed.getItems());
+			next = continueOf(listed);
+		}
+		first.getMetadata().setContinue(null);
+		return first;
+	}
+
+	@SuppressWarnings("unchecked")
+	private L listPage(ListOptions options) throws ApiException {
 		if (this.genericList != null) {
 			// the list class is CustomResourceList, so L is it
 			return (L) this.genericList.list(this.namespace, options);
@@ -63,6 +137,11 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		return ((this.namespace != null) ? this.api.list(this.namespace, options) : this.api.list(options))
 			.throwsApiException()
 			.getObject();
+	}
+
+	private static @Nullable String continueOf(KubernetesListObject list) {
+		String next = (list.getMetadata() != null) ? list.getMetadata().getContinue() : null;
+		return (next == null || next.isEmpty()) ? null : next;
 	}
 
 	@Override
