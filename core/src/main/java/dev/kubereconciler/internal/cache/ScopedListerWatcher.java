@@ -94,7 +94,19 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 			options.setResourceVersion(null);
 		}
 		options.setLimit(this.pageSize);
-		L first = listPage(options);
+		L first;
+		try {
+			first = listPage(options);
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != 410 || options.getResourceVersion() == null) {
+				throw ex;
+			}
+			// a relist at a compacted version, which a paged list reads exactly: read the
+			// newest, as client-go's reflector does once a version is unavailable
+			options.setResourceVersion(null);
+			first = listPage(options);
+		}
 		String next = continueOf(first);
 		if (next == null) {
 			return first;
