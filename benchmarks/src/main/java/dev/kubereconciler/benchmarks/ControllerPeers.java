@@ -59,7 +59,7 @@ public final class ControllerPeers {
 		this.configMaps = new ConfigMaps(informerClient(kubeconfig));
 		this.peers = List.of(new OursPeer(informerClient(kubeconfig)),
 				new JosdkPeer(Fabric8Configs.fromKubeconfig(kubeconfig)),
-				new ClientJavaPeer(informerClient(kubeconfig)));
+				new ClientJavaPeer(informerClient(kubeconfig)), new BarePeer(informerClient(kubeconfig)));
 	}
 
 	public static void main(String[] args) throws Exception {
