@@ -113,7 +113,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		try {
 			status = dependents.run(cached, context);
 		}
-		catch (DependentsRunner.DependentFailure failure) {
+		catch (DependentFailure failure) {
 			Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
 			writeCondition(request, new DependentsStatus(false, failure.dependent(), failure.reason()), true, cause);
 			throw cause;
@@ -155,7 +155,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			try {
 				dependents.cleanUp(cached);
 			}
-			catch (DependentsRunner.DependentFailure failure) {
+			catch (DependentFailure failure) {
 				throw (Exception) Objects.requireNonNull(failure.getCause());
 			}
 		}

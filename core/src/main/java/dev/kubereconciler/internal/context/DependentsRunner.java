@@ -1,7 +1,6 @@
 package dev.kubereconciler.internal.context;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,7 +14,6 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
@@ -76,8 +74,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	// the same keys, once a warning Event said the dependent timed out
 	private final Set<String> warned = ConcurrentHashMap.newKeySet();
 
-	// types of which this controller applied an object that no owner reference reaches
-	private final Set<Class<?>> unowned = ConcurrentHashMap.newKeySet();
+	private final DependentPruner<P> pruner;
 
 	DependentsRunner(Dependents<P> dependents, String controller, ReconcilerBinder toolkit, KubernetesWriter writer,
 			boolean hasFinalizer) {
@@ -88,6 +85,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 		this.scopes = new ResourceScopes(toolkit.apiClient());
 		this.hasFinalizer = hasFinalizer;
 		this.ticker = toolkit.ticker();
+		this.pruner = new DependentPruner<>(dependents, controller, toolkit, writer);
 	}
 
 	/**
@@ -170,7 +168,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 				throw new DependentFailure(dependent.name(), ex);
 			}
 		}
-		prune(primary, uid, setId, kept, false);
+		this.pruner.prune(primary, uid, setId, kept, false);
 		if (status != null) {
 			return status;
 		}
@@ -188,7 +186,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 */
 	boolean cleanUp(P primary) throws DependentFailure {
 		String uid = Objects.requireNonNull(primary.getMetadata().getUid());
-		prune(primary, uid, DependentJson.applySetId(primary), Map.of(), true);
+		this.pruner.prune(primary, uid, DependentJson.applySetId(primary), Map.of(), true);
 		return true;
 	}
 
@@ -252,7 +250,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 			}
 			metadata.putAnnotationsItem(OWNER_UID, uid);
 			metadata.putAnnotationsItem(DependentLabels.OWNER, Caches.metaNamespaceKeyFunc(primary));
-			this.unowned.add(desired.getClass());
+			this.pruner.unowned(desired.getClass());
 		}
 		JsonObject json = this.writer.applyJson(desired);
 		String hash = DependentJson.hash(json);
@@ -284,107 +282,6 @@ final class DependentsRunner<P extends KubernetesObject> {
 		}
 	}
 
-	/**
-	 * Delete what no longer belongs: for a reconcile, the objects their dependent no
-	 * longer keeps; for a cleanup, every object that no owner reference reaches, found by
-	 * a scan of the label, since what this replica remembers may predate a restart.
-	 */
-	private void prune(P primary, String uid, String setId, Map<String, @Nullable Set<String>> kept, boolean cleanup)
-			throws DependentFailure {
-		Map<String, Dependent<P, ?>> enabled = new LinkedHashMap<>();
-		this.dependents.order().forEach((dependent) -> enabled.put(dependent.name(), dependent));
-		for (Class<? extends KubernetesObject> type : this.dependents.types()) {
-			CacheView view = this.toolkit.requireView(type);
-			Map<String, KubernetesObject> candidates = new LinkedHashMap<>();
-			for (KubernetesObject object : view.owned(uid)) {
-				candidates.put(Caches.metaNamespaceKeyFunc(object), object);
-			}
-			if (cleanup || this.unowned.contains(type) || primary.getMetadata().getNamespace() == null) {
-				for (KubernetesObject object : view.list(null, (object) -> setId.equals(label(object, PART_OF)))) {
-					candidates.putIfAbsent(Caches.metaNamespaceKeyFunc(object), object);
-				}
-			}
-			for (Map.Entry<String, KubernetesObject> candidate : candidates.entrySet()) {
-				KubernetesObject object = candidate.getValue();
-				String name = label(object, DEPENDENT);
-				if (!setId.equals(label(object, PART_OF)) || name == null) {
-					continue;
-				}
-				Dependent<P, ?> dependent = enabled.get(name);
-				boolean wanted = cleanup ? ownedBy(object, uid) : dependent != null && dependent.type() == type
-						&& (!kept.containsKey(name) || keeps(kept.get(name), candidate.getKey()));
-				if (!wanted) {
-					try {
-						delete(object, uid, name);
-					}
-					catch (Exception ex) {
-						throw new DependentFailure(name, ex);
-					}
-				}
-			}
-		}
-	}
-
-	private static boolean keeps(@Nullable Set<String> keys, String key) {
-		return keys == null || keys.contains(key);
-	}
-
-	/**
-	 * Delete an object once the server confirms that this controller applied it for this
-	 * primary: an object of the same labels that someone else made is never touched.
-	 */
-	private void delete(KubernetesObject cached, String uid, String dependent) throws Exception {
-		KubernetesObject live = this.writer.read(cached);
-		if (live == null || !appliedByThisController(live) || !belongsTo(live, uid)) {
-			return;
-		}
-		if (this.writer.deleteExactly(live, Objects.requireNonNull(live.getMetadata().getUid()))) {
-			CacheView view = this.toolkit.view(live.getClass());
-			if (view != null) {
-				view.deleted(live);
-			}
-			this.toolkit.listener().dependentPruned(this.controller, dependent);
-		}
-	}
-
-	private boolean appliedByThisController(KubernetesObject live) {
-		List<V1ManagedFieldsEntry> entries = live.getMetadata().getManagedFields();
-		if (entries == null) {
-			return false;
-		}
-		for (V1ManagedFieldsEntry entry : entries) {
-			if (this.controller.equals(entry.getManager()) && "Apply".equals(entry.getOperation())
-					&& entry.getSubresource() == null) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	private static boolean belongsTo(KubernetesObject live, String uid) {
-		V1ObjectMeta metadata = live.getMetadata();
-		return ownedBy(live, uid)
-				|| (metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID)));
-	}
-
-	// garbage collection deletes these once the owner goes
-	private static boolean ownedBy(KubernetesObject object, String uid) {
-		List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
-		if (references != null) {
-			for (V1OwnerReference reference : references) {
-				if (uid.equals(reference.getUid())) {
-					return true;
-				}
-			}
-		}
-		return false;
-	}
-
-	private static @Nullable String label(KubernetesObject object, String key) {
-		Map<String, String> labels = object.getMetadata().getLabels();
-		return (labels != null) ? labels.get(key) : null;
-	}
-
 	private P copy(P primary) {
 		return Objects.requireNonNull(this.toolkit.copier().copy(primary));
 	}
@@ -396,40 +293,9 @@ final class DependentsRunner<P extends KubernetesObject> {
 				+ metadata.getName();
 	}
 
-	List<String> names() {
-		List<String> names = new ArrayList<>();
-		this.dependents.all().forEach((dependent) -> names.add(dependent.name()));
-		return names;
-	}
-
 	private enum State {
 
 		READY, NOT_READY, WAITING, UNWANTED
-
-	}
-
-	/**
-	 * A dependent's desired-state function, precondition, apply or prune failed.
-	 */
-	static final class DependentFailure extends Exception {
-
-		private final String dependent;
-
-		private final String message;
-
-		DependentFailure(String dependent, Exception cause) {
-			super(dependent + ": " + cause.getMessage(), cause);
-			this.dependent = dependent;
-			this.message = dependent + ": " + cause.getMessage();
-		}
-
-		String reason() {
-			return this.message;
-		}
-
-		String dependent() {
-			return this.dependent;
-		}
 
 	}
 

@@ -1,0 +1,165 @@
+package dev.kubereconciler.internal.context;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentLabels;
+import dev.kubereconciler.dependent.Dependents;
+import dev.kubereconciler.internal.cache.CacheView;
+
+/**
+ * Deletes the objects a controller applied for a primary and no longer wants. An object
+ * is found by its ApplySet label, through the owner-uid index or a scan, and deleted only
+ * when the server says this controller applied it and it belongs to this primary, with a
+ * uid precondition: an object someone else made with the same labels is never touched.
+ *
+ * @param <P> the primary type
+ */
+final class DependentPruner<P extends KubernetesObject> {
+
+	private static final String PART_OF = DependentLabels.PART_OF;
+
+	private static final String DEPENDENT = DependentLabels.DEPENDENT;
+
+	private static final String OWNER_UID = DependentLabels.OWNER_UID;
+
+	private final Dependents<P> dependents;
+
+	private final String controller;
+
+	private final ReconcilerBinder toolkit;
+
+	private final KubernetesWriter writer;
+
+	// types of which this controller applied an object that no owner reference reaches
+	private final Set<Class<?>> unowned = ConcurrentHashMap.newKeySet();
+
+	DependentPruner(Dependents<P> dependents, String controller, ReconcilerBinder toolkit, KubernetesWriter writer) {
+		this.dependents = dependents;
+		this.controller = controller;
+		this.toolkit = toolkit;
+		this.writer = writer;
+	}
+
+	/**
+	 * Remember that objects of a type may carry no owner reference, so that pruning scans
+	 * for them by label.
+	 * @param type the type
+	 */
+	void unowned(Class<?> type) {
+		this.unowned.add(type);
+	}
+
+	/**
+	 * Delete what no longer belongs: for a reconcile, the objects their dependent no
+	 * longer keeps; for a cleanup, every object that no owner reference reaches, found by
+	 * a scan of the label, since what this replica remembers may predate a restart.
+	 */
+	void prune(P primary, String uid, String setId, Map<String, @Nullable Set<String>> kept, boolean cleanup)
+			throws DependentFailure {
+		Map<String, Dependent<P, ?>> enabled = new LinkedHashMap<>();
+		this.dependents.order().forEach((dependent) -> enabled.put(dependent.name(), dependent));
+		for (Class<? extends KubernetesObject> type : this.dependents.types()) {
+			CacheView view = this.toolkit.requireView(type);
+			Map<String, KubernetesObject> candidates = new LinkedHashMap<>();
+			for (KubernetesObject object : view.owned(uid)) {
+				candidates.put(Caches.metaNamespaceKeyFunc(object), object);
+			}
+			if (cleanup || this.unowned.contains(type) || primary.getMetadata().getNamespace() == null) {
+				for (KubernetesObject object : view.list(null, (object) -> setId.equals(label(object, PART_OF)))) {
+					candidates.putIfAbsent(Caches.metaNamespaceKeyFunc(object), object);
+				}
+			}
+			for (Map.Entry<String, KubernetesObject> candidate : candidates.entrySet()) {
+				KubernetesObject object = candidate.getValue();
+				String name = label(object, DEPENDENT);
+				if (!setId.equals(label(object, PART_OF)) || name == null) {
+					continue;
+				}
+				Dependent<P, ?> dependent = enabled.get(name);
+				boolean wanted = cleanup ? ownedBy(object, uid) : dependent != null && dependent.type() == type
+						&& (!kept.containsKey(name) || keeps(kept.get(name), candidate.getKey()));
+				if (!wanted) {
+					try {
+						delete(object, uid, name);
+					}
+					catch (Exception ex) {
+						throw new DependentFailure(name, ex);
+					}
+				}
+			}
+		}
+	}
+
+	private static boolean keeps(@Nullable Set<String> keys, String key) {
+		return keys == null || keys.contains(key);
+	}
+
+	/**
+	 * Delete an object once the server confirms that this controller applied it for this
+	 * primary: an object of the same labels that someone else made is never touched.
+	 */
+	private void delete(KubernetesObject cached, String uid, String dependent) throws Exception {
+		KubernetesObject live = this.writer.read(cached);
+		if (live == null || !appliedByThisController(live) || !belongsTo(live, uid)) {
+			return;
+		}
+		if (this.writer.deleteExactly(live, Objects.requireNonNull(live.getMetadata().getUid()))) {
+			CacheView view = this.toolkit.view(live.getClass());
+			if (view != null) {
+				view.deleted(live);
+			}
+			this.toolkit.listener().dependentPruned(this.controller, dependent);
+		}
+	}
+
+	private boolean appliedByThisController(KubernetesObject live) {
+		List<V1ManagedFieldsEntry> entries = live.getMetadata().getManagedFields();
+		if (entries == null) {
+			return false;
+		}
+		for (V1ManagedFieldsEntry entry : entries) {
+			if (this.controller.equals(entry.getManager()) && "Apply".equals(entry.getOperation())
+					&& entry.getSubresource() == null) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean belongsTo(KubernetesObject live, String uid) {
+		V1ObjectMeta metadata = live.getMetadata();
+		return ownedBy(live, uid)
+				|| (metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID)));
+	}
+
+	private static @Nullable String label(KubernetesObject object, String key) {
+		Map<String, String> labels = object.getMetadata().getLabels();
+		return (labels != null) ? labels.get(key) : null;
+	}
+
+	static boolean ownedBy(KubernetesObject object, String uid) {
+		List<V1OwnerReference> references = object.getMetadata().getOwnerReferences();
+		if (references != null) {
+			for (V1OwnerReference reference : references) {
+				if (uid.equals(reference.getUid())) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+}
