@@ -113,6 +113,19 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		return this.mappedWatches.stream().<Class<? extends KubernetesObject>>map(MappedWatch::type).toList();
 	}
 
+	/**
+	 * Return every type the controller's informers cache: the watched type, the owned
+	 * types and the types of the mapped watches.
+	 * @return the types, the watched one first
+	 */
+	public List<Class<? extends KubernetesObject>> cachedTypes() {
+		List<Class<? extends KubernetesObject>> types = new ArrayList<>();
+		types.add(this.watches);
+		types.addAll(this.owns);
+		types.addAll(mappedTypes());
+		return types;
+	}
+
 	private static void requireNotNegative(String name, String field, Duration value) {
 		Objects.requireNonNull(value, () -> "Controller '" + name + "' " + field + " must not be null");
 		if (value.isNegative()) {

@@ -1,11 +1,9 @@
 package dev.kubereconciler.rbac;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -40,7 +38,7 @@ public final class ControllerRbac {
 		Map<Class<?>, Set<String>> namespaces = new LinkedHashMap<>();
 		Set<Class<?>> everywhere = new HashSet<>();
 		for (ControllerDefinition definition : definitions) {
-			for (Class<? extends KubernetesObject> type : typesRead(definition)) {
+			for (Class<? extends KubernetesObject> type : definition.cachedTypes()) {
 				if (definition.namespaces().isEmpty()) {
 					everywhere.add(type);
 				}
@@ -53,14 +51,6 @@ public final class ControllerRbac {
 			}
 		});
 		return rules;
-	}
-
-	private static List<Class<? extends KubernetesObject>> typesRead(ControllerDefinition definition) {
-		List<Class<? extends KubernetesObject>> types = new ArrayList<>();
-		types.add(definition.watches());
-		types.addAll(definition.owns());
-		types.addAll(definition.mappedTypes());
-		return types;
 	}
 
 	/**

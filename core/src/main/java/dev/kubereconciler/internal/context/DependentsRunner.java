@@ -252,23 +252,35 @@ final class DependentsRunner<P extends KubernetesObject> {
 			metadata.putAnnotationsItem(DependentLabels.OWNER, Caches.metaNamespaceKeyFunc(primary));
 			this.pruner.unowned(desired.getClass());
 		}
+		// serialized once: hashed, compared and sent
 		JsonObject json = this.writer.applyJson(desired);
 		String hash = DependentJson.hash(json);
 		metadata.putAnnotationsItem(DESIRED_HASH, hash);
+		annotate(json, hash);
 		boolean sameDesire = actual != null && actual.getMetadata().getAnnotations() != null
 				&& hash.equals(actual.getMetadata().getAnnotations().get(DESIRED_HASH));
-		if (actual != null && sameDesire && DependentJson.covers(JSON.getGson().toJsonTree(actual),
-				DependentJson.asStored(this.writer.applyJson(desired)))) {
+		if (actual != null && sameDesire
+				&& DependentJson.covers(JSON.getGson().toJsonTree(actual), DependentJson.asStored(json))) {
 			this.toolkit.listener().dependentApplied(this.controller, dependent.name(), false, false);
 			return actual;
 		}
 		// forced: the controller's fields are its own, whoever changed them since
-		KubernetesObject applied = this.writer.apply(desired, true);
+		KubernetesObject applied = this.writer.apply(desired, json, true);
 		this.toolkit.written(applied);
 		boolean changed = actual == null || !Objects.equals(actual.getMetadata().getResourceVersion(),
 				applied.getMetadata().getResourceVersion());
 		this.toolkit.listener().dependentApplied(this.controller, dependent.name(), changed, sameDesire && changed);
 		return applied;
+	}
+
+	private static void annotate(JsonObject json, String hash) {
+		JsonObject metadata = json.getAsJsonObject("metadata");
+		JsonObject annotations = metadata.getAsJsonObject("annotations");
+		if (annotations == null) {
+			annotations = new JsonObject();
+			metadata.add("annotations", annotations);
+		}
+		annotations.addProperty(DESIRED_HASH, hash);
 	}
 
 	private static void checkNotOwnedByAnother(@Nullable KubernetesObject actual, String uid) {

@@ -75,7 +75,15 @@ final class KubernetesWriter {
 	}
 
 	<R extends KubernetesObject> R apply(R object, boolean force) throws ApiException {
-		return call(object, "PATCH", itemPath(object, false), APPLY_PATCH, applyBody(object, false).toString(), force);
+		return apply(object, applyBody(object, false), force);
+	}
+
+	/**
+	 * Server-side apply a body made by {@link #applyJson(KubernetesObject)}, which the
+	 * caller already has.
+	 */
+	<R extends KubernetesObject> R apply(R object, JsonObject body, boolean force) throws ApiException {
+		return call(object, "PATCH", itemPath(object, false), APPLY_PATCH, body.toString(), force);
 	}
 
 	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws ApiException {

@@ -1,15 +1,11 @@
 package dev.kubereconciler.internal.context;
 
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1APIResource;
-import io.kubernetes.client.openapi.models.V1APIResourceList;
-import okhttp3.Call;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.reconcile.KubernetesResource;
@@ -47,14 +43,8 @@ final class ResourceScopes {
 	}
 
 	private boolean discover(ResourceType type) throws ApiException {
-		String path = (type.group() == null || type.group().isEmpty()) ? "/api/" + type.version()
-				: "/apis/" + type.group() + "/" + type.version();
-		Map<String, String> headers = new HashMap<>();
-		headers.put("Accept", "application/json");
-		Call call = this.apiClient.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,
-				new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null);
-		V1APIResourceList list = this.apiClient.<V1APIResourceList>execute(call, V1APIResourceList.class).getData();
-		for (V1APIResource resource : list.getResources()) {
+		String path = ServedResources.groupVersionPath(type);
+		for (V1APIResource resource : ServedResources.resources(this.apiClient, path).getResources()) {
 			if (type.plural().equals(resource.getName())) {
 				return resource.getNamespaced();
 			}

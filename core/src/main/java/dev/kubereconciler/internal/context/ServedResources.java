@@ -45,7 +45,7 @@ public final class ServedResources {
 	public static void verify(ApiClient apiClient, List<ControllerDefinition> definitions) {
 		Map<String, Discovery> discovered = new HashMap<>();
 		for (ControllerDefinition definition : definitions) {
-			for (Class<? extends KubernetesObject> watched : watchedTypes(definition)) {
+			for (Class<? extends KubernetesObject> watched : definition.cachedTypes()) {
 				ResourceType type = ResourceType.of(watched);
 				Discovery discovery = discovered.computeIfAbsent(groupVersionPath(type),
 						(path) -> discover(apiClient, path));
@@ -66,14 +66,6 @@ public final class ServedResources {
 				}
 			}
 		}
-	}
-
-	private static List<Class<? extends KubernetesObject>> watchedTypes(ControllerDefinition definition) {
-		List<Class<? extends KubernetesObject>> types = new ArrayList<>();
-		types.add(definition.watches());
-		types.addAll(definition.owns());
-		types.addAll(definition.mappedTypes());
-		return types;
 	}
 
 	private static String install(Class<?> model, ResourceType type) {
@@ -101,18 +93,14 @@ public final class ServedResources {
 		return (type.group() == null || type.group().isEmpty()) ? type.plural() : type.plural() + "." + type.group();
 	}
 
-	private static String groupVersionPath(ResourceType type) {
+	static String groupVersionPath(ResourceType type) {
 		return (type.group() == null || type.group().isEmpty()) ? "/api/" + type.version()
 				: "/apis/" + type.group() + "/" + type.version();
 	}
 
 	private static Discovery discover(ApiClient apiClient, String path) {
 		try {
-			Map<String, String> headers = new HashMap<>();
-			headers.put("Accept", "application/json");
-			Call call = apiClient.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,
-					new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null);
-			V1APIResourceList list = apiClient.<V1APIResourceList>execute(call, V1APIResourceList.class).getData();
+			V1APIResourceList list = resources(apiClient, path);
 			return new Discovery(true, list.getResources().stream().map(V1APIResource::getName).toList());
 		}
 		catch (ApiException ex) {
@@ -127,9 +115,20 @@ public final class ServedResources {
 	}
 
 	/**
-	 * What discovery said about one group and version: the resources it serves, if it
-	 * answered.
+	 * Read the discovery document of a group and version.
+	 * @param apiClient the client
+	 * @param path the path, from {@link #groupVersionPath(ResourceType)}
+	 * @return the resources it serves
+	 * @throws ApiException if the server refuses the read
 	 */
+	static V1APIResourceList resources(ApiClient apiClient, String path) throws ApiException {
+		Map<String, String> headers = new HashMap<>();
+		headers.put("Accept", "application/json");
+		Call call = apiClient.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,
+				new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null);
+		return apiClient.<V1APIResourceList>execute(call, V1APIResourceList.class).getData();
+	}
+
 	private record Discovery(boolean answered, List<String> resources) {
 	}
 
