@@ -82,6 +82,8 @@ class ArchitectureTests {
 			.definedBy(ROOT + ".rbac..")
 			.layer("crd")
 			.definedBy(ROOT + ".crd..")
+			.layer("webhook")
+			.definedBy(ROOT + ".webhook..")
 			.whereLayer("time")
 			.mayNotAccessAnyLayer()
 			.whereLayer("events")
@@ -111,11 +113,13 @@ class ArchitectureTests {
 					"leaderelection", "dependent", "controller", "internal")
 			.whereLayer("metrics")
 			.mayOnlyAccessLayers("time", "ratelimit", "events", "reconcile", "queue", "sharding", "controller",
-					"manager")
+					"manager", "webhook")
 			.whereLayer("rbac")
 			.mayOnlyAccessLayers("reconcile", "cache", "dependent", "controller")
 			.whereLayer("crd")
 			.mayOnlyAccessLayers("reconcile", "time")
+			.whereLayer("webhook")
+			.mayOnlyAccessLayers("time", "reconcile", "cache", "crd")
 			.check(CORE);
 	}
 
