@@ -1,0 +1,55 @@
+package dev.kubereconciler.webhook;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.JSON;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.webhook.AdmissionReviews.Answer;
+import dev.kubereconciler.webhook.AdmissionReviews.Review;
+
+/**
+ * Serves one {@link AdmissionDefaulter}: reads the object of a review into the model
+ * class, lets the defaulter change it, and answers with the {@link DefaultsPatch JSON
+ * patch} of the change. Deletes pass untouched, as in controller-runtime.
+ *
+ * @param <T> the model type
+ */
+final class MutatingEndpoint<T> implements WebhookEndpoint {
+
+	private final Class<T> type;
+
+	private final AdmissionDefaulter<? super T> defaulter;
+
+	MutatingEndpoint(Class<T> type, AdmissionDefaulter<? super T> defaulter) {
+		this.type = type;
+		this.defaulter = defaulter;
+	}
+
+	@Override
+	public byte[] handle(byte[] body) {
+		Review review = AdmissionReviews.read(body);
+		return AdmissionReviews.write(review, answer(review));
+	}
+
+	private Answer answer(Review review) {
+		AdmissionRequest request = review.request();
+		JsonObject received = review.object();
+		if (request.operation() == AdmissionOperation.DELETE || request.operation() == AdmissionOperation.CONNECT
+				|| received == null) {
+			return Answer.patched(null);
+		}
+		try {
+			T object = JSON.getGson().fromJson(received, this.type);
+			JsonElement before = JSON.getGson().toJsonTree(object);
+			this.defaulter.applyDefaults(object, request);
+			JsonElement after = JSON.getGson().toJsonTree(object);
+			@Nullable String patch = DefaultsPatch.of(received, before, after);
+			return Answer.patched(patch);
+		}
+		catch (RuntimeException ex) {
+			return ValidatingEndpoint.failure(this.defaulter, request, ex);
+		}
+	}
+
+}
