@@ -135,6 +135,7 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 		trees.put("kube-reconciler.events", EventsProperties.class);
 		trees.put("kube-reconciler.rbac", RbacProperties.class);
 		trees.put("kube-reconciler.deployment", DeploymentProperties.class);
+		trees.put("kube-reconciler.webhooks", WebhookProperties.class);
 		return trees;
 	}
 

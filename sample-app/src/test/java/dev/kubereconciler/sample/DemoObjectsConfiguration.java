@@ -20,10 +20,10 @@ import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 
-import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetSpec;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.LocalApiServerConfiguration;

@@ -10,8 +10,8 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
-import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetSpec;
 
 /**

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,7 +40,8 @@ import static org.awaitility.Awaitility.await;
 				"sample.external-api.failure-rate=0", "sample.external-api.flaky-failures=3",
 				"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms",
 				"sample.widgets.retry.qps=100", "sample.widgets.verify-period=1h",
-				"kube-reconciler.manager.rate-limiter.qps=1000", "kube-reconciler.manager.rate-limiter.burst=1000" })
+				"kube-reconciler.manager.rate-limiter.qps=1000", "kube-reconciler.manager.rate-limiter.burst=1000",
+				"kube-reconciler.webhooks.register=true", "kube-reconciler.webhooks.port=0" })
 @DirtiesContext
 class WidgetControllerTests {
 
@@ -158,6 +160,23 @@ class WidgetControllerTests {
 		await().untilAsserted(
 				() -> assertThat(widgets().get(NAMESPACE, "doomed-to-go").getHttpStatusCode()).isEqualTo(404));
 		assertThat(this.externalApi.describe(externalId)).isEmpty();
+	}
+
+	@Test
+	void theValidatingWebhookRefusesARepaint() throws ApiException {
+		KubernetesApiResponse<Widget> large = widgets().create(TestObjects.widget(NAMESPACE, "painted", "blue", 90));
+		assertThat(large.isSuccess()).isTrue();
+		KubernetesApiResponse<Widget> repaint = widgets().patch(NAMESPACE, "painted",
+				V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"color\":\"pink\"}}"));
+		assertThat(repaint.getHttpStatusCode()).isEqualTo(403);
+		assertThat(repaint.getStatus().getMessage()).contains("spec.color cannot change from blue to pink");
+		assertThat(read("painted").getSpec().color()).isEqualTo("blue");
+	}
+
+	@Test
+	void theMutatingWebhookStoresColorsInLowerCase() throws ApiException {
+		widgets().create(TestObjects.widget(NAMESPACE, "shouting", "GREEN", 3)).throwsApiException();
+		assertThat(read("shouting").getSpec().color()).isEqualTo("green");
 	}
 
 	private Widget awaitPhase(String name, String phase) {

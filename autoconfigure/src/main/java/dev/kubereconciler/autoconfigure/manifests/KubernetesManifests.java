@@ -31,13 +31,16 @@ import io.kubernetes.client.util.Yaml;
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.rbac.RbacManifests;
+import dev.kubereconciler.webhook.Webhooks;
 
 /**
  * The Kubernetes manifests of the application, generated from its properties and
  * controllers: the CRDs of the custom resources it watches, owns or maps, ServiceAccount,
- * RBAC, a Deployment with probes on Actuator's health groups, and a Service for the
- * management port.
+ * RBAC, a Deployment with probes on Actuator's health groups, a Service for the
+ * management port, and, for an application that serves webhooks, their configurations,
+ * Service and certificate.
  */
 public class KubernetesManifests {
 
@@ -56,6 +59,10 @@ public class KubernetesManifests {
 
 	private final List<Class<?>> customResources;
 
+	private final Webhooks webhooks;
+
+	private final WebhookProperties webhookProperties;
+
 	/**
 	 * Create the manifests.
 	 * @param environment the application's environment
@@ -67,11 +74,31 @@ public class KubernetesManifests {
 	 */
 	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
 			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources) {
+		this(environment, properties, deployment, rbac, customResources, Webhooks.builder().build(),
+				new WebhookProperties());
+	}
+
+	/**
+	 * Create the manifests of an application that serves webhooks.
+	 * @param environment the application's environment
+	 * @param properties the kube-reconciler properties
+	 * @param deployment the deployment properties
+	 * @param rbac the RBAC policy
+	 * @param customResources the model classes whose CRDs to write, annotated with
+	 * {@code @KubernetesResource}
+	 * @param webhooks the webhooks the application serves
+	 * @param webhookProperties the webhook properties
+	 */
+	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
+			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources,
+			Webhooks webhooks, WebhookProperties webhookProperties) {
 		this.environment = environment;
 		this.properties = properties;
 		this.deployment = deployment;
 		this.rbac = rbac;
 		this.customResources = List.copyOf(customResources);
+		this.webhooks = webhooks;
+		this.webhookProperties = webhookProperties;
 	}
 
 	/**
@@ -88,6 +115,9 @@ public class KubernetesManifests {
 		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
 		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
 		files.put("service.yaml", Yaml.dump(service(name, namespace)));
+		if (!this.webhooks.isEmpty()) {
+			files.putAll(webhookManifests(name, namespace).files());
+		}
 		StringBuilder kustomization = new StringBuilder(
 				"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
 		files.keySet().forEach((file) -> kustomization.append("- ").append(file).append('\n'));
@@ -129,12 +159,19 @@ public class KubernetesManifests {
 			.terminationGracePeriodSeconds(grace)
 			.securityContext(new V1PodSecurityContext().runAsNonRoot(true))
 			.containers(List.of(container));
+		if (!this.webhooks.isEmpty()) {
+			webhookManifests(name, namespace).addTo(container, pod);
+		}
 		return new V1Deployment().apiVersion("apps/v1")
 			.kind("Deployment")
 			.metadata(metadata(name, namespace))
 			.spec(new V1DeploymentSpec().replicas(this.deployment.getReplicas())
 				.selector(new V1LabelSelector().matchLabels(labels(name)))
 				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels(name))).spec(pod)));
+	}
+
+	private WebhookManifests webhookManifests(String name, String namespace) {
+		return new WebhookManifests(this.webhooks, this.webhookProperties, name, namespace);
 	}
 
 	private List<V1EnvVar> environmentVariables() {

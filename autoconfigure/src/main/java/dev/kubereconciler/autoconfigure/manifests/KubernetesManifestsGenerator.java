@@ -10,7 +10,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.webhook.Webhooks;
 
 /**
  * Writes an application's Kubernetes manifests at build time: starts its context without
@@ -63,7 +65,9 @@ public final class KubernetesManifestsGenerator {
 				.toList());
 			KubernetesManifests manifests = new KubernetesManifests(context.getEnvironment(),
 					context.getBean(KubeReconcilerProperties.class), context.getBean(DeploymentProperties.class),
-					context.getBean(KubeReconcilerRbac.class), customResources);
+					context.getBean(KubeReconcilerRbac.class), customResources,
+					context.getBeanProvider(Webhooks.class).getIfAvailable(() -> Webhooks.builder().build()),
+					context.getBeanProvider(WebhookProperties.class).getIfAvailable(WebhookProperties::new));
 			return manifests.write(directory);
 		}
 	}

@@ -1,0 +1,155 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.util.List;
+
+import io.kubernetes.client.openapi.ApiClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+
+import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
+import dev.kubereconciler.rbac.PolicyRule;
+import dev.kubereconciler.webhook.AdmissionDefaulter;
+import dev.kubereconciler.webhook.AdmissionValidator;
+import dev.kubereconciler.webhook.VersionConverter;
+import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.Webhooks;
+
+/**
+ * Auto-configuration that serves the application's {@link AdmissionValidator},
+ * {@link AdmissionDefaulter} and {@link VersionConverter} beans as Kubernetes webhooks,
+ * over HTTPS on a port of their own.
+ */
+@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
+		afterName = "org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration")
+@ConditionalOnClass(ApiClient.class)
+@ConditionalOnProperty(prefix = "kube-reconciler", name = "enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = "kube-reconciler.webhooks.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WebhookProperties.class)
+public final class KubeReconcilerWebhookAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	Webhooks kubeReconcilerWebhooks(ConfigurableListableBeanFactory beanFactory) {
+		return WebhookBeans.webhooks(beanFactory);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	WebhookServerLifecycle kubeReconcilerWebhookServer(Webhooks webhooks, WebhookProperties properties,
+			ObjectProvider<SslBundles> sslBundles, ApiClient apiClient, ObjectProvider<WebhookListener> listeners,
+			KubeReconcilerProperties kubeReconciler, Environment environment) {
+		List<WebhookListener> all = listeners.orderedStream().toList();
+		WebhookListener listener = (all.size() == 1) ? all.get(0) : new CompositeWebhookListener(all);
+		return new WebhookServerLifecycle(webhooks, properties, sslBundles.getIfAvailable(), apiClient, listener,
+				environment.getProperty("spring.application.name", "kube-reconciler"), kubeReconciler.isAutoStartup());
+	}
+
+	// what the registration writes: the configurations by server-side apply (create or
+	// patch), deleted when the application stops, and the conversion of converted CRDs
+	@Bean
+	@ConditionalOnBooleanProperty("kube-reconciler.webhooks.register")
+	RbacCustomizer kubeReconcilerWebhookRegistrationRbac(Webhooks webhooks) {
+		return (rules) -> {
+			if (webhooks.isEmpty()) {
+				return;
+			}
+			rules.rule(PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "get", "create",
+					"patch", "delete"));
+			rules.rule(PolicyRule.of("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "get", "create",
+					"patch", "delete"));
+			if (!webhooks.convertedResources().isEmpty()) {
+				rules.rule(PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "patch"));
+			}
+		};
+	}
+
+	/**
+	 * Tells every listener.
+	 */
+	private record CompositeWebhookListener(List<WebhookListener> listeners) implements WebhookListener {
+
+		@Override
+		public void started(String path) {
+			this.listeners.forEach((listener) -> listener.started(path));
+		}
+
+		@Override
+		public void finished(String path, int code, long nanos) {
+			this.listeners.forEach((listener) -> listener.finished(path, code, nanos));
+		}
+
+	}
+
+	/**
+	 * Collects the webhook beans with the model types of their declarations.
+	 */
+	static final class WebhookBeans {
+
+		private WebhookBeans() {
+		}
+
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		static Webhooks webhooks(ConfigurableListableBeanFactory beanFactory) {
+			Webhooks.Builder builder = Webhooks.builder();
+			for (String name : beanFactory.getBeanNamesForType(AdmissionValidator.class)) {
+				Class type = typeArgument(beanFactory, name, AdmissionValidator.class, 0);
+				builder.validator(type, beanFactory.getBean(name, AdmissionValidator.class));
+			}
+			for (String name : beanFactory.getBeanNamesForType(AdmissionDefaulter.class)) {
+				Class type = typeArgument(beanFactory, name, AdmissionDefaulter.class, 0);
+				builder.defaulter(type, beanFactory.getBean(name, AdmissionDefaulter.class));
+			}
+			for (String name : beanFactory.getBeanNamesForType(VersionConverter.class)) {
+				Class hub = typeArgument(beanFactory, name, VersionConverter.class, 0);
+				Class spoke = typeArgument(beanFactory, name, VersionConverter.class, 1);
+				builder.converter(hub, spoke, beanFactory.getBean(name, VersionConverter.class));
+			}
+			return builder.build();
+		}
+
+		private static Class<?> typeArgument(ConfigurableListableBeanFactory beanFactory, String name,
+				Class<?> contract, int index) {
+			Class<?> resolved = resolve(declaredType(beanFactory, name), contract, index);
+			if (resolved == null) {
+				resolved = resolve(ResolvableType.forClass(beanFactory.getType(name)), contract, index);
+			}
+			if (resolved == null) {
+				throw new IllegalStateException("The bean '" + name + "' is a " + contract.getSimpleName()
+						+ " of a type that cannot be told: declare it with its type, such as "
+						+ contract.getSimpleName() + "<Widget>, in its class or its @Bean method's return type");
+			}
+			return resolved;
+		}
+
+		private static @Nullable ResolvableType declaredType(ConfigurableListableBeanFactory beanFactory,
+				String name) {
+			try {
+				return beanFactory.getMergedBeanDefinition(name).getResolvableType();
+			}
+			catch (org.springframework.beans.factory.NoSuchBeanDefinitionException ex) {
+				return null;
+			}
+		}
+
+		private static @Nullable Class<?> resolve(@Nullable ResolvableType type, Class<?> contract, int index) {
+			if (type == null) {
+				return null;
+			}
+			return type.as(contract).getGeneric(index).resolve();
+		}
+
+	}
+
+}

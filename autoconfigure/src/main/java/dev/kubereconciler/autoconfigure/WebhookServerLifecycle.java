@@ -1,0 +1,242 @@
+package dev.kubereconciler.autoconfigure;
+
+import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyStore;
+import java.security.KeyStoreException;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateEncodingException;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Consumer;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.SmartLifecycle;
+
+import dev.kubereconciler.webhook.SelfSignedCertificate;
+import dev.kubereconciler.webhook.WebhookClientConfig;
+import dev.kubereconciler.webhook.WebhookConfigurations;
+import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.WebhookRegistration;
+import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.webhook.Webhooks;
+
+/**
+ * Runs the webhook server with the application: started before the controllers, so that
+ * their first writes find their webhooks answering, and stopped after them.
+ *
+ * <p>
+ * The certificate comes from a Spring SSL bundle when one is named, and follows it when
+ * Spring reloads it (a bundle with {@code reload-on-update}, as cert-manager's mounted
+ * Secret changes); otherwise a self-signed CA and certificate are generated. With
+ * {@code kube-reconciler.webhooks.register}, the application points the API server at
+ * itself once the server listens, and withdraws when it stops.
+ */
+public class WebhookServerLifecycle implements SmartLifecycle {
+
+	/** The lifecycle phase: before the controllers, which stop first. */
+	public static final int PHASE = ManagedControllers.PHASE - 256;
+
+	private static final Logger logger = LoggerFactory.getLogger(WebhookServerLifecycle.class);
+
+	private final Webhooks webhooks;
+
+	private final WebhookProperties properties;
+
+	private final @Nullable SslBundles sslBundles;
+
+	private final ApiClient client;
+
+	private final WebhookListener listener;
+
+	private final String applicationName;
+
+	private final boolean autoStartup;
+
+	private volatile @Nullable WebhookServer server;
+
+	private volatile @Nullable WebhookConfigurations registered;
+
+	WebhookServerLifecycle(Webhooks webhooks, WebhookProperties properties, @Nullable SslBundles sslBundles,
+			ApiClient client, WebhookListener listener, String applicationName, boolean autoStartup) {
+		this.webhooks = webhooks;
+		this.properties = properties;
+		this.sslBundles = sslBundles;
+		this.client = client;
+		this.listener = listener;
+		this.applicationName = applicationName;
+		this.autoStartup = autoStartup;
+	}
+
+	@Override
+	public void start() {
+		if (this.webhooks.isEmpty() || this.server != null) {
+			return;
+		}
+		Certificates certificates = certificates();
+		InetAddress address = this.properties.getAddress();
+		WebhookServer server = WebhookServer.builder(certificates.sslContext())
+			.address((address != null) ? new InetSocketAddress(address, this.properties.getPort())
+					: new InetSocketAddress(this.properties.getPort()))
+			.endpoints(this.webhooks.endpoints())
+			.listener(this.listener)
+			.threads(this.properties.getThreads(), (task) -> {
+				Thread thread = new Thread(task, "kube-reconciler-webhook");
+				thread.setDaemon(true);
+				return thread;
+			})
+			.build();
+		certificates.onUpdate().accept(server);
+		server.start();
+		this.server = server;
+		logger.info("Serving {} webhook path(s) over HTTPS on port {}: {}", this.webhooks.endpoints().size(),
+				server.port(), this.webhooks.endpoints().keySet().stream().sorted().toList());
+		if (this.properties.isRegister()) {
+			WebhookConfigurations configurations = configurations(server.port(), certificates.caBundle());
+			new WebhookRegistration(this.client).register(this.webhooks, configurations);
+			this.registered = configurations;
+			logger.info("Registered the webhook configurations '{}' at {}", configurations.name(),
+					configurations.client());
+		}
+	}
+
+	@Override
+	public void stop() {
+		WebhookConfigurations configurations = this.registered;
+		if (configurations != null) {
+			try {
+				new WebhookRegistration(this.client).unregister(configurations);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not delete the webhook configurations '{}'", configurations.name(), ex);
+			}
+			this.registered = null;
+		}
+		WebhookServer server = this.server;
+		if (server != null) {
+			server.stop(Duration.ofSeconds(5));
+			this.server = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.server != null;
+	}
+
+	@Override
+	public boolean isAutoStartup() {
+		return this.autoStartup;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/**
+	 * Return the port the server listens on.
+	 * @return the port
+	 * @throws IllegalStateException if the server does not run
+	 */
+	public int getPort() {
+		WebhookServer server = this.server;
+		if (server == null) {
+			throw new IllegalStateException("The webhook server does not run");
+		}
+		return server.port();
+	}
+
+	WebhookConfigurations configurations(int port, byte @Nullable [] caBundle) {
+		String url = (this.properties.getUrl() != null) ? this.properties.getUrl() : "https://127.0.0.1:" + port;
+		if (caBundle == null) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.register", "true",
+					"the SSL bundle '" + this.properties.getSslBundle()
+							+ "' has no trust store, so the CA that the API server must trust is not known",
+					"Give the bundle a truststore.certificate with the CA that signed its certificate, "
+							+ "or let the application generate a self-signed one by leaving "
+							+ "kube-reconciler.webhooks.ssl-bundle unset.");
+		}
+		String name = (this.properties.getConfigurationName() != null) ? this.properties.getConfigurationName()
+				: this.applicationName;
+		V1LabelSelector selector = this.properties.getNamespaceSelector().isEmpty() ? null
+				: new V1LabelSelector().matchLabels(this.properties.getNamespaceSelector());
+		return new WebhookConfigurations(name, WebhookClientConfig.url(url, caBundle),
+				this.properties.getFailurePolicy().value(), this.properties.getTimeout(), selector,
+				java.util.Map.of("app.kubernetes.io/managed-by", "kube-reconciler"));
+	}
+
+	private Certificates certificates() {
+		String bundleName = this.properties.getSslBundle();
+		if (bundleName == null) {
+			SelfSignedCertificate certificate = SelfSignedCertificate.generate();
+			logger.info("No kube-reconciler.webhooks.ssl-bundle: serving webhooks with a self-signed certificate, "
+					+ "for development and tests");
+			return new Certificates(certificate.sslContext(), certificate.caBundle(), (server) -> {
+			});
+		}
+		SslBundles bundles = this.sslBundles;
+		if (bundles == null) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.ssl-bundle", bundleName,
+					"the application has no SslBundles bean", "Keep Spring Boot's SslAutoConfiguration enabled.");
+		}
+		SslBundle bundle;
+		try {
+			bundle = bundles.getBundle(bundleName);
+		}
+		catch (NoSuchSslBundleException ex) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.ssl-bundle", bundleName,
+					"no SSL bundle has that name",
+					"Define it under spring.ssl.bundle.pem." + bundleName + " (keystore.certificate and "
+							+ "keystore.private-key, with reload-on-update: true to follow cert-manager's renewals), "
+							+ "or leave kube-reconciler.webhooks.ssl-bundle unset for a self-signed certificate.");
+		}
+		return new Certificates(bundle.createSslContext(), caBundle(bundle.getStores().getTrustStore()),
+				(server) -> bundles.addBundleUpdateHandler(bundleName, (updated) -> {
+					server.updateSslContext(updated.createSslContext());
+					logger.info("The webhook server presents the renewed certificate of the SSL bundle '{}'",
+							bundleName);
+				}));
+	}
+
+	private static byte @Nullable [] caBundle(@Nullable KeyStore trustStore) {
+		if (trustStore == null) {
+			return null;
+		}
+		try {
+			StringWriter pem = new StringWriter();
+			List<String> aliases = Collections.list(trustStore.aliases());
+			for (String alias : aliases) {
+				Certificate certificate = trustStore.getCertificate(alias);
+				if (certificate != null) {
+					pem.append("-----BEGIN CERTIFICATE-----\n")
+						.append(Base64.getMimeEncoder(64, new byte[] { '\n' })
+							.encodeToString(certificate.getEncoded()))
+						.append("\n-----END CERTIFICATE-----\n");
+				}
+			}
+			return pem.toString().getBytes(StandardCharsets.US_ASCII);
+		}
+		catch (KeyStoreException | CertificateEncodingException ex) {
+			throw new IllegalStateException("Could not read the CA certificates of the webhook SSL bundle", ex);
+		}
+	}
+
+	private record Certificates(javax.net.ssl.SSLContext sslContext, byte @Nullable [] caBundle,
+			Consumer<WebhookServer> onUpdate) {
+
+	}
+
+}

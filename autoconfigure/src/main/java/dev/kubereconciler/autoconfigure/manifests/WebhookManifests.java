@@ -1,0 +1,190 @@
+package dev.kubereconciler.autoconfigure.manifests;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kubernetes.client.custom.IntOrString;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ContainerPort;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1SecretVolumeSource;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServicePort;
+import io.kubernetes.client.openapi.models.V1ServiceSpec;
+import io.kubernetes.client.openapi.models.V1Volume;
+import io.kubernetes.client.openapi.models.V1VolumeMount;
+import io.kubernetes.client.util.Yaml;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.webhook.WebhookClientConfig;
+import dev.kubereconciler.webhook.WebhookConfigurations;
+import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.webhook.Webhooks;
+
+/**
+ * The manifests of an application's webhooks: the Service in front of the webhook port,
+ * cert-manager's Issuer and Certificate for its serving certificate, the validating and
+ * mutating configurations pointing at the Service, whose CA cert-manager's CA injector
+ * fills in, and what the Deployment needs to serve them.
+ *
+ * <p>
+ * The certificate's Secret is mounted where controller-runtime's is
+ * ({@code /tmp/k8s-webhook-server/serving-certs}) and read through a Spring SSL bundle
+ * named {@code webhook} with {@code reload-on-update}, so that a renewal reaches the
+ * running server with no restart.
+ */
+final class WebhookManifests {
+
+	/** The folder cert-manager's Secret is mounted at. */
+	static final String CERT_DIR = "/tmp/k8s-webhook-server/serving-certs";
+
+	static final String SSL_BUNDLE = "webhook";
+
+	private static final String PORT_NAME = "webhook";
+
+	private final Webhooks webhooks;
+
+	private final WebhookProperties properties;
+
+	private final String name;
+
+	private final String namespace;
+
+	WebhookManifests(Webhooks webhooks, WebhookProperties properties, String name, String namespace) {
+		this.webhooks = webhooks;
+		this.properties = properties;
+		this.name = name;
+		this.namespace = namespace;
+	}
+
+	/**
+	 * Return the name of the Service and the Certificate.
+	 * @return the name
+	 */
+	String serviceName() {
+		return this.name + "-webhook";
+	}
+
+	/**
+	 * Return the annotation that has cert-manager's CA injector write the CA of the
+	 * serving certificate into a webhook configuration or a CRD's conversion.
+	 * @return the annotation
+	 */
+	Map<String, String> caInjection() {
+		return Map.of("cert-manager.io/inject-ca-from", this.namespace + "/" + serviceName());
+	}
+
+	/**
+	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml} and
+	 * {@code webhooks.yaml}.
+	 * @return the YAML of each file
+	 */
+	Map<String, String> files() {
+		Map<String, String> files = new LinkedHashMap<>();
+		files.put("webhook-service.yaml", Yaml.dump(service()));
+		files.put("webhook-certificate.yaml", certificate());
+		List<Object> configurations = new ArrayList<>();
+		WebhookConfigurations settings = new WebhookConfigurations(this.name,
+				WebhookClientConfig.service(this.namespace, serviceName(), 443),
+				this.properties.getFailurePolicy().value(), this.properties.getTimeout(), null,
+				Map.of("app.kubernetes.io/name", this.name));
+		addWithCaInjection(configurations, settings.validating(this.webhooks));
+		addWithCaInjection(configurations, settings.mutating(this.webhooks));
+		if (!configurations.isEmpty()) {
+			files.put("webhooks.yaml", Yaml.dumpAll(configurations.iterator()));
+		}
+		return files;
+	}
+
+	/**
+	 * Add what the webhook server needs to the application's container and pod: its
+	 * port, the certificate's Secret and the SSL bundle that reads it.
+	 * @param container the container
+	 * @param pod the pod
+	 */
+	void addTo(V1Container container, V1PodSpec pod) {
+		container.addPortsItem(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
+		container.addVolumeMountsItem(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true));
+		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(java.util.Locale.ROOT) + "_";
+		container.addEnvItem(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
+		container.addEnvItem(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
+		container.addEnvItem(env(prefix + "RELOADONUPDATE", "true"));
+		container.addEnvItem(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
+		pod.addVolumesItem(new V1Volume().name("webhook-certs")
+			.secret(new V1SecretVolumeSource().secretName(secretName())));
+	}
+
+	private int port() {
+		return (this.properties.getPort() != 0) ? this.properties.getPort() : WebhookServer.DEFAULT_PORT;
+	}
+
+	private String secretName() {
+		return this.name + "-webhook-tls";
+	}
+
+	private V1Service service() {
+		Map<String, String> labels = Map.of("app.kubernetes.io/name", this.name);
+		return new V1Service().apiVersion("v1")
+			.kind("Service")
+			.metadata(new V1ObjectMeta().name(serviceName()).namespace(this.namespace).labels(labels))
+			.spec(new V1ServiceSpec().selector(labels)
+				.ports(List.of(new V1ServicePort().name(PORT_NAME).port(443).targetPort(new IntOrString(PORT_NAME)))));
+	}
+
+	// cert-manager's resources have no client-java model: written as YAML text
+	private String certificate() {
+		String service = serviceName();
+		return """
+				apiVersion: cert-manager.io/v1
+				kind: Issuer
+				metadata:
+				  name: %1$s-selfsigned
+				  namespace: %2$s
+				spec:
+				  selfSigned: {}
+				---
+				apiVersion: cert-manager.io/v1
+				kind: Certificate
+				metadata:
+				  name: %3$s
+				  namespace: %2$s
+				spec:
+				  secretName: %4$s
+				  dnsNames:
+				  - %3$s.%2$s.svc
+				  - %3$s.%2$s.svc.cluster.local
+				  issuerRef:
+				    kind: Issuer
+				    name: %1$s-selfsigned
+				  duration: %5$s
+				  renewBefore: %6$s
+				""".formatted(this.name, this.namespace, service, secretName(), hours(Duration.ofDays(90)),
+				hours(Duration.ofDays(30)));
+	}
+
+	private static String hours(Duration duration) {
+		return duration.toHours() + "h";
+	}
+
+	private void addWithCaInjection(List<Object> configurations, @Nullable Object configuration) {
+		if (configuration instanceof io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration validating) {
+			validating.getMetadata().annotations(caInjection());
+			configurations.add(validating);
+		}
+		if (configuration instanceof io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration mutating) {
+			mutating.getMetadata().annotations(caInjection());
+			configurations.add(mutating);
+		}
+	}
+
+	private static V1EnvVar env(String name, String value) {
+		return new V1EnvVar().name(name).value(value);
+	}
+
+}
