@@ -1,0 +1,234 @@
+package dev.kubereconciler.webhook;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.KeyStore;
+import java.security.SecureRandom;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+
+/**
+ * A certificate authority and a serving certificate it signed, made in memory for
+ * development and tests, where no cert-manager provides the webhook server's certificate.
+ *
+ * <p>
+ * Both keys are ECDSA P-256, which generates at once where RSA takes a while. The
+ * certificates are valid for {@value #VALIDITY_DAYS} days from an hour before their
+ * creation, so that a peer whose clock lags a little accepts them. Give
+ * {@link #caBundle()} to the webhook configurations' {@code caBundle} and
+ * {@link #sslContext()} to the {@link WebhookServer}.
+ */
+public final class SelfSignedCertificate {
+
+	/** How long the certificates are valid. */
+	public static final int VALIDITY_DAYS = 365;
+
+	// the allowance for a peer whose clock is behind ours
+	private static final Duration BACKDATING = Duration.ofHours(1);
+
+	private static final String SIGNATURE_ALGORITHM = "SHA256withECDSA";
+
+	// the key store lives in memory only; PKCS #12 wants some password all the same
+	private static final String KEY_STORE_PASSWORD = "webhook";
+
+	private final X509Certificate authority;
+
+	private final X509Certificate certificate;
+
+	private final KeyPair key;
+
+	private final SSLContext sslContext;
+
+	private SelfSignedCertificate(List<String> dnsNames, List<InetAddress> ipAddresses, Clock clock)
+			throws GeneralSecurityException, OperatorCreationException, IOException {
+		SecureRandom random = new SecureRandom();
+		Instant now = clock.instant();
+		Date notBefore = Date.from(now.minus(BACKDATING));
+		Date notAfter = Date.from(now.plus(Duration.ofDays(VALIDITY_DAYS)));
+		JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
+		KeyPair authorityKey = ecKeyPair(random);
+		// a name of its own, so that a trust store holding this authority and the one
+		// it replaces finds the right one by name
+		X500Name authorityName = new X500Name(
+				"CN=kube-reconciler-webhook-ca-" + HexFormat.of().toHexDigits(random.nextInt()));
+		X509v3CertificateBuilder authority = new JcaX509v3CertificateBuilder(authorityName, serialNumber(random),
+				notBefore, notAfter, authorityName, authorityKey.getPublic());
+		authority.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+		authority.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+		authority.addExtension(Extension.subjectKeyIdentifier, false,
+				extensions.createSubjectKeyIdentifier(authorityKey.getPublic()));
+		this.authority = sign(authority, authorityKey);
+		this.key = ecKeyPair(random);
+		String commonName = dnsNames.isEmpty() ? ipAddresses.get(0).getHostAddress() : dnsNames.get(0);
+		X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(this.authority, serialNumber(random),
+				notBefore, notAfter, new X500Name("CN=" + commonName), this.key.getPublic());
+		serving.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
+		serving.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
+		serving.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+		serving.addExtension(Extension.subjectKeyIdentifier, false,
+				extensions.createSubjectKeyIdentifier(this.key.getPublic()));
+		serving.addExtension(Extension.authorityKeyIdentifier, false,
+				extensions.createAuthorityKeyIdentifier(this.authority));
+		// clients match the host they dialled against these names only, never the CN
+		serving.addExtension(Extension.subjectAlternativeName, false, alternativeNames(dnsNames, ipAddresses));
+		this.certificate = sign(serving, authorityKey);
+		this.sslContext = sslContext(this.key, this.certificate);
+	}
+
+	/**
+	 * Generate a certificate for {@code localhost} and {@code 127.0.0.1}.
+	 * @return the certificate and its authority
+	 */
+	public static SelfSignedCertificate generate() {
+		return generate(List.of("localhost"), List.of(InetAddress.getLoopbackAddress()));
+	}
+
+	/**
+	 * Generate a certificate for the given names, such as the webhook service's
+	 * {@code <service>.<namespace>.svc}.
+	 * @param dnsNames the host names the certificate is valid for
+	 * @param ipAddresses the IP addresses the certificate is valid for
+	 * @return the certificate and its authority
+	 */
+	public static SelfSignedCertificate generate(List<String> dnsNames, List<InetAddress> ipAddresses) {
+		return generate(dnsNames, ipAddresses, Clock.systemUTC());
+	}
+
+	/**
+	 * Generate a certificate for the given names, valid from the given clock's time.
+	 * @param dnsNames the host names the certificate is valid for
+	 * @param ipAddresses the IP addresses the certificate is valid for
+	 * @param clock the clock that says when the certificates were made
+	 * @return the certificate and its authority
+	 * @throws IllegalArgumentException if neither a name nor an address is given
+	 */
+	public static SelfSignedCertificate generate(List<String> dnsNames, List<InetAddress> ipAddresses, Clock clock) {
+		if (dnsNames.isEmpty() && ipAddresses.isEmpty()) {
+			throw new IllegalArgumentException("A certificate needs at least one DNS name or IP address");
+		}
+		try {
+			return new SelfSignedCertificate(List.copyOf(dnsNames), List.copyOf(ipAddresses), clock);
+		}
+		catch (GeneralSecurityException | OperatorCreationException | IOException ex) {
+			throw new IllegalStateException("Could not generate a self-signed certificate", ex);
+		}
+	}
+
+	/**
+	 * Return the certificate of the authority that signed the serving certificate, as a
+	 * webhook configuration's {@code caBundle} takes it; the Kubernetes client encodes it
+	 * in base64.
+	 * @return the PEM-encoded certificate, in US-ASCII
+	 */
+	public byte[] caBundle() {
+		return pem("CERTIFICATE", encoded(this.authority)).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	/**
+	 * Return the serving certificate.
+	 * @return the PEM-encoded certificate
+	 */
+	public String certificatePem() {
+		return pem("CERTIFICATE", encoded(this.certificate));
+	}
+
+	/**
+	 * Return the serving certificate's private key.
+	 * @return the PEM-encoded PKCS #8 key
+	 */
+	public String privateKeyPem() {
+		return pem("PRIVATE KEY", this.key.getPrivate().getEncoded());
+	}
+
+	/**
+	 * Return a server-side TLS context that presents the serving certificate.
+	 * @return the context, the same at every call
+	 */
+	public SSLContext sslContext() {
+		return this.sslContext;
+	}
+
+	private static KeyPair ecKeyPair(SecureRandom random) throws GeneralSecurityException {
+		KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
+		generator.initialize(new ECGenParameterSpec("secp256r1"), random);
+		return generator.generateKeyPair();
+	}
+
+	private static BigInteger serialNumber(SecureRandom random) {
+		// positive and at most 20 octets, as RFC 5280 asks
+		return new BigInteger(127, random);
+	}
+
+	private static GeneralNames alternativeNames(List<String> dnsNames, List<InetAddress> ipAddresses) {
+		List<GeneralName> names = new ArrayList<>();
+		dnsNames.forEach((name) -> names.add(new GeneralName(GeneralName.dNSName, name)));
+		ipAddresses.forEach((address) -> names.add(new GeneralName(GeneralName.iPAddress, address.getHostAddress())));
+		return new GeneralNames(names.toArray(GeneralName[]::new));
+	}
+
+	private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair signer)
+			throws GeneralSecurityException, OperatorCreationException {
+		return new JcaX509CertificateConverter()
+			.getCertificate(builder.build(new JcaContentSignerBuilder(SIGNATURE_ALGORITHM).build(signer.getPrivate())));
+	}
+
+	private static SSLContext sslContext(KeyPair key, X509Certificate certificate)
+			throws GeneralSecurityException, IOException {
+		KeyStore keyStore = KeyStore.getInstance("PKCS12");
+		keyStore.load(null, null);
+		char[] password = KEY_STORE_PASSWORD.toCharArray();
+		keyStore.setKeyEntry("webhook", key.getPrivate(), password, new Certificate[] { certificate });
+		KeyManagerFactory keyManagers = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+		keyManagers.init(keyStore, password);
+		SSLContext context = SSLContext.getInstance("TLS");
+		// no trust managers: the server asks for no client certificate
+		context.init(keyManagers.getKeyManagers(), null, null);
+		return context;
+	}
+
+	private static byte[] encoded(X509Certificate certificate) {
+		try {
+			return certificate.getEncoded();
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("Could not encode a certificate made here", ex);
+		}
+	}
+
+	private static String pem(String type, byte[] der) {
+		String base64 = Base64.getMimeEncoder(64, new byte[] { '\n' }).encodeToString(der);
+		return "-----BEGIN " + type + "-----\n" + base64 + "\n-----END " + type + "-----\n";
+	}
+
+}
