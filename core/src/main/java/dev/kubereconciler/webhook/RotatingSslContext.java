@@ -39,10 +39,6 @@ final class RotatingSslContext extends SSLContext {
 		this.spi.current = context;
 	}
 
-	SSLContext get() {
-		return this.spi.current;
-	}
-
 	private static final class Spi extends SSLContextSpi {
 
 		private volatile SSLContext current;

@@ -3,6 +3,7 @@ package dev.kubereconciler.webhook;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
@@ -111,7 +112,17 @@ public final class SelfSignedCertificate {
 	 * @return the certificate and its authority
 	 */
 	public static SelfSignedCertificate generate() {
-		return generate(List.of("localhost"), List.of(InetAddress.getLoopbackAddress()));
+		return generate(List.of("localhost"), List.of(ipv4Loopback()));
+	}
+
+	private static InetAddress ipv4Loopback() {
+		try {
+			// not getLoopbackAddress(), which is ::1 when the JVM prefers IPv6
+			return InetAddress.getByAddress("localhost", new byte[] { 127, 0, 0, 1 });
+		}
+		catch (UnknownHostException ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/**

@@ -46,6 +46,10 @@ import dev.kubereconciler.time.Ticker;
  * set last: new connections present the new certificate, and a connection already open
  * keeps the engine, certificate and session it was made with until it closes, so that no
  * request fails during a swap.
+ *
+ * <p>
+ * The JDK's server asks for the host name of each new connection's peer, a reverse DNS
+ * lookup that the JVM caches; connections kept alive make it rare.
  */
 public final class WebhookServer {
 
