@@ -13,6 +13,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.metrics.ControllerMetrics;
 import dev.kubereconciler.metrics.ShardMetrics;
+import dev.kubereconciler.metrics.WebhookMetrics;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
@@ -31,6 +32,13 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) ObjectProvider<TokenBucketRateLimiter<?>> managerBucket) {
 		return new ControllerMetrics((name) -> controllers.getObject().getManager().controller(name),
 				managerBucket::getIfAvailable);
+	}
+
+	// the webhook server's listener too
+	@Bean
+	@ConditionalOnMissingBean
+	WebhookMetrics webhookMetrics() {
+		return new WebhookMetrics();
 	}
 
 	@Bean

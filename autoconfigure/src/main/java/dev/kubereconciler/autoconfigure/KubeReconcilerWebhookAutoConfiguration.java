@@ -133,8 +133,7 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 			return resolved;
 		}
 
-		private static @Nullable ResolvableType declaredType(ConfigurableListableBeanFactory beanFactory,
-				String name) {
+		private static @Nullable ResolvableType declaredType(ConfigurableListableBeanFactory beanFactory, String name) {
 			try {
 				return beanFactory.getMergedBeanDefinition(name).getResolvableType();
 			}

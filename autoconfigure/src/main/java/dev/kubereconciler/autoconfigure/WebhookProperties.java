@@ -50,9 +50,9 @@ public class WebhookProperties {
 	/**
 	 * Whether the application applies its own ValidatingWebhookConfiguration and
 	 * MutatingWebhookConfiguration, and sets the conversion webhook of the CRDs it
-	 * converts, pointing the API server at the URL with the CA of the running server;
-	 * the configurations are deleted when it stops. For development and tests; in a
-	 * cluster, the generated manifests and cert-manager do this.
+	 * converts, pointing the API server at the URL with the CA of the running server; the
+	 * configurations are deleted when it stops. For development and tests; in a cluster,
+	 * the generated manifests and cert-manager do this.
 	 */
 	private boolean register;
 

@@ -222,8 +222,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 				Certificate certificate = trustStore.getCertificate(alias);
 				if (certificate != null) {
 					pem.append("-----BEGIN CERTIFICATE-----\n")
-						.append(Base64.getMimeEncoder(64, new byte[] { '\n' })
-							.encodeToString(certificate.getEncoded()))
+						.append(Base64.getMimeEncoder(64, new byte[] { '\n' }).encodeToString(certificate.getEncoded()))
 						.append("\n-----END CERTIFICATE-----\n");
 				}
 			}

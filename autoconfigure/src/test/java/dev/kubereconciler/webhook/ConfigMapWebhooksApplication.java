@@ -54,8 +54,7 @@ class ConfigMapWebhooksApplication {
 		}
 
 		@Override
-		public AdmissionResult validateUpdate(V1ConfigMap oldObject, V1ConfigMap newObject,
-				AdmissionRequest request) {
+		public AdmissionResult validateUpdate(V1ConfigMap oldObject, V1ConfigMap newObject, AdmissionRequest request) {
 			String before = owner(oldObject);
 			String after = owner(newObject);
 			if (!Objects.equals(before, after)) {

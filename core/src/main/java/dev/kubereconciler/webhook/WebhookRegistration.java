@@ -112,8 +112,10 @@ public final class WebhookRegistration {
 			}
 			return;
 		}
-		String json = JSON.getGson().toJson(configuration);
-		check(api.patch(name, V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(json), options),
+		JsonObject json = JSON.getGson().toJsonTree(configuration).getAsJsonObject();
+		// client-java's model writes an empty list, which an apply must not carry at all
+		json.getAsJsonObject("metadata").remove("managedFields");
+		check(api.patch(name, V1Patch.PATCH_FORMAT_APPLY_YAML, new V1Patch(json.toString()), options),
 				"apply the webhook configuration " + name);
 	}
 

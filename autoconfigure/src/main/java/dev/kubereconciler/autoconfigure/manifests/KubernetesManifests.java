@@ -90,8 +90,8 @@ public class KubernetesManifests {
 	 * @param webhookProperties the webhook properties
 	 */
 	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
-			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources,
-			Webhooks webhooks, WebhookProperties webhookProperties) {
+			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources, Webhooks webhooks,
+			WebhookProperties webhookProperties) {
 		this.environment = environment;
 		this.properties = properties;
 		this.deployment = deployment;

@@ -4,18 +4,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
+import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ContainerPort;
 import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1SecretVolumeSource;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
 import io.kubernetes.client.util.Yaml;
@@ -81,15 +85,15 @@ final class WebhookManifests {
 	}
 
 	/**
-	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml} and
-	 * {@code webhooks.yaml}.
+	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml}
+	 * and {@code webhooks.yaml}.
 	 * @return the YAML of each file
 	 */
 	Map<String, String> files() {
 		Map<String, String> files = new LinkedHashMap<>();
 		files.put("webhook-service.yaml", Yaml.dump(service()));
 		files.put("webhook-certificate.yaml", certificate());
-		List<Object> configurations = new ArrayList<>();
+		List<KubernetesType> configurations = new ArrayList<>();
 		WebhookConfigurations settings = new WebhookConfigurations(this.name,
 				WebhookClientConfig.service(this.namespace, serviceName(), 443),
 				this.properties.getFailurePolicy().value(), this.properties.getTimeout(), null,
@@ -103,21 +107,21 @@ final class WebhookManifests {
 	}
 
 	/**
-	 * Add what the webhook server needs to the application's container and pod: its
-	 * port, the certificate's Secret and the SSL bundle that reads it.
+	 * Add what the webhook server needs to the application's container and pod: its port,
+	 * the certificate's Secret and the SSL bundle that reads it.
 	 * @param container the container
 	 * @param pod the pod
 	 */
 	void addTo(V1Container container, V1PodSpec pod) {
 		container.addPortsItem(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
 		container.addVolumeMountsItem(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true));
-		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(java.util.Locale.ROOT) + "_";
+		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(Locale.ROOT) + "_";
 		container.addEnvItem(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
 		container.addEnvItem(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
 		container.addEnvItem(env(prefix + "RELOADONUPDATE", "true"));
 		container.addEnvItem(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
-		pod.addVolumesItem(new V1Volume().name("webhook-certs")
-			.secret(new V1SecretVolumeSource().secretName(secretName())));
+		pod.addVolumesItem(
+				new V1Volume().name("webhook-certs").secret(new V1SecretVolumeSource().secretName(secretName())));
 	}
 
 	private int port() {
@@ -172,12 +176,12 @@ final class WebhookManifests {
 		return duration.toHours() + "h";
 	}
 
-	private void addWithCaInjection(List<Object> configurations, @Nullable Object configuration) {
-		if (configuration instanceof io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration validating) {
+	private void addWithCaInjection(List<KubernetesType> configurations, @Nullable KubernetesType configuration) {
+		if (configuration instanceof V1ValidatingWebhookConfiguration validating) {
 			validating.getMetadata().annotations(caInjection());
 			configurations.add(validating);
 		}
-		if (configuration instanceof io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration mutating) {
+		if (configuration instanceof V1MutatingWebhookConfiguration mutating) {
 			mutating.getMetadata().annotations(caInjection());
 			configurations.add(mutating);
 		}
