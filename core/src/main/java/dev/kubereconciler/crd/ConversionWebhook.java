@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where the API server sends a CRD's {@code ConversionReview}s: the {@code clientConfig}
  * of a CRD's {@code spec.conversion.webhook}, either a Service in the cluster or a URL,
- * and the CA bundle that signed the webhook's serving certificate.
+ * and the CA bundle with which the API server verifies the webhook's serving certificate.
  *
  * @param service the Service that serves the webhook, or {@code null} with a URL
  * @param url the {@code https} URL of the webhook, or {@code null} with a Service
