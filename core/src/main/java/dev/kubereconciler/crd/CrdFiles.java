@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -192,7 +193,8 @@ public final class CrdFiles {
 	 *
 	 * @param name the CRD's name, {@code <plural>.<group>}
 	 * @param group the API group
-	 * @param version a served version
+	 * @param version a served version: the stored one if it is served, else the first
+	 * served
 	 * @param plural the plural resource name
 	 * @param json the CRD as JSON, for server-side apply
 	 * @param source the file it came from
@@ -205,17 +207,24 @@ public final class CrdFiles {
 				throw new IllegalArgumentException("a CustomResourceDefinition was expected, not kind '" + kind + "'");
 			}
 			JsonObject spec = object.getAsJsonObject("spec");
+			// the stored version when it is served, as the API server needs it to serve
+			// any; else the first served
 			String version = spec.getAsJsonArray("versions")
 				.asList()
 				.stream()
 				.map((element) -> element.getAsJsonObject())
 				.filter((element) -> element.get("served").getAsBoolean())
+				.sorted(Comparator.comparing((element) -> !isStorage(element)))
 				.map((element) -> element.get("name").getAsString())
 				.findFirst()
 				.orElseThrow(() -> new IllegalArgumentException("the CRD serves no version"));
 			return new Crd(object.getAsJsonObject("metadata").get("name").getAsString(),
 					spec.get("group").getAsString(), version, spec.getAsJsonObject("names").get("plural").getAsString(),
 					object.toString(), source);
+		}
+
+		private static boolean isStorage(JsonObject version) {
+			return version.has("storage") && version.get("storage").getAsBoolean();
 		}
 
 	}

@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
@@ -54,18 +56,30 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * refer to itself.
  *
  * <p>
- * <b>The rest of the CRD.</b> One version, served and stored. The {@code status}
- * subresource is on whenever the model has a status (so that status writes go through
- * {@code /status} and the spec cannot change there); {@link ScaleSubresource} turns on
- * {@code scale}. {@link PrinterColumn}, {@link ShortNames} and {@link Categories} fill
- * the columns and names; the singular name is the kind in lower case and the list kind is
- * the kind followed by {@code List}.
+ * <b>The rest of the CRD.</b> One version per model class, each served. The
+ * {@code status} subresource is on whenever the model has a status (so that status writes
+ * go through {@code /status} and the spec cannot change there); {@link ScaleSubresource}
+ * turns on {@code scale}. {@link PrinterColumn}, {@link ShortNames} and
+ * {@link Categories} fill the columns and names; the singular name is the kind in lower
+ * case and the list kind is the kind followed by {@code List}.
+ *
+ * <p>
+ * <b>Several versions.</b> Model classes that share group and plural are the versions of
+ * one CRD, each with its own schema, subresources and printer columns. They must agree on
+ * the kind, the scope and, where they give them, the short names and categories; one of
+ * them carries {@link StorageVersion}. The versions are written in the order in which
+ * Kubernetes ranks their priority (GA before beta before alpha, higher numbers first:
+ * {@code v2, v1, v1beta2, v1beta1, v1alpha1}; other names last, alphabetically), which is
+ * also the order {@code kubectl} and discovery list them in. Without a
+ * {@link ConversionWebhook} the CRD has no {@code conversion}, and the API server's
+ * default, {@code None}, only rewrites {@code apiVersion}: the schemas must then hold the
+ * same fields.
  *
  * <p>
  * <b>Where it runs.</b> At build time: kube-reconciler's manifests generator writes
  * {@code target/kubernetes/crds/<plural>.<group>.yaml} for each custom resource that an
  * application's controllers watch, own or map; tests and other build tools call
- * {@link #write(Path, Collection)} or {@link #yaml(Class)} themselves. It needs no
+ * {@link #write(Path, Collection)} or {@link #yaml(Collection)} themselves. It needs no
  * Spring, and nothing of it is needed at run time.
  *
  * <p>
@@ -85,6 +99,8 @@ public final class CrdGenerator {
 	private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
 	private static final Yaml YAML = new Yaml(blockStyle());
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	/**
 	 * Write the CRDs of model classes from a build, for example into
@@ -107,14 +123,57 @@ public final class CrdGenerator {
 	}
 
 	/**
-	 * Return the CRD of a model class in YAML.
+	 * Return the CRD of a model class in YAML, with the class's version alone.
 	 * @param model the model class, annotated with {@link KubernetesResource}
 	 * @return the YAML
 	 * @throws IllegalArgumentException if the class is not annotated, or a field has no
 	 * structural schema
 	 */
 	public String yaml(Class<?> model) {
-		return YAML.dump(plain(crd(model)));
+		return yaml(List.of(model));
+	}
+
+	/**
+	 * Return the CRD of the model classes of its versions in YAML, without a conversion
+	 * webhook.
+	 * @param versions the model classes, one per version, annotated with
+	 * {@link KubernetesResource}
+	 * @return the YAML
+	 * @throws IllegalArgumentException if a class is not annotated, a field has no
+	 * structural schema, or the classes are not the versions of one CRD (see
+	 * {@link #yaml(Collection, ConversionWebhook)})
+	 */
+	public String yaml(Collection<? extends Class<?>> versions) {
+		return yaml(versions, null);
+	}
+
+	/**
+	 * Return the CRD of the model classes of its versions in YAML.
+	 * @param versions the model classes, one per version, annotated with
+	 * {@link KubernetesResource}
+	 * @param webhook where the API server sends conversions between the versions, or
+	 * {@code null} to write no {@code conversion} (the API server's {@code None})
+	 * @return the YAML
+	 * @throws IllegalArgumentException if a class is not annotated, a field has no
+	 * structural schema, or the classes are not the versions of one CRD: they declare
+	 * different groups or plurals, different kinds, scopes, short names or categories,
+	 * one version twice, or, when there are several, not exactly one is marked with
+	 * {@link StorageVersion}; the message names the classes and the fix
+	 */
+	public String yaml(Collection<? extends Class<?>> versions, @Nullable ConversionWebhook webhook) {
+		return YAML.dump(plain(crd(versions, webhook)));
+	}
+
+	/**
+	 * Group model classes by the CRD they declare a version of, the classes that
+	 * {@link #yaml(Collection)} takes together.
+	 * @param models the model classes, annotated with {@link KubernetesResource}
+	 * @return the classes of each CRD by its name, {@code <plural>.<group>}; both in the
+	 * order met, each class once
+	 * @throws IllegalArgumentException if a class is not annotated
+	 */
+	public static Map<String, List<Class<?>>> byCrd(Collection<? extends Class<?>> models) {
+		return CrdVersions.byCrd(models);
 	}
 
 	/**
@@ -124,129 +183,103 @@ public final class CrdGenerator {
 	 * @return the file name
 	 */
 	public static String fileName(Class<?> model) {
-		KubernetesResource resource = resource(model);
-		return resource.plural() + "." + resource.group() + ".yaml";
+		return CrdVersions.name(CrdVersions.resource(model)) + ".yaml";
 	}
 
 	/**
-	 * Write the CRD of each model class into a folder, as {@link #fileName(Class)}.
+	 * Write the CRD of each group and plural into a folder, as {@link #fileName(Class)},
+	 * with a version for each of its model classes and no conversion webhook.
 	 * @param directory the folder, created if missing
 	 * @param models the model classes
-	 * @return the files written, in the order of the models
+	 * @return the files written, in the order of the models' first classes
 	 * @throws IOException if a file cannot be written
 	 * @throws IllegalArgumentException if a class is not annotated, a field has no
-	 * structural schema, or two classes share a CRD (one CRD per group and plural)
+	 * structural schema, or the classes of one CRD do not agree (see
+	 * {@link #yaml(Collection, ConversionWebhook)})
 	 */
 	public List<Path> write(Path directory, Collection<? extends Class<?>> models) throws IOException {
-		Map<String, Class<?>> byFile = new LinkedHashMap<>();
-		for (Class<?> model : models) {
-			Class<?> other = byFile.putIfAbsent(fileName(model), model);
-			if (other != null && other != model) {
-				throw new IllegalArgumentException(model.getName() + " and " + other.getName()
-						+ " both declare the CRD " + fileName(model) + ": give each a plural or group of its own");
-			}
-		}
+		return write(directory, models, Map.of());
+	}
+
+	/**
+	 * Write the CRD of each group and plural into a folder, as {@link #fileName(Class)},
+	 * with a version for each of its model classes and the conversion webhooks given.
+	 * @param directory the folder, created if missing
+	 * @param models the model classes
+	 * @param webhooks the conversion webhook of each CRD that has one, by the CRD's name
+	 * ({@code <plural>.<group>})
+	 * @return the files written, in the order of the models' first classes
+	 * @throws IOException if a file cannot be written
+	 * @throws IllegalArgumentException if a class is not annotated, a field has no
+	 * structural schema, the classes of one CRD do not agree (see
+	 * {@link #yaml(Collection, ConversionWebhook)}), or a webhook names a CRD of none of
+	 * the classes
+	 */
+	public List<Path> write(Path directory, Collection<? extends Class<?>> models,
+			Map<String, ConversionWebhook> webhooks) throws IOException {
+		Map<String, String> files = files(models, webhooks);
 		Files.createDirectories(directory);
 		List<Path> written = new ArrayList<>();
-		for (Map.Entry<String, Class<?>> file : byFile.entrySet()) {
-			written.add(Files.writeString(directory.resolve(file.getKey()), yaml(file.getValue())));
+		for (Map.Entry<String, String> file : files.entrySet()) {
+			written.add(Files.writeString(directory.resolve(file.getKey()), file.getValue()));
 		}
 		return written;
 	}
 
+	/**
+	 * Return the CRD of each group and plural in YAML, as
+	 * {@link #write(Path, Collection, Map) write} writes them, without writing them.
+	 * @param models the model classes
+	 * @param webhooks the conversion webhook of each CRD that has one, by the CRD's name
+	 * @return the YAML of each CRD by its file name, {@code <plural>.<group>.yaml}
+	 * @throws IllegalArgumentException as {@link #write(Path, Collection, Map) write}
+	 */
+	public Map<String, String> files(Collection<? extends Class<?>> models, Map<String, ConversionWebhook> webhooks) {
+		Map<String, List<Class<?>>> crds = byCrd(models);
+		for (String name : webhooks.keySet()) {
+			if (!crds.containsKey(name)) {
+				throw new IllegalArgumentException("A conversion webhook is given for the CRD " + name
+						+ ", but no model class declares it; the CRDs are " + crds.keySet());
+			}
+		}
+		Map<String, String> files = new LinkedHashMap<>();
+		// every CRD checked and generated before the first file is written
+		crds.forEach((name, versions) -> files.put(name + ".yaml", yaml(versions, webhooks.get(name))));
+		return files;
+	}
+
 	ObjectNode crd(Class<?> model) {
-		KubernetesResource resource = resource(model);
-		ObjectNode schema = CrdSchema.of(model);
+		return crd(List.of(model), null);
+	}
+
+	ObjectNode crd(Collection<? extends Class<?>> models, @Nullable ConversionWebhook webhook) {
+		CrdVersions versions = CrdVersions.of(models);
+		KubernetesResource resource = versions.resource();
 		ObjectNode crd = NODES.objectNode()
 			.put("apiVersion", "apiextensions.k8s.io/v1")
 			.put("kind", "CustomResourceDefinition");
-		crd.putObject("metadata").put("name", resource.plural() + "." + resource.group());
+		crd.putObject("metadata").put("name", versions.name());
 		ObjectNode spec = crd.putObject("spec").put("group", resource.group());
 		ObjectNode names = spec.putObject("names")
 			.put("kind", resource.kind())
 			.put("listKind", resource.kind() + "List")
 			.put("plural", resource.plural())
 			.put("singular", resource.kind().toLowerCase(Locale.ROOT));
-		ShortNames shortNames = model.getAnnotation(ShortNames.class);
-		if (shortNames != null) {
-			strings(names.putArray("shortNames"), shortNames.value());
+		if (!versions.shortNames().isEmpty()) {
+			versions.shortNames().forEach(names.putArray("shortNames")::add);
 		}
-		Categories categories = model.getAnnotation(Categories.class);
-		if (categories != null) {
-			strings(names.putArray("categories"), categories.value());
+		if (!versions.categories().isEmpty()) {
+			versions.categories().forEach(names.putArray("categories")::add);
 		}
 		spec.put("scope", resource.namespaced() ? "Namespaced" : "Cluster");
-		ObjectNode version = spec.putArray("versions")
-			.addObject()
-			.put("name", resource.version())
-			.put("served", true)
-			.put("storage", true);
-		version.putObject("schema").set("openAPIV3Schema", withServerFields(schema));
-		ObjectNode subresources = subresources(model, schema);
-		if (!subresources.isEmpty()) {
-			version.set("subresources", subresources);
+		ArrayNode versionNodes = spec.putArray("versions");
+		for (Class<?> model : versions.models()) {
+			versionNodes.add(CrdVersionEntry.of(model, model == versions.storage()));
 		}
-		PrinterColumn[] columns = model.getAnnotationsByType(PrinterColumn.class);
-		if (columns.length > 0) {
-			ArrayNode printerColumns = version.putArray("additionalPrinterColumns");
-			for (PrinterColumn column : columns) {
-				ObjectNode node = printerColumns.addObject().put("name", column.name()).put("type", column.type());
-				if (!column.format().isEmpty()) {
-					node.put("format", column.format());
-				}
-				if (!column.description().isEmpty()) {
-					node.put("description", column.description());
-				}
-				if (column.priority() != 0) {
-					node.put("priority", column.priority());
-				}
-				node.put("jsonPath", column.jsonPath());
-			}
+		if (webhook != null) {
+			spec.set("conversion", JSON.valueToTree(webhook.conversion()));
 		}
 		return crd;
-	}
-
-	private static ObjectNode withServerFields(ObjectNode schema) {
-		// the API server's own fields first, as controller-gen writes them
-		ObjectNode properties = NODES.objectNode();
-		properties.putObject("apiVersion").put("type", "string");
-		properties.putObject("kind").put("type", "string");
-		properties.putObject("metadata").put("type", "object");
-		JsonNode own = schema.get("properties");
-		if (own != null) {
-			own.properties().forEach((property) -> properties.set(property.getKey(), property.getValue()));
-		}
-		ObjectNode root = NODES.objectNode();
-		JsonNode description = schema.remove("description");
-		if (description != null) {
-			root.set("description", description);
-		}
-		root.put("type", "object").set("properties", properties);
-		schema.properties().forEach((property) -> root.putIfAbsent(property.getKey(), property.getValue()));
-		return root;
-	}
-
-	private static ObjectNode subresources(Class<?> model, ObjectNode schema) {
-		ObjectNode subresources = NODES.objectNode();
-		if (schema.path("properties").has("status")) {
-			subresources.putObject("status");
-		}
-		ScaleSubresource scale = model.getAnnotation(ScaleSubresource.class);
-		if (scale != null) {
-			ObjectNode node = subresources.putObject("scale")
-				.put("specReplicasPath", scale.specReplicasPath())
-				.put("statusReplicasPath", scale.statusReplicasPath());
-			if (!scale.labelSelectorPath().isEmpty()) {
-				node.put("labelSelectorPath", scale.labelSelectorPath());
-			}
-		}
-		return subresources;
-	}
-
-	private static void strings(ArrayNode array, String[] values) {
-		for (String value : values) {
-			array.add(value);
-		}
 	}
 
 	private static DumperOptions blockStyle() {
@@ -255,15 +288,6 @@ public final class CrdGenerator {
 		// long descriptions and patterns stay on one line
 		options.setWidth(Integer.MAX_VALUE);
 		return options;
-	}
-
-	private static KubernetesResource resource(Class<?> model) {
-		KubernetesResource resource = model.getAnnotation(KubernetesResource.class);
-		if (resource == null) {
-			throw new IllegalArgumentException(model.getName() + " has no CRD to generate: annotate it with "
-					+ "@KubernetesResource(group, version, kind, plural)");
-		}
-		return resource;
 	}
 
 	// plain maps, lists and values for SnakeYAML, with integral numbers as integers, so

@@ -4,9 +4,12 @@
  * time.
  *
  * <p>
- * Public API: the annotations and {@link dev.kubereconciler.crd.CrdGenerator}; the schema
- * walk behind it is package-private. The annotations are read only at build time; the
- * generator needs {@code com.github.victools:jsonschema-generator} and
+ * Public API: the annotations, {@link dev.kubereconciler.crd.CrdGenerator} and the
+ * {@link dev.kubereconciler.crd.ConversionWebhook} it writes into a multi-version CRD,
+ * {@link dev.kubereconciler.crd.CrdFiles} and
+ * {@link dev.kubereconciler.crd.CrdInstaller}; the schema walk and the checks and order
+ * of a CRD's versions are package-private. The annotations are read only at build time;
+ * the generator needs {@code com.github.victools:jsonschema-generator} and
  * {@code jsonschema-module-jakarta-validation} on the build's class path, an optional
  * dependency of core that applications need not carry at run time.
  */

@@ -193,10 +193,11 @@ class CrdGeneratorTests {
 	}
 
 	@Test
-	void twoModelsOfOneCrdAreRefused(@TempDir Path directory) {
+	void twoModelsOfOneVersionOfOneCrdAreRefused(@TempDir Path directory) {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.generator.write(directory, List.of(Snapshot.class, GenericSnapshot.class)))
-			.withMessageContaining("both declare the CRD snapshots.crd.kubereconciler.dev.yaml");
+			.withMessageContaining("both declare version v1 of the CRD snapshots.crd.kubereconciler.dev");
+		assertThat(directory).isEmptyDirectory();
 	}
 
 	private static void assertJson(JsonNode actual, String expected) {

@@ -11,12 +11,14 @@ import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.crd.ConversionWebhook;
 import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
  * The CRDs of the custom resources that an application's controllers watch, own or map,
- * as files of the generated manifests ({@code crds/<plural>.<group>.yaml}).
+ * as files of the generated manifests ({@code crds/<plural>.<group>.yaml}), one file per
+ * CRD with a version for each of its model classes.
  */
 final class CustomResourceManifests {
 
@@ -46,14 +48,40 @@ final class CustomResourceManifests {
 	}
 
 	/**
-	 * Generate the CRD of each model class.
+	 * Generate the CRD of each group and plural, with a version for each of its model
+	 * classes and no conversion webhook.
 	 * @param models the model classes
 	 * @return the YAML of each CRD by its file, under {@link #FOLDER}
 	 * @throws IllegalStateException if the CRD generator's dependencies are missing
+	 * @throws IllegalArgumentException if the classes of one CRD do not agree, as
+	 * {@link CrdGenerator#yaml(Collection, ConversionWebhook)} says
 	 */
 	static Map<String, String> crds(List<Class<?>> models) {
+		return crds(models, Map.of());
+	}
+
+	/**
+	 * Generate the CRD of each group and plural, with a version for each of its model
+	 * classes (a kind of several versions gives one file) and the conversion webhooks
+	 * given.
+	 * @param models the model classes
+	 * @param conversionWebhooks the conversion webhook of each CRD that has one, by the
+	 * CRD's name ({@code <plural>.<group>}), such as the application's own webhook
+	 * Service
+	 * @return the YAML of each CRD by its file, under {@link #FOLDER}, in the order of
+	 * the CRDs' first classes
+	 * @throws IllegalStateException if the CRD generator's dependencies are missing
+	 * @throws IllegalArgumentException if the classes of one CRD do not agree, as
+	 * {@link CrdGenerator#yaml(Collection, ConversionWebhook)} says, or a webhook is
+	 * given for a CRD of none of the classes
+	 */
+	static Map<String, String> crds(List<Class<?>> models, Map<String, ConversionWebhook> conversionWebhooks) {
 		Map<String, String> files = new LinkedHashMap<>();
 		if (models.isEmpty()) {
+			if (!conversionWebhooks.isEmpty()) {
+				throw new IllegalArgumentException("Conversion webhooks are given for the CRDs "
+						+ conversionWebhooks.keySet() + ", but no custom resource declares them");
+			}
 			return files;
 		}
 		if (!ClassUtils.isPresent(SCHEMA_GENERATOR, CustomResourceManifests.class.getClassLoader())) {
@@ -64,17 +92,7 @@ final class CustomResourceManifests {
 					+ "them to the application's dependencies with <optional>true</optional>, so that the build has "
 					+ "them and the repackaged application leaves them out");
 		}
-		CrdGenerator generator = new CrdGenerator();
-		Map<String, Class<?>> owners = new LinkedHashMap<>();
-		for (Class<?> model : models) {
-			String file = FOLDER + CrdGenerator.fileName(model);
-			Class<?> other = owners.putIfAbsent(file, model);
-			if (other != null) {
-				throw new IllegalArgumentException(model.getName() + " and " + other.getName()
-						+ " both declare the CRD " + file + ": give each a plural or group of its own");
-			}
-			files.put(file, generator.yaml(model));
-		}
+		new CrdGenerator().files(models, conversionWebhooks).forEach((file, yaml) -> files.put(FOLDER + file, yaml));
 		return files;
 	}
 

@@ -20,7 +20,8 @@ import dev.kubereconciler.webhook.Webhooks;
  * cluster, and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a
  * folder, with {@code crds/<plural>.<group>.yaml} for each custom resource (a class
  * annotated with {@code @KubernetesResource}) that the controllers watch, own or map,
- * written by {@link dev.kubereconciler.crd.CrdGenerator}.
+ * written by {@link dev.kubereconciler.crd.CrdGenerator}: one file per CRD, with a
+ * version for each of its classes.
  *
  * <p>
  * Arguments: the application class, the output folder, then any Spring Boot arguments
