@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -32,7 +34,9 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.crd.ConversionWebhook;
 import dev.kubereconciler.rbac.RbacManifests;
+import dev.kubereconciler.webhook.ConvertedResource;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**
@@ -109,7 +113,7 @@ public class KubernetesManifests {
 		String name = KubeReconcilerRbacAutoConfiguration.name(this.deployment, this.environment);
 		String namespace = this.deployment.getNamespace();
 		// the CRDs first: a custom resource cannot be applied before its CRD
-		Map<String, String> files = new LinkedHashMap<>(CustomResourceManifests.crds(this.customResources));
+		Map<String, String> files = new LinkedHashMap<>(crds(name, namespace));
 		files.put("serviceaccount.yaml", Yaml
 			.dump(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount").metadata(metadata(name, namespace))));
 		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
@@ -168,6 +172,33 @@ public class KubernetesManifests {
 			.spec(new V1DeploymentSpec().replicas(this.deployment.getReplicas())
 				.selector(new V1LabelSelector().matchLabels(labels(name)))
 				.template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels(name))).spec(pod)));
+	}
+
+	// every version of a converted resource, whether a controller names it or not: a
+	// CRD applied without a version would drop it from the cluster
+	private Map<String, String> crds(String name, String namespace) {
+		if (this.webhooks.convertedResources().isEmpty()) {
+			return CustomResourceManifests.crds(this.customResources);
+		}
+		Set<Class<?>> models = new LinkedHashSet<>(this.customResources);
+		Map<String, ConversionWebhook> conversions = new LinkedHashMap<>();
+		WebhookManifests webhookManifests = webhookManifests(name, namespace);
+		for (ConvertedResource resource : this.webhooks.convertedResources()) {
+			models.add(resource.hub().apiType());
+			resource.spokes().forEach((spoke) -> models.add(spoke.apiType()));
+			conversions.put(resource.crdName(), ConversionWebhook.service(namespace, webhookManifests.serviceName(),
+					Webhooks.CONVERSION_PATH, 443));
+		}
+		Map<String, String> files = new LinkedHashMap<>();
+		CustomResourceManifests.crds(List.copyOf(models), conversions)
+			.forEach((file, yaml) -> files.put(file,
+					conversions.containsKey(crdName(file)) ? webhookManifests.withCaInjection(yaml) : yaml));
+		return files;
+	}
+
+	private static String crdName(String file) {
+		String base = file.substring(file.lastIndexOf('/') + 1);
+		return base.endsWith(".yaml") ? base.substring(0, base.length() - ".yaml".length()) : base;
 	}
 
 	private WebhookManifests webhookManifests(String name, String namespace) {

@@ -24,6 +24,7 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
 import io.kubernetes.client.util.Yaml;
 import org.jspecify.annotations.Nullable;
+import org.yaml.snakeyaml.DumperOptions;
 
 import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.webhook.WebhookClientConfig;
@@ -85,6 +86,33 @@ final class WebhookManifests {
 	}
 
 	/**
+	 * Return a CRD with the annotation that has cert-manager's CA injector fill in the CA
+	 * of its conversion webhook.
+	 * @param crd the CRD's YAML
+	 * @return the YAML with the annotation
+	 */
+	@SuppressWarnings("unchecked")
+	String withCaInjection(String crd) {
+		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(blockStyle());
+		Map<String, Object> document = yaml.load(crd);
+		Map<String, Object> metadata = (Map<String, Object>) document.get("metadata");
+		Map<String, Object> annotations = new LinkedHashMap<>();
+		if (metadata.get("annotations") instanceof Map<?, ?> existing) {
+			annotations.putAll((Map<String, Object>) existing);
+		}
+		annotations.putAll(caInjection());
+		metadata.put("annotations", annotations);
+		return yaml.dump(document);
+	}
+
+	private static DumperOptions blockStyle() {
+		DumperOptions options = new DumperOptions();
+		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+		options.setWidth(Integer.MAX_VALUE);
+		return options;
+	}
+
+	/**
 	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml}
 	 * and {@code webhooks.yaml}.
 	 * @return the YAML of each file
@@ -113,15 +141,20 @@ final class WebhookManifests {
 	 * @param pod the pod
 	 */
 	void addTo(V1Container container, V1PodSpec pod) {
-		container.addPortsItem(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
-		container.addVolumeMountsItem(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true));
+		List<V1ContainerPort> ports = new ArrayList<>(
+				(container.getPorts() != null) ? container.getPorts() : List.of());
+		ports.add(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
+		container.ports(ports);
+		container.volumeMounts(List.of(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true)));
 		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(Locale.ROOT) + "_";
-		container.addEnvItem(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
-		container.addEnvItem(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
-		container.addEnvItem(env(prefix + "RELOADONUPDATE", "true"));
-		container.addEnvItem(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
-		pod.addVolumesItem(
-				new V1Volume().name("webhook-certs").secret(new V1SecretVolumeSource().secretName(secretName())));
+		List<V1EnvVar> env = new ArrayList<>((container.getEnv() != null) ? container.getEnv() : List.of());
+		env.add(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
+		env.add(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
+		env.add(env(prefix + "RELOADONUPDATE", "true"));
+		env.add(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
+		container.env(env);
+		pod.volumes(List
+			.of(new V1Volume().name("webhook-certs").secret(new V1SecretVolumeSource().secretName(secretName()))));
 	}
 
 	private int port() {

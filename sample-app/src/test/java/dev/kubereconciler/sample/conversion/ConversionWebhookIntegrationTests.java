@@ -37,9 +37,9 @@ import dev.kubereconciler.test.TestNamespace;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A conversion webhook against the real API server: the Gadget CRD serves v1alpha1 and
- * v1 and stores v1, the application converts between them, and every field survives a
- * round trip from either version through the other.
+ * A conversion webhook against the real API server: the Gadget CRD serves v1alpha1 and v1
+ * and stores v1, the application converts between them, and every field survives a round
+ * trip from either version through the other.
  */
 @KubernetesTest
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -60,8 +60,9 @@ class ConversionWebhookIntegrationTests {
 		new CrdInstaller(this.client, "conversion-test")
 			.install(List.of(new CrdFiles.Crd(CRD, GadgetV1.GROUP, "v1", "gadgets", json, "CrdGenerator")));
 		this.context = new SpringApplicationBuilder(GadgetConversionApplication.class).web(WebApplicationType.NONE)
-			.properties("spring.application.name=gadget-conversion", "kube-reconciler.webhooks.port=0",
-					"kube-reconciler.webhooks.register=true")
+			// not the sample's application.yaml, which configures its controllers
+			.properties("spring.config.name=gadget-conversion", "spring.application.name=gadget-conversion",
+					"kube-reconciler.webhooks.port=0", "kube-reconciler.webhooks.register=true")
 			.run();
 	}
 
@@ -80,8 +81,9 @@ class ConversionWebhookIntegrationTests {
 			.getObject()
 			.getRaw();
 		JsonObject spec = crd.getAsJsonObject("spec");
-		assertThat(spec.getAsJsonArray("versions")).extracting((version) -> version.getAsJsonObject().get("name")
-			.getAsString() + " stored=" + version.getAsJsonObject().get("storage").getAsBoolean())
+		assertThat(spec.getAsJsonArray("versions"))
+			.extracting((version) -> version.getAsJsonObject().get("name").getAsString() + " stored="
+					+ version.getAsJsonObject().get("storage").getAsBoolean())
 			.containsExactly("v1 stored=true", "v1alpha1 stored=false");
 		JsonObject conversion = spec.getAsJsonObject("conversion");
 		assertThat(conversion.get("strategy").getAsString()).isEqualTo("Webhook");

@@ -24,8 +24,11 @@ public class GadgetConverter implements VersionConverter<GadgetV1, GadgetV1alpha
 		GadgetV1alpha1.Spec spec = spoke.getSpec();
 		GadgetV1 hub = new GadgetV1();
 		if (spec != null) {
-			hub.setSpec(new GadgetV1.Spec(new GadgetV1.Dimensions(spec.size()),
-					new GadgetV1.Paint(spec.color(), finish), spec.tags()));
+			// an empty object where the spoke had nothing would be a change of its own
+			GadgetV1.Dimensions dimensions = (spec.size() != null) ? new GadgetV1.Dimensions(spec.size()) : null;
+			GadgetV1.Paint paint = (spec.color() != null || finish != null) ? new GadgetV1.Paint(spec.color(), finish)
+					: null;
+			hub.setSpec(new GadgetV1.Spec(dimensions, paint, spec.tags()));
 			put(annotations, NOTE, spec.note());
 		}
 		hub.setMetadata(spoke.getMetadata().annotations(annotations.isEmpty() ? null : annotations));

@@ -8,8 +8,8 @@ import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**
  * The stored version of a {@code Gadget}, and the hub of its conversions: the size moved
- * under {@code dimensions}, the color under {@code paint} with a new {@code finish}, which
- * v1alpha1 keeps in an annotation.
+ * under {@code dimensions}, the color under {@code paint} with a new {@code finish},
+ * which v1alpha1 keeps in an annotation.
  */
 @StorageVersion
 @KubernetesResource(group = GadgetV1.GROUP, version = "v1", kind = "Gadget", plural = "gadgets")
