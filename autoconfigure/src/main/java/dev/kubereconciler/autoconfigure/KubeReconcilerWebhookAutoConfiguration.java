@@ -1,5 +1,6 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -50,10 +51,34 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 	WebhookServerLifecycle kubeReconcilerWebhookServer(Webhooks webhooks, WebhookProperties properties,
 			ObjectProvider<SslBundles> sslBundles, ApiClient apiClient, ObjectProvider<WebhookListener> listeners,
 			KubeReconcilerProperties kubeReconciler, Environment environment) {
+		validate(properties);
 		List<WebhookListener> all = listeners.orderedStream().toList();
 		WebhookListener listener = (all.size() == 1) ? all.get(0) : new CompositeWebhookListener(all);
 		return new WebhookServerLifecycle(webhooks, properties, sslBundles.getIfAvailable(), apiClient, listener,
 				environment.getProperty("spring.application.name", "kube-reconciler"), kubeReconciler.isAutoStartup());
+	}
+
+	static void validate(WebhookProperties properties) {
+		if (properties.getPort() < 0 || properties.getPort() > 65535) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.port", properties.getPort(),
+					"it is no TCP port", "Give a port from 1 to 65535, or 0 for a free one; the default is 9443.");
+		}
+		if (properties.getThreads() < 1) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.threads", properties.getThreads(),
+					"the webhook server needs at least one thread", "Give 1 or more; the default is 8.");
+		}
+		Duration timeout = properties.getTimeout();
+		if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(Duration.ofSeconds(30)) > 0) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.timeout", timeout,
+					"the API server accepts a webhook timeout from 1 to 30 seconds",
+					"Give a whole number of seconds from 1s to 30s; the default is 10s.");
+		}
+		String url = properties.getUrl();
+		if (url != null && !url.startsWith("https://")) {
+			throw new InvalidPropertyException("kube-reconciler.webhooks.url", url,
+					"the API server calls webhooks only over HTTPS",
+					"Give an https:// URL, such as https://127.0.0.1:9443, or leave it unset.");
+		}
 	}
 
 	// what the registration writes: the configurations by server-side apply (create or

@@ -9,8 +9,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
-import dev.kubereconciler.webhook.WebhookServer;
-
 /**
  * Configuration of the admission and conversion webhooks an application serves.
  */
@@ -27,7 +25,7 @@ public class WebhookProperties {
 	 * The HTTPS port of the webhook server, apart from the application's HTTP and
 	 * management ports; 0 chooses a free one.
 	 */
-	private int port = WebhookServer.DEFAULT_PORT;
+	private int port = 9443;
 
 	/**
 	 * The address the webhook server binds; every interface when not set.
@@ -45,7 +43,7 @@ public class WebhookProperties {
 	/**
 	 * The number of threads that answer webhook requests.
 	 */
-	private int threads = WebhookServer.DEFAULT_THREADS;
+	private int threads = 8;
 
 	/**
 	 * Whether the application applies its own ValidatingWebhookConfiguration and
