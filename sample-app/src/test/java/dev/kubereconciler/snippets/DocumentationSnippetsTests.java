@@ -49,6 +49,7 @@ import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.DependentProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -73,7 +74,7 @@ class DocumentationSnippetsTests {
 
 	private static final List<String> DOCS = List.of("README.md", "docs/configuration.md", "docs/rate-limiting.md",
 			"docs/sample-app.md", "docs/metrics.md", "docs/actuator.md", "docs/operators.md", "docs/testing.md",
-			"docs/custom-resources.md", "docs/dependents.md");
+			"docs/custom-resources.md", "docs/dependents.md", "docs/webhooks.md");
 
 	// examples of what a server answers or a query reads: shown, not run
 	private static final List<String> OUTPUT_LANGUAGES = List.of("json", "http", "text", "promql");
@@ -138,9 +139,16 @@ class DocumentationSnippetsTests {
 	@ParameterizedTest
 	@MethodSource("yamlSnippets")
 	void yamlSnippetBindsWithoutUnknownKeys(Snippet snippet) throws IOException {
-		Binder binder = new Binder(ConfigurationPropertySources.from(propertySources(snippet)));
+		// the webhooks' keys bind to a properties class of their own
+		List<ConfigurationPropertySource> mainSources = new ArrayList<>();
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.from(propertySources(snippet))) {
+			mainSources.add(source.filter((name) -> !name.toString().startsWith("kube-reconciler.webhooks")));
+		}
+		Binder binder = new Binder(mainSources);
 		BindHandler strict = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
 		binder.bind("kube-reconciler", Bindable.ofInstance(new KubeReconcilerProperties()), strict);
+		new Binder(ConfigurationPropertySources.from(propertySources(snippet))).bind("kube-reconciler.webhooks",
+				Bindable.ofInstance(new WebhookProperties()), strict);
 		binder.bind("sample", Bindable.ofInstance(new SampleProperties()), strict);
 		// access and cache.time-to-live are Spring Boot's own settings of every endpoint
 		List<ConfigurationPropertySource> endpointSources = new ArrayList<>();
