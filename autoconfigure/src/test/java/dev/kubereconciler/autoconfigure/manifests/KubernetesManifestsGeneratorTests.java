@@ -9,9 +9,11 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.util.Yaml;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +26,13 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.Gadget;
 import dev.kubereconciler.controller.Sprocket;
 import dev.kubereconciler.crd.CrdGenerator;
+import dev.kubereconciler.crd.StorageVersion;
+import dev.kubereconciler.reconcile.CustomResource;
+import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.webhook.AdmissionDefaulter;
+import dev.kubereconciler.webhook.AdmissionValidator;
+import dev.kubereconciler.webhook.VersionConverter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,6 +102,61 @@ class KubernetesManifestsGeneratorTests {
 					+ "- serviceaccount.yaml\n- rbac.yaml\n- deployment.yaml\n- service.yaml\n");
 	}
 
+	@Test
+	void writesTheWebhooksWithTheirServiceAndCertificateAndServesThemFromTheDeployment() throws Exception {
+		List<Path> written = KubernetesManifestsGenerator.generate(WebhookApplication.class, this.output,
+				"--spring.application.name=judge", "--kube-reconciler.deployment.namespace=ops",
+				"--kube-reconciler.webhooks.failure-policy=ignore");
+		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
+			.containsExactly("crds/doohickeys.webhook.test.kubereconciler.dev.yaml", "serviceaccount.yaml", "rbac.yaml",
+					"deployment.yaml", "service.yaml", "webhook-service.yaml", "webhook-certificate.yaml",
+					"webhooks.yaml", "kustomization.yaml");
+		List<Object> configurations = Yaml.loadAll(Files.readString(this.output.resolve("webhooks.yaml")));
+		assertThat(configurations).hasSize(2);
+		V1ValidatingWebhookConfiguration validating = (V1ValidatingWebhookConfiguration) configurations.get(0);
+		assertThat(validating.getMetadata().getName()).isEqualTo("judge");
+		assertThat(validating.getMetadata().getAnnotations()).containsEntry("cert-manager.io/inject-ca-from",
+				"ops/judge-webhook");
+		assertThat(validating.getWebhooks()).singleElement().satisfies((webhook) -> {
+			assertThat(webhook.getName()).isEqualTo("vconfigmap-v1.core.k8s.io");
+			assertThat(webhook.getFailurePolicy()).isEqualTo("Ignore");
+			assertThat(webhook.getSideEffects()).isEqualTo("None");
+			assertThat(webhook.getClientConfig().getService().getName()).isEqualTo("judge-webhook");
+			assertThat(webhook.getClientConfig().getService().getNamespace()).isEqualTo("ops");
+			assertThat(webhook.getClientConfig().getService().getPath()).isEqualTo("/validate--v1-configmap");
+			assertThat(webhook.getClientConfig().getCaBundle()).isNull();
+		});
+		V1MutatingWebhookConfiguration mutating = (V1MutatingWebhookConfiguration) configurations.get(1);
+		assertThat(mutating.getWebhooks()).singleElement()
+			.satisfies((webhook) -> assertThat(webhook.getClientConfig().getService().getPath())
+				.isEqualTo("/mutate--v1-configmap"));
+		V1Service service = load("webhook-service.yaml", V1Service.class);
+		assertThat(service.getSpec().getPorts()).singleElement().satisfies((port) -> {
+			assertThat(port.getPort()).isEqualTo(443);
+			assertThat(port.getTargetPort().getStrValue()).isEqualTo("webhook");
+		});
+		assertThat(Files.readString(this.output.resolve("webhook-certificate.yaml"))).contains("kind: Certificate",
+				"secretName: judge-webhook-tls", "- judge-webhook.ops.svc");
+		V1Deployment deployment = load("deployment.yaml", V1Deployment.class);
+		V1Container container = deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+		assertThat(container.getPorts()).extracting((port) -> port.getName() + ":" + port.getContainerPort())
+			.containsExactly("management:8080", "webhook:9443");
+		assertThat(container.getVolumeMounts()).singleElement()
+			.satisfies((mount) -> assertThat(mount.getMountPath()).isEqualTo("/tmp/k8s-webhook-server/serving-certs"));
+		assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes()).singleElement()
+			.satisfies((volume) -> assertThat(volume.getSecret().getSecretName()).isEqualTo("judge-webhook-tls"));
+		assertThat(container.getEnv()).extracting(V1EnvVar::getName, V1EnvVar::getValue)
+			.contains(org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", "webhook"),
+					org.assertj.core.groups.Tuple.tuple("SPRING_SSL_BUNDLE_PEM_WEBHOOK_RELOADONUPDATE", "true"),
+					org.assertj.core.groups.Tuple.tuple("SPRING_SSL_BUNDLE_PEM_WEBHOOK_KEYSTORE_CERTIFICATE",
+							"file:/tmp/k8s-webhook-server/serving-certs/tls.crt"));
+		// no controller names the converted resource: both its versions are written, with
+		// the conversion webhook
+		String crd = Files.readString(this.output.resolve("crds/doohickeys.webhook.test.kubereconciler.dev.yaml"));
+		assertThat(crd).contains("cert-manager.io/inject-ca-from: ops/judge-webhook", "strategy: Webhook",
+				"name: judge-webhook", "path: /convert", "name: v1alpha1", "name: v1");
+	}
+
 	private <T> T load(String file, Class<T> type) throws IOException {
 		return Yaml.loadAs(Files.readString(this.output.resolve(file)), type);
 	}
@@ -108,6 +171,61 @@ class KubernetesManifestsGeneratorTests {
 				.named("mirror")
 				.namespaces("red")
 				.reconcile((request) -> Result.done());
+		}
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class WebhookApplication {
+
+		@Bean
+		AdmissionValidator<V1ConfigMap> configMapValidator() {
+			return new AdmissionValidator<>() {
+			};
+		}
+
+		@Bean
+		AdmissionDefaulter<V1ConfigMap> configMapDefaulter() {
+			return (configMap, request) -> configMap.putDataItem("defaulted", "true");
+		}
+
+		@Bean
+		VersionConverter<DoohickeyV1, DoohickeyV1alpha1> doohickeyConverter() {
+			return new VersionConverter<>() {
+
+				@Override
+				public DoohickeyV1 toHub(DoohickeyV1alpha1 spoke) {
+					return new DoohickeyV1();
+				}
+
+				@Override
+				public DoohickeyV1alpha1 fromHub(DoohickeyV1 hub) {
+					return new DoohickeyV1alpha1();
+				}
+
+			};
+		}
+
+	}
+
+	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1alpha1", kind = "Doohickey",
+			plural = "doohickeys")
+	static class DoohickeyV1alpha1 extends CustomResource<DoohickeyV1alpha1.Spec, Void> {
+
+		record Spec(String name) {
+
+		}
+
+	}
+
+	@StorageVersion
+	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1", kind = "Doohickey",
+			plural = "doohickeys")
+	static class DoohickeyV1 extends CustomResource<DoohickeyV1.Spec, Void> {
+
+		record Spec(String title) {
+
 		}
 
 	}
