@@ -6,6 +6,7 @@ import java.util.List;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -162,7 +163,7 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 			try {
 				return beanFactory.getMergedBeanDefinition(name).getResolvableType();
 			}
-			catch (org.springframework.beans.factory.NoSuchBeanDefinitionException ex) {
+			catch (NoSuchBeanDefinitionException ex) {
 				return null;
 			}
 		}

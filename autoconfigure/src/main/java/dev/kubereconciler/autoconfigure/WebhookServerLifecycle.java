@@ -12,7 +12,9 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
+import javax.net.ssl.SSLContext;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
@@ -175,7 +177,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 				: new V1LabelSelector().matchLabels(this.properties.getNamespaceSelector());
 		return new WebhookConfigurations(name, WebhookClientConfig.url(url, caBundle),
 				this.properties.getFailurePolicy().value(), this.properties.getTimeout(), selector,
-				java.util.Map.of("app.kubernetes.io/managed-by", "kube-reconciler"));
+				Map.of("app.kubernetes.io/managed-by", "kube-reconciler"));
 	}
 
 	private Certificates certificates() {
@@ -233,8 +235,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 		}
 	}
 
-	private record Certificates(javax.net.ssl.SSLContext sslContext, byte @Nullable [] caBundle,
-			Consumer<WebhookServer> onUpdate) {
+	private record Certificates(SSLContext sslContext, byte @Nullable [] caBundle, Consumer<WebhookServer> onUpdate) {
 
 	}
 

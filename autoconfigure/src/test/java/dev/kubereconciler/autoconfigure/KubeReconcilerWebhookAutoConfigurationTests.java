@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -106,8 +107,7 @@ class KubeReconcilerWebhookAutoConfigurationTests {
 	@Test
 	void anUnknownSslBundleFailsStartupNamingItAndTheFix() {
 		this.contextRunner.withUserConfiguration(WebhookBeans.class)
-			.withConfiguration(
-					AutoConfigurations.of(org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
 			.withPropertyValues("kube-reconciler.auto-startup=true", "kube-reconciler.webhooks.ssl-bundle=missing")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()

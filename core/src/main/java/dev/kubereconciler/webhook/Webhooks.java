@@ -1,5 +1,6 @@
 package dev.kubereconciler.webhook;
 
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -248,7 +249,7 @@ public final class Webhooks {
 		private static boolean overridesValidateDelete(AdmissionValidator<?> validator) {
 			for (Class<?> type = validator.getClass(); type != null
 					&& type != Object.class; type = type.getSuperclass()) {
-				for (java.lang.reflect.Method method : type.getDeclaredMethods()) {
+				for (Method method : type.getDeclaredMethods()) {
 					if (method.getName().equals("validateDelete") && method.getParameterCount() == 2
 							&& !method.isBridge() && !method.isSynthetic()) {
 						return true;

@@ -3,6 +3,7 @@ package dev.kubereconciler.webhook;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.google.gson.JsonObject;
@@ -96,9 +97,8 @@ class WebhooksTests {
 		}).validator(GizmoV1.class, new AdmissionValidator<GizmoV1>() {
 		}).build();
 		assertThat(webhooks.admissionWebhooks()).extracting(AdmissionWebhook::operations)
-			.containsExactly(
-					java.util.Set.of(AdmissionOperation.CREATE, AdmissionOperation.UPDATE, AdmissionOperation.DELETE),
-					java.util.Set.of(AdmissionOperation.CREATE, AdmissionOperation.UPDATE));
+			.containsExactly(Set.of(AdmissionOperation.CREATE, AdmissionOperation.UPDATE, AdmissionOperation.DELETE),
+					Set.of(AdmissionOperation.CREATE, AdmissionOperation.UPDATE));
 		JsonObject answer = answer(webhooks, "/validate--v1-configmap", review("DELETE", null, CONFIG_MAP, false));
 		assertThat(answer.getAsJsonObject("status").get("message").getAsString())
 			.isEqualTo("settings settings are kept");
