@@ -145,11 +145,16 @@ public final class WebhookLatency {
 		System.out.printf(Locale.ROOT, "%s: webhook latency; %s%n", Instant.now(), settings);
 		System.out.printf(Locale.ROOT,
 				"ConfigMaps with %d bytes of data as JSON (keys %s), %d bytes as sent; webhook %s%s with "
-						+ "failurePolicy Fail for namespace %s; %d webhook server threads%n",
+						+ "failurePolicy Fail for namespace %s; %d webhook server threads; "
+						+ "sun.net.httpserver.nodelay=%s%n",
 				JSON.getGson().toJson(this.data).length(), this.data.keySet(),
 				JSON.getGson().toJson(configMap("cm-0")).length(), url,
 				Webhooks.validatingPath(ResourceType.of(V1ConfigMap.class)), this.namespace,
-				WebhookServer.DEFAULT_THREADS);
+				WebhookServer.DEFAULT_THREADS,
+				// whether the JDK's server sets TCP_NODELAY: without it, Nagle's
+				// algorithm holds the answer's body until the API server acknowledges
+				// its headers, which the API server may delay by up to 40 ms
+				Boolean.getBoolean("sun.net.httpserver.nodelay"));
 		ExecutorService clients = Executors.newFixedThreadPool(settings.clients(), Keys.daemonThreads("client"));
 		try {
 			if (settings.warmUp() > 0) {
