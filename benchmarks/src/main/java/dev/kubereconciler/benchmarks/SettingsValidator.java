@@ -1,9 +1,12 @@
 package dev.kubereconciler.benchmarks;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
@@ -53,6 +56,24 @@ final class SettingsValidator implements AdmissionValidator<V1ConfigMap> {
 			}
 		}
 		return AdmissionResult.allowed();
+	}
+
+	/**
+	 * Return the data of every ConfigMap of the benchmark: the keys this validator reads,
+	 * with values it allows, and a payload that brings the data, written as JSON, to the
+	 * given size.
+	 * @param size the bytes of the data as JSON
+	 * @return the data
+	 */
+	static Map<String, String> validData(int size) {
+		Map<String, String> data = new LinkedHashMap<>();
+		data.put("mode", "fast");
+		data.put("owner", "team-payments");
+		data.put("replicas", "3");
+		data.put("payload", "");
+		int rest = size - JSON.getGson().toJson(data).length();
+		data.put("payload", "x".repeat(Math.max(0, rest)));
+		return Collections.unmodifiableMap(data);
 	}
 
 	/**

@@ -9,11 +9,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +27,7 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.Config;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.webhook.SelfSignedCertificate;
@@ -70,8 +70,6 @@ public final class WebhookLatency {
 	/** The target of issue 28: validating webhook p99 at 200/s with 4 KiB objects. */
 	static final double TARGET_P99_MILLIS = 20;
 
-	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(60);
-
 	private final String namespace = "webhook-latency-" + System.currentTimeMillis();
 
 	private final CoreV1Api core;
@@ -93,9 +91,7 @@ public final class WebhookLatency {
 
 	private Map<String, String> data = Map.of();
 
-	private boolean registered;
-
-	private int probes;
+	private @Nullable WebhookSwitch webhook;
 
 	private int loads;
 
@@ -135,13 +131,19 @@ public final class WebhookLatency {
 	}
 
 	List<WebhookRound> run(Settings settings) throws Exception {
-		this.data = data(settings.size());
+		this.data = SettingsValidator.validData(settings.size());
 		this.cleanup
 			.createNamespace(new V1Namespace()
 				.metadata(new V1ObjectMeta().name(this.namespace).labels(Map.of(NAMESPACE_LABEL, this.namespace))))
 			.execute();
 		this.server.start();
 		String url = "https://127.0.0.1:" + this.server.port();
+		this.webhook = new WebhookSwitch(this.registration, this.webhooks,
+				new WebhookConfigurations(this.namespace, WebhookClientConfig.url(url, this.certificate.caBundle()),
+						"Fail", Duration.ofSeconds(10),
+						new V1LabelSelector().matchLabels(Map.of(NAMESPACE_LABEL, this.namespace)),
+						Map.of("app.kubernetes.io/managed-by", "kube-reconciler-benchmarks")),
+				this.validator, this::create);
 		System.out.printf(Locale.ROOT, "%s: webhook latency; %s%n", Instant.now(), settings);
 		System.out.printf(Locale.ROOT,
 				"ConfigMaps with %d bytes of data as JSON (keys %s), %d bytes as sent; webhook %s%s with "
@@ -178,7 +180,10 @@ public final class WebhookLatency {
 	private WebhookRound load(int round, boolean webhook, int rate, int seconds, ExecutorService clients)
 			throws Exception {
 		String loadBefore = loadAverage();
-		int probes = webhook ? register() : unregister();
+		WebhookSwitch webhookSwitch = Objects.requireNonNull(this.webhook, "run() registers the webhook");
+		int probes = webhook ? webhookSwitch.on() : webhookSwitch.off();
+		// the last probe's call may not have been counted yet
+		awaitQuietServer();
 		String mode = webhook ? "webhook" : "baseline";
 		System.out.printf(Locale.ROOT, "== %s, %s: load before %s; webhook %s (%d probe create(s))%n",
 				(round > 0) ? "round " + round : "warm-up", mode, loadBefore,
@@ -189,11 +194,11 @@ public final class WebhookLatency {
 		this.serverTimes.restart(2 * count + 1024);
 		System.gc();
 		OpenLoop.Outcome outcome = OpenLoop.run(count, rate, clients, (index) -> create(prefix + index));
+		awaitQuietServer();
 		int seen = 0;
 		for (int i = 0; i < count; i++) {
 			seen += this.validator.saw(prefix + i) ? 1 : 0;
 		}
-		awaitServerCalls(seen);
 		WebhookRound result = new WebhookRound(round, webhook, rate, seconds, outcome, Math.min(rate, count / 10), seen,
 				webhook ? this.serverTimes.sorted() : new long[0], this.serverTimes.errors());
 		result.print();
@@ -204,57 +209,25 @@ public final class WebhookLatency {
 		return result;
 	}
 
-	private int register() throws Exception {
-		if (!this.registered) {
-			this.registration.register(this.webhooks, configurations());
-			this.registered = true;
-		}
-		return awaitWebhook(true);
-	}
-
-	private int unregister() throws Exception {
-		if (this.registered) {
-			this.registration.unregister(configurations());
-			this.registered = false;
-		}
-		return awaitWebhook(false);
-	}
-
 	/**
-	 * Create probe ConfigMaps until the API server calls the webhook, or stops calling
-	 * it: it learns of a change to the configurations from a watch, a moment after the
-	 * change was written.
-	 * @return how many probes it took
+	 * Wait until the webhook server has answered no call for half a second. Its listener
+	 * hears of a call after the answer is written, so the API server may have answered
+	 * the client first; and a call the API server gave up on (after 10 s) may still wait
+	 * in the server: it belongs to this round, and must not take time from the next.
 	 */
-	private int awaitWebhook(boolean called) throws ApiException {
-		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
-		for (int probes = 1;; probes++) {
-			String name = "probe-" + this.probes++;
-			create(name);
-			if (this.validator.saw(name) == called) {
-				return probes;
+	private void awaitQuietServer() {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		int last = this.serverTimes.calls();
+		long lastChange = System.nanoTime();
+		while (System.nanoTime() - lastChange < TimeUnit.MILLISECONDS.toNanos(500)
+				&& System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+			int calls = this.serverTimes.calls();
+			if (calls != last) {
+				last = calls;
+				lastChange = System.nanoTime();
 			}
-			if (System.nanoTime() - deadline > 0) {
-				throw new IllegalStateException("The API server still " + (called ? "does not call" : "calls")
-						+ " the webhook " + PROBE_TIMEOUT.toSeconds() + " s after it was "
-						+ (called ? "registered" : "unregistered"));
-			}
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
 		}
-	}
-
-	private void awaitServerCalls(int expected) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (this.serverTimes.calls() < expected && System.nanoTime() - deadline < 0) {
-			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-		}
-	}
-
-	private WebhookConfigurations configurations() {
-		return new WebhookConfigurations(this.namespace,
-				WebhookClientConfig.url("https://127.0.0.1:" + this.server.port(), this.certificate.caBundle()), "Fail",
-				Duration.ofSeconds(10), new V1LabelSelector().matchLabels(Map.of(NAMESPACE_LABEL, this.namespace)),
-				Map.of("app.kubernetes.io/managed-by", "kube-reconciler-benchmarks"));
 	}
 
 	private void create(String name) throws ApiException {
@@ -263,23 +236,6 @@ public final class WebhookLatency {
 
 	private V1ConfigMap configMap(String name) {
 		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(this.data);
-	}
-
-	/**
-	 * Return the data of every ConfigMap: the keys the validator reads, and a payload
-	 * that brings the data, written as JSON, to the given size.
-	 * @param size the bytes of the data as JSON
-	 * @return the data
-	 */
-	static Map<String, String> data(int size) {
-		Map<String, String> data = new LinkedHashMap<>();
-		data.put("mode", "fast");
-		data.put("owner", "team-payments");
-		data.put("replicas", "3");
-		data.put("payload", "");
-		int rest = size - JSON.getGson().toJson(data).length();
-		data.put("payload", "x".repeat(Math.max(0, rest)));
-		return Collections.unmodifiableMap(data);
 	}
 
 	static String loadAverage() {
@@ -296,10 +252,10 @@ public final class WebhookLatency {
 	 * Withdraw the webhook, stop its server and delete the namespace.
 	 */
 	void close() {
+		WebhookSwitch webhook = this.webhook;
 		try {
-			if (this.registered) {
-				this.registration.unregister(configurations());
-				this.registered = false;
+			if (webhook != null) {
+				webhook.close();
 			}
 		}
 		catch (RuntimeException ex) {

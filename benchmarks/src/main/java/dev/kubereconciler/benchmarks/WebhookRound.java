@@ -65,9 +65,9 @@ record WebhookRound(int number, boolean webhook, int rate, int seconds, OpenLoop
 				outcome.sorted(this.skipped).length, latency(0.50), latency(0.90), latency(0.99), latency(1.0));
 		if (this.webhook) {
 			System.out.printf(Locale.ROOT,
-					"%-8s webhook server's own time, all %d calls: p50 %7.2f ms   p99 %7.2f ms   max %7.2f ms, "
-							+ "%d answered with an error%n",
-					"", this.serverNanos.length, server(0.50), server(0.99), server(1.0), this.serverErrors);
+					"%-8s webhook server's own time, %d calls for %d creates: p50 %7.2f ms   p99 %7.2f ms   "
+							+ "max %7.2f ms, %d answered with an error%n",
+					"", this.serverNanos.length, count(), server(0.50), server(0.99), server(1.0), this.serverErrors);
 		}
 		if (outcome.firstFailure() != null) {
 			System.out.println("   FAILED creates; the first: " + outcome.firstFailure());

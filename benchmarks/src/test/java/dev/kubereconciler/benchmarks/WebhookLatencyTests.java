@@ -51,7 +51,7 @@ class WebhookLatencyTests {
 
 	@Test
 	void theDataIsSizedAsJson() {
-		assertThat(JSON.getGson().toJson(WebhookLatency.data(4096))).hasSize(4096);
+		assertThat(JSON.getGson().toJson(SettingsValidator.validData(4096))).hasSize(4096);
 	}
 
 }
