@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
-# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores.
+# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores; the webhook step adds about 5.
 #
-# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e peers diagnostics
+# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e peers webhook diagnostics
 #   (all by default; PEERS_ARGS sizes the peers step, e.g. "cold 5000 write 2000", and MEMORY its
-#   memory figures, see peers.sh); OUT_DIR (default benchmarks/results) receives the output.
-# Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end run.
+#   memory figures, see peers.sh; WEBHOOK_ARGS the webhook step, by default RESULTS.md's
+#   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh); OUT_DIR (default benchmarks/results)
+#   receives the output.
+# Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end, peers and webhook runs.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-$root/benchmarks/results}
-steps=${*:-limiter queue dispatch memory e2e peers diagnostics}
+steps=${*:-limiter queue dispatch memory e2e peers webhook diagnostics}
 jar=$root/benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 cd "$root"
@@ -79,6 +81,19 @@ if want peers; then
         benchmarks/peers.sh ${PEERS_ARGS:-} 2>&1
         echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     } | tee "$out/peers.txt"
+fi
+if want webhook; then
+    # a validating webhook's latency through the API server, alternating with no webhook
+    mkdir -p "$out/webhook"
+    webhook_args=${WEBHOOK_ARGS:-rate 200 seconds 30 rounds 3 size 4096}
+    {
+        echo "== admission webhook latency: benchmarks/webhook.sh $webhook_args"
+        echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+        echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        benchmarks/webhook.sh $webhook_args 2>&1 || echo "webhook.sh exited with status $?"
+        echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$out/webhook/latency.txt"
 fi
 if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock

@@ -1,0 +1,313 @@
+package dev.kubereconciler.benchmarks;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.Config;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.webhook.SelfSignedCertificate;
+import dev.kubereconciler.webhook.WebhookClientConfig;
+import dev.kubereconciler.webhook.WebhookConfigurations;
+import dev.kubereconciler.webhook.WebhookRegistration;
+import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.webhook.Webhooks;
+
+/**
+ * Measures what a validating admission webhook adds to a create through a real API
+ * server: ConfigMaps of a given size created at a fixed rate, with our
+ * {@link WebhookServer} registered as their validating webhook and, in alternate rounds,
+ * with no webhook registered at all.
+ *
+ * <p>
+ * The webhook server runs in this JVM on {@code 127.0.0.1}, with a self-signed
+ * certificate, and serves a {@link SettingsValidator} of ConfigMaps; it is registered by
+ * {@link WebhookRegistration} with {@code failurePolicy: Fail} for the benchmark's
+ * namespace only, chosen by a label. Creates are sent in an open loop ({@link OpenLoop})
+ * from a pool of client threads, and each is timed from the moment the schedule said to
+ * send it to its answer, so that the latency covers the client, the API server, the
+ * webhook call (TLS, the server, the validator), etcd and the answer back. The first
+ * second of each round is not counted. Rounds alternate: without the webhook, with it,
+ * and so on; each starts with probe creates until the API server has picked up the
+ * registration or its removal, and ends by deleting the round's ConfigMaps.
+ *
+ * <p>
+ * Usage: {@code WebhookLatency KUBECONFIG [rate R] [seconds S] [rounds K] [size B]
+ * [warmup W] [clients C]}, by default 200/s for 30 s, 3 rounds of each, 4,096 bytes of
+ * data as JSON, 5 s of unreported warm-up in each mode, and 64 client threads.
+ * {@code benchmarks/webhook.sh} starts a throwaway API server and runs it. The process
+ * exits with status 1 if a create failed or the webhook missed one.
+ */
+public final class WebhookLatency {
+
+	/** The namespace label the webhook's {@code namespaceSelector} matches. */
+	static final String NAMESPACE_LABEL = "kube-reconciler.dev/webhook-latency";
+
+	/** The target of issue 28: validating webhook p99 at 200/s with 4 KiB objects. */
+	static final double TARGET_P99_MILLIS = 20;
+
+	private final String namespace = "webhook-latency-" + System.currentTimeMillis();
+
+	private final CoreV1Api core;
+
+	// no read timeout: deleting a round's thousands of ConfigMaps may take a while
+	private final CoreV1Api cleanup;
+
+	private final WebhookRegistration registration;
+
+	private final SettingsValidator validator = new SettingsValidator();
+
+	private final ServerTimes serverTimes = new ServerTimes();
+
+	private final SelfSignedCertificate certificate = SelfSignedCertificate.generate();
+
+	private final Webhooks webhooks = Webhooks.builder().validator(V1ConfigMap.class, this.validator).build();
+
+	private final WebhookServer server;
+
+	private Map<String, String> data = Map.of();
+
+	private @Nullable WebhookSwitch webhook;
+
+	private int loads;
+
+	WebhookLatency(Path kubeconfig) throws IOException {
+		ApiClient writer = Config.fromConfig(kubeconfig.toString());
+		// a slow answer is a latency to report, not a failure
+		writer.setReadTimeout((int) TimeUnit.SECONDS.toMillis(60));
+		this.core = new CoreV1Api(writer);
+		ApiClient admin = ControllerPeers.informerClient(kubeconfig);
+		this.cleanup = new CoreV1Api(admin);
+		this.registration = new WebhookRegistration(admin);
+		this.server = WebhookServer.builder(this.certificate.sslContext())
+			.address(new InetSocketAddress(InetAddress.getByAddress(new byte[] { 127, 0, 0, 1 }), 0))
+			.endpoints(this.webhooks.endpoints())
+			.listener(this.serverTimes)
+			.threads(WebhookServer.DEFAULT_THREADS, Keys.daemonThreads("webhook"))
+			.build();
+	}
+
+	public static void main(String[] args) throws Exception {
+		if (args.length < 1) {
+			System.err.println("Usage: WebhookLatency KUBECONFIG [rate R] [seconds S] [rounds K] [size B] "
+					+ "[warmup W] [clients C]");
+			System.exit(2);
+		}
+		Settings settings = Settings.parse(Arrays.copyOfRange(args, 1, args.length));
+		WebhookLatency benchmark = new WebhookLatency(Path.of(args[0]));
+		boolean valid;
+		try {
+			valid = benchmark.run(settings).stream().allMatch(WebhookRound::valid);
+		}
+		finally {
+			benchmark.close();
+		}
+		// client-java leaves non-daemon threads behind
+		System.exit(valid ? 0 : 1);
+	}
+
+	List<WebhookRound> run(Settings settings) throws Exception {
+		this.data = SettingsValidator.validData(settings.size());
+		this.cleanup
+			.createNamespace(new V1Namespace()
+				.metadata(new V1ObjectMeta().name(this.namespace).labels(Map.of(NAMESPACE_LABEL, this.namespace))))
+			.execute();
+		this.server.start();
+		String url = "https://127.0.0.1:" + this.server.port();
+		this.webhook = new WebhookSwitch(this.registration, this.webhooks,
+				new WebhookConfigurations(this.namespace, WebhookClientConfig.url(url, this.certificate.caBundle()),
+						"Fail", Duration.ofSeconds(10),
+						new V1LabelSelector().matchLabels(Map.of(NAMESPACE_LABEL, this.namespace)),
+						Map.of("app.kubernetes.io/managed-by", "kube-reconciler-benchmarks")),
+				this.validator, this::create);
+		System.out.printf(Locale.ROOT, "%s: webhook latency; %s%n", Instant.now(), settings);
+		System.out.printf(Locale.ROOT,
+				"ConfigMaps with %d bytes of data as JSON (keys %s), %d bytes as sent; webhook %s%s with "
+						+ "failurePolicy Fail for namespace %s; %d webhook server threads; "
+						+ "sun.net.httpserver.nodelay=%s%n",
+				JSON.getGson().toJson(this.data).length(), this.data.keySet(),
+				JSON.getGson().toJson(configMap("cm-0")).length(), url,
+				Webhooks.validatingPath(ResourceType.of(V1ConfigMap.class)), this.namespace,
+				WebhookServer.DEFAULT_THREADS,
+				// whether the JDK's server sets TCP_NODELAY: without it, Nagle's
+				// algorithm holds the answer's body until the API server acknowledges
+				// its headers, which the API server may delay by up to 40 ms
+				Boolean.getBoolean("sun.net.httpserver.nodelay"));
+		ExecutorService clients = Executors.newFixedThreadPool(settings.clients(), Keys.daemonThreads("client"));
+		try {
+			if (settings.warmUp() > 0) {
+				System.out.println("warm-up (not reported)");
+				load(0, false, settings.rate(), settings.warmUp(), clients);
+				load(0, true, settings.rate(), settings.warmUp(), clients);
+			}
+			List<WebhookRound> rounds = new ArrayList<>();
+			for (int round = 1; round <= settings.rounds(); round++) {
+				rounds.add(load(round, false, settings.rate(), settings.seconds(), clients));
+				rounds.add(load(round, true, settings.rate(), settings.seconds(), clients));
+			}
+			WebhookRound.summarize(rounds, settings);
+			return rounds;
+		}
+		finally {
+			clients.shutdownNow();
+		}
+	}
+
+	private WebhookRound load(int round, boolean webhook, int rate, int seconds, ExecutorService clients)
+			throws Exception {
+		String loadBefore = loadAverage();
+		WebhookSwitch webhookSwitch = Objects.requireNonNull(this.webhook, "run() registers the webhook");
+		int probes = webhook ? webhookSwitch.on() : webhookSwitch.off();
+		// the last probe's call may not have been counted yet
+		awaitQuietServer();
+		String mode = webhook ? "webhook" : "baseline";
+		System.out.printf(Locale.ROOT, "== %s, %s: load before %s; webhook %s (%d probe create(s))%n",
+				(round > 0) ? "round " + round : "warm-up", mode, loadBefore,
+				webhook ? "registered and called" : "not registered, not called", probes);
+		String prefix = "l" + (this.loads++) + "-";
+		int count = rate * seconds;
+		this.validator.forget();
+		this.serverTimes.restart(2 * count + 1024);
+		System.gc();
+		OpenLoop.Outcome outcome = OpenLoop.run(count, rate, clients, (index) -> create(prefix + index));
+		awaitQuietServer();
+		int seen = 0;
+		for (int i = 0; i < count; i++) {
+			seen += this.validator.saw(prefix + i) ? 1 : 0;
+		}
+		WebhookRound result = new WebhookRound(round, webhook, rate, seconds, outcome, Math.min(rate, count / 10), seen,
+				webhook ? this.serverTimes.sorted() : new long[0], this.serverTimes.errors());
+		result.print();
+		System.out.printf(Locale.ROOT, "   load after %s%n", loadAverage());
+		long start = System.nanoTime();
+		this.cleanup.deleteCollectionNamespacedConfigMap(this.namespace).execute();
+		System.out.printf(Locale.ROOT, "   deleted the ConfigMaps in %.1f s%n", (System.nanoTime() - start) / 1e9);
+		return result;
+	}
+
+	/**
+	 * Wait until the webhook server has answered no call for half a second. Its listener
+	 * hears of a call after the answer is written, so the API server may have answered
+	 * the client first; and a call the API server gave up on (after 10 s) may still wait
+	 * in the server: it belongs to this round, and must not take time from the next.
+	 */
+	private void awaitQuietServer() {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		int last = this.serverTimes.calls();
+		long lastChange = System.nanoTime();
+		while (System.nanoTime() - lastChange < TimeUnit.MILLISECONDS.toNanos(500)
+				&& System.nanoTime() - deadline < 0) {
+			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+			int calls = this.serverTimes.calls();
+			if (calls != last) {
+				last = calls;
+				lastChange = System.nanoTime();
+			}
+		}
+	}
+
+	private void create(String name) throws ApiException {
+		this.core.createNamespacedConfigMap(this.namespace, configMap(name)).execute();
+	}
+
+	private V1ConfigMap configMap(String name) {
+		return new V1ConfigMap().metadata(new V1ObjectMeta().name(name)).data(this.data);
+	}
+
+	static String loadAverage() {
+		try {
+			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+			return String.join(" ", Arrays.asList(fields).subList(0, 3));
+		}
+		catch (IOException | RuntimeException ex) {
+			return "unknown";
+		}
+	}
+
+	/**
+	 * Withdraw the webhook, stop its server and delete the namespace.
+	 */
+	void close() {
+		WebhookSwitch webhook = this.webhook;
+		try {
+			if (webhook != null) {
+				webhook.close();
+			}
+		}
+		catch (RuntimeException ex) {
+			System.out.println("could not delete the webhook configurations " + this.namespace + ": " + ex);
+		}
+		this.server.stop(Duration.ZERO);
+		try {
+			this.cleanup.deleteCollectionNamespacedConfigMap(this.namespace).execute();
+			this.cleanup.deleteNamespace(this.namespace).execute();
+		}
+		catch (ApiException ex) {
+			if (ex.getCode() != 404) {
+				System.out.println("could not delete namespace " + this.namespace + ": " + ex.getCode());
+			}
+		}
+	}
+
+	/**
+	 * The load of a run.
+	 *
+	 * @param rate the creates per second
+	 * @param seconds how long each round creates
+	 * @param rounds how many rounds of each mode, alternating, without the webhook first
+	 * @param size the bytes of each ConfigMap's data, as JSON
+	 * @param warmUp how long each mode runs before the rounds, unreported (0: none)
+	 * @param clients the threads that send creates
+	 */
+	record Settings(int rate, int seconds, int rounds, int size, int warmUp, int clients) {
+
+		static Settings parse(String... args) {
+			int rate = 200;
+			int seconds = 30;
+			int rounds = 3;
+			int size = 4096;
+			int warmUp = 5;
+			int clients = 64;
+			for (int i = 0; i + 1 < args.length; i += 2) {
+				int value = Integer.parseInt(args[i + 1]);
+				switch (args[i]) {
+					case "rate" -> rate = value;
+					case "seconds" -> seconds = value;
+					case "rounds" -> rounds = value;
+					case "size" -> size = value;
+					case "warmup" -> warmUp = value;
+					case "clients" -> clients = value;
+					default -> throw new IllegalArgumentException(
+							"unknown setting " + args[i] + "; expected rate, seconds, rounds, size, warmup or clients");
+				}
+			}
+			return new Settings(rate, seconds, rounds, size, warmUp, clients);
+		}
+
+	}
+
+}
