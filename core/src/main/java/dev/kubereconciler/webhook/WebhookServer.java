@@ -18,6 +18,8 @@ import javax.net.ssl.SSLContext;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.time.Ticker;
 
@@ -53,6 +55,8 @@ import dev.kubereconciler.time.Ticker;
  */
 public final class WebhookServer {
 
+	private static final Logger logger = LoggerFactory.getLogger(WebhookServer.class);
+
 	/** The port controller-runtime's webhook server listens on unless told otherwise. */
 	public static final int DEFAULT_PORT = 9443;
 
@@ -61,6 +65,12 @@ public final class WebhookServer {
 	 * at most two objects of the API server's 3 MiB limit, plus 1 MiB for the rest.
 	 */
 	public static final int MAX_REQUEST_BYTES = 7 * 1024 * 1024;
+
+	/**
+	 * The JDK's property that turns on {@code TCP_NODELAY} for its HTTP server's
+	 * connections.
+	 */
+	static final String NO_DELAY_PROPERTY = "sun.net.httpserver.nodelay";
 
 	/** The number of request threads of a server given no executor. */
 	public static final int DEFAULT_THREADS = 8;
@@ -113,6 +123,7 @@ public final class WebhookServer {
 		}
 		HttpsServer server;
 		try {
+			enableNoDelay();
 			server = HttpsServer.create(this.address, 0);
 		}
 		catch (IOException ex) {
@@ -181,6 +192,25 @@ public final class WebhookServer {
 		}
 		long seconds = grace.getSeconds() + ((grace.getNano() > 0) ? 1 : 0);
 		return (int) Math.min(seconds, Integer.MAX_VALUE);
+	}
+
+	// The JDK's server writes a response's headers and its body in two writes, and sets
+	// TCP_NODELAY only when this property is true. Without it, Nagle's algorithm holds
+	// the
+	// body back until the API server acknowledges the headers, which it delays by up to
+	// 40 ms: every webhook call would take that long. The property is read once, when the
+	// JDK's server configuration is first loaded, so it is set before the first server is
+	// created, unless the application set it itself.
+	private static void enableNoDelay() {
+		String value = System.getProperty(NO_DELAY_PROPERTY);
+		if (value == null) {
+			System.setProperty(NO_DELAY_PROPERTY, "true");
+		}
+		else if (!Boolean.parseBoolean(value)) {
+			logger.warn(
+					"{}={}: each webhook answer may wait up to 40 ms for the API server's delayed " + "acknowledgement",
+					NO_DELAY_PROPERTY, value);
+		}
 	}
 
 	/**
