@@ -48,7 +48,8 @@ import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
  * certificates are valid for {@value #VALIDITY_DAYS} days from an hour before their
  * creation, so that a peer whose clock lags a little accepts them. Give
  * {@link #caBundle()} to the webhook configurations' {@code caBundle} and
- * {@link #sslContext()} to the {@link WebhookServer}.
+ * {@link #sslContext()} to the {@link WebhookServer}; {@link #renew()} issues the next
+ * serving certificate from the same authority, to rotate it.
  */
 public final class SelfSignedCertificate {
 
@@ -65,46 +66,66 @@ public final class SelfSignedCertificate {
 
 	private final X509Certificate authority;
 
+	private final KeyPair authorityKey;
+
+	private final List<String> dnsNames;
+
+	private final List<InetAddress> ipAddresses;
+
+	private final Clock clock;
+
 	private final X509Certificate certificate;
 
 	private final KeyPair key;
 
 	private final SSLContext sslContext;
 
-	private SelfSignedCertificate(List<String> dnsNames, List<InetAddress> ipAddresses, Clock clock)
+	private SelfSignedCertificate(X509Certificate authority, KeyPair authorityKey, List<String> dnsNames,
+			List<InetAddress> ipAddresses, Clock clock)
 			throws GeneralSecurityException, OperatorCreationException, IOException {
+		this.authority = authority;
+		this.authorityKey = authorityKey;
+		this.dnsNames = dnsNames;
+		this.ipAddresses = ipAddresses;
+		this.clock = clock;
 		SecureRandom random = new SecureRandom();
 		Instant now = clock.instant();
-		Date notBefore = Date.from(now.minus(BACKDATING));
-		Date notAfter = Date.from(now.plus(Duration.ofDays(VALIDITY_DAYS)));
 		JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-		KeyPair authorityKey = ecKeyPair(random);
-		// a name of its own, so that a trust store holding this authority and the one
-		// it replaces finds the right one by name
-		X500Name authorityName = new X500Name(
-				"CN=kube-reconciler-webhook-ca-" + HexFormat.of().toHexDigits(random.nextInt()));
-		X509v3CertificateBuilder authority = new JcaX509v3CertificateBuilder(authorityName, serialNumber(random),
-				notBefore, notAfter, authorityName, authorityKey.getPublic());
-		authority.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
-		authority.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
-		authority.addExtension(Extension.subjectKeyIdentifier, false,
-				extensions.createSubjectKeyIdentifier(authorityKey.getPublic()));
-		this.authority = sign(authority, authorityKey);
 		this.key = ecKeyPair(random);
 		String commonName = dnsNames.isEmpty() ? ipAddresses.get(0).getHostAddress() : dnsNames.get(0);
-		X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(this.authority, serialNumber(random),
-				notBefore, notAfter, new X500Name("CN=" + commonName), this.key.getPublic());
+		X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(authority, serialNumber(random),
+				Date.from(now.minus(BACKDATING)), Date.from(now.plus(Duration.ofDays(VALIDITY_DAYS))),
+				new X500Name("CN=" + commonName), this.key.getPublic());
 		serving.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
 		serving.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
 		serving.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
 		serving.addExtension(Extension.subjectKeyIdentifier, false,
 				extensions.createSubjectKeyIdentifier(this.key.getPublic()));
 		serving.addExtension(Extension.authorityKeyIdentifier, false,
-				extensions.createAuthorityKeyIdentifier(this.authority));
+				extensions.createAuthorityKeyIdentifier(authority));
 		// clients match the host they dialled against these names only, never the CN
 		serving.addExtension(Extension.subjectAlternativeName, false, alternativeNames(dnsNames, ipAddresses));
 		this.certificate = sign(serving, authorityKey);
 		this.sslContext = sslContext(this.key, this.certificate);
+	}
+
+	private static SelfSignedCertificate withNewAuthority(List<String> dnsNames, List<InetAddress> ipAddresses,
+			Clock clock) throws GeneralSecurityException, OperatorCreationException, IOException {
+		SecureRandom random = new SecureRandom();
+		Instant now = clock.instant();
+		KeyPair authorityKey = ecKeyPair(random);
+		// a name of its own, so that a trust store holding this authority and the one
+		// it replaces finds the right one by name
+		X500Name authorityName = new X500Name(
+				"CN=kube-reconciler-webhook-ca-" + HexFormat.of().toHexDigits(random.nextInt()));
+		X509v3CertificateBuilder authority = new JcaX509v3CertificateBuilder(authorityName, serialNumber(random),
+				Date.from(now.minus(BACKDATING)), Date.from(now.plus(Duration.ofDays(VALIDITY_DAYS))), authorityName,
+				authorityKey.getPublic());
+		authority.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+		authority.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
+		authority.addExtension(Extension.subjectKeyIdentifier, false,
+				new JcaX509ExtensionUtils().createSubjectKeyIdentifier(authorityKey.getPublic()));
+		return new SelfSignedCertificate(sign(authority, authorityKey), authorityKey, dnsNames, ipAddresses, clock);
 	}
 
 	/**
@@ -149,10 +170,28 @@ public final class SelfSignedCertificate {
 			throw new IllegalArgumentException("A certificate needs at least one DNS name or IP address");
 		}
 		try {
-			return new SelfSignedCertificate(List.copyOf(dnsNames), List.copyOf(ipAddresses), clock);
+			return withNewAuthority(List.copyOf(dnsNames), List.copyOf(ipAddresses), clock);
 		}
 		catch (GeneralSecurityException | OperatorCreationException | IOException ex) {
 			throw new IllegalStateException("Could not generate a self-signed certificate", ex);
+		}
+	}
+
+	/**
+	 * Issue another serving certificate from the same authority, for the same names, with
+	 * a key and serial number of its own and valid from the time of the clock this one
+	 * was generated with, as cert-manager renews a certificate: a client that trusts
+	 * {@link #caBundle()} accepts both, so a server can swap one for the other while the
+	 * webhook configurations stay as they are.
+	 * @return the new serving certificate and the same authority
+	 */
+	public SelfSignedCertificate renew() {
+		try {
+			return new SelfSignedCertificate(this.authority, this.authorityKey, this.dnsNames, this.ipAddresses,
+					this.clock);
+		}
+		catch (GeneralSecurityException | OperatorCreationException | IOException ex) {
+			throw new IllegalStateException("Could not renew a self-signed certificate", ex);
 		}
 	}
 

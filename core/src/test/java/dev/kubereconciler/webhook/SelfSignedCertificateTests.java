@@ -101,4 +101,23 @@ class SelfSignedCertificateTests {
 			.isThrownBy(() -> TlsClients.x509(one.certificatePem()).verify(otherAuthority.getPublicKey()));
 	}
 
+	@Test
+	void aRenewalIsANewKeyAndSerialForTheSameNamesFromTheSameAuthority() throws Exception {
+		SelfSignedCertificate certificate = SelfSignedCertificate.generate(List.of("localhost"), List.of(),
+				Clock.fixed(NOW, ZoneOffset.UTC));
+		SelfSignedCertificate renewed = certificate.renew();
+		X509Certificate before = TlsClients.x509(certificate.certificatePem());
+		X509Certificate after = TlsClients.x509(renewed.certificatePem());
+		assertThat(renewed.caBundle()).isEqualTo(certificate.caBundle());
+		after.verify(TlsClients.x509(certificate.caBundle()).getPublicKey());
+		assertThat(after.getSerialNumber()).isNotEqualTo(before.getSerialNumber());
+		assertThat(after.getPublicKey()).isNotEqualTo(before.getPublicKey());
+		assertThat(renewed.privateKeyPem()).isNotEqualTo(certificate.privateKeyPem());
+		assertThat(after.getSubjectAlternativeNames()).containsExactly(List.of(2, "localhost"));
+		assertThat(after.getSubjectX500Principal()).isEqualTo(before.getSubjectX500Principal());
+		assertThat(after.getNotBefore()).isEqualTo(before.getNotBefore());
+		assertThat(after.getNotAfter()).isEqualTo(before.getNotAfter());
+		assertThat(renewed.sslContext()).isNotSameAs(certificate.sslContext());
+	}
+
 }
