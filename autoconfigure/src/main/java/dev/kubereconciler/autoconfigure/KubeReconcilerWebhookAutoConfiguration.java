@@ -24,6 +24,7 @@ import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.webhook.AdmissionDefaulter;
 import dev.kubereconciler.webhook.AdmissionValidator;
+import dev.kubereconciler.webhook.ConvertedResource;
 import dev.kubereconciler.webhook.VersionConverter;
 import dev.kubereconciler.webhook.WebhookListener;
 import dev.kubereconciler.webhook.Webhooks;
@@ -82,8 +83,10 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 		}
 	}
 
-	// what the registration writes: the configurations by server-side apply (create or
-	// patch), deleted when the application stops, and the conversion of converted CRDs
+	// what the registration writes: the configurations by server-side apply (patch, and
+	// create the first time), deleted when the application stops, and the conversion of
+	// the converted CRDs by merge patch, by name. All are cluster-scoped, which no Role
+	// can grant, so they go into a ClusterRole even when the controllers have Roles.
 	@Bean
 	@ConditionalOnBooleanProperty("kube-reconciler.webhooks.register")
 	RbacCustomizer kubeReconcilerWebhookRegistrationRbac(Webhooks webhooks) {
@@ -91,12 +94,14 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 			if (webhooks.isEmpty()) {
 				return;
 			}
-			rules.rule(PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "get", "create",
+			rules.clusterRule(PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "create",
 					"patch", "delete"));
-			rules.rule(PolicyRule.of("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "get", "create",
+			rules.clusterRule(PolicyRule.of("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "create",
 					"patch", "delete"));
 			if (!webhooks.convertedResources().isEmpty()) {
-				rules.rule(PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "patch"));
+				rules.clusterRule(new PolicyRule(List.of("apiextensions.k8s.io"), List.of("customresourcedefinitions"),
+						List.of("patch"),
+						webhooks.convertedResources().stream().map(ConvertedResource::crdName).toList()));
 			}
 		};
 	}

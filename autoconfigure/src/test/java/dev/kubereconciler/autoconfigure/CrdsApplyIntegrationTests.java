@@ -16,6 +16,8 @@ import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.manager.ControllerRegistry;
+import dev.kubereconciler.rbac.PolicyRule;
+import dev.kubereconciler.rbac.RbacPolicy;
 import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Request;
@@ -46,6 +48,22 @@ class CrdsApplyIntegrationTests {
 				.isSuccess()).isTrue();
 			// applying CRDs takes permissions of its own, which the derived RBAC grants
 			assertThat(context.getBean(KubeReconcilerRbac.class).yaml()).contains("customresourcedefinitions");
+		}
+	}
+
+	@Test
+	void theRulesOfApplyingCrdsAreClusterWideWhenTheControllersHaveRoles() {
+		try (ConfigurableApplicationContext context = start(WhatsitApplication.class, "kube-reconciler.crds.apply=true",
+				"kube-reconciler.crds.locations=crds-apply/*.yaml",
+				"kube-reconciler.controllers.whatsit.namespaces=default")) {
+			RbacPolicy policy = context.getBean(KubeReconcilerRbac.class).policy();
+			assertThat(policy.roles()).filteredOn((role) -> role.purpose().equals(RbacPolicy.CONTROLLERS))
+				.singleElement()
+				.satisfies((role) -> assertThat(role.namespace()).isEqualTo("default"));
+			// a Role cannot grant a cluster-scoped resource
+			assertThat(policy.roles()).filteredOn(RbacPolicy.Role::clusterWide)
+				.flatExtracting(RbacPolicy.Role::rules)
+				.contains(PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "create", "patch"));
 		}
 	}
 

@@ -134,8 +134,8 @@ class WebhookCertificateRotationIntegrationTests {
 		assertThat(createdBefore).isPositive();
 		assertThat(this.created.get() - createdAtSwap).isGreaterThanOrEqualTo(50);
 		CoreV1Api core = new CoreV1Api(this.client);
-		V1ConfigMap last = core.readNamespacedConfigMap("writer-5-0", this.namespace.name()).execute();
-		assertThat(last.getData()).as("defaulted by the webhook").containsEntry("tier", "standard");
+		V1ConfigMap afterSwap = core.readNamespacedConfigMap("writer-5-0", this.namespace.name()).execute();
+		assertThat(afterSwap.getData()).as("defaulted by the webhook").containsEntry("tier", "standard");
 	}
 
 	private void startWriters(int count) {

@@ -28,6 +28,13 @@ public record RbacPolicy(List<Role> roles) {
 	 */
 	public static final String CLUSTER_READS = "cluster-reads";
 
+	/**
+	 * The purpose of the ClusterRole that holds the rules on cluster-scoped resources,
+	 * such as webhook configurations and CRDs, when the controllers' rules are Roles,
+	 * which cannot grant them.
+	 */
+	public static final String CLUSTER_RESOURCES = "cluster-resources";
+
 	public RbacPolicy {
 		roles = List.copyOf(roles);
 	}
@@ -43,8 +50,8 @@ public record RbacPolicy(List<Role> roles) {
 	/**
 	 * One role.
 	 *
-	 * @param purpose {@link #CONTROLLERS}, {@link #LEADER_ELECTION} or {@link #SHARDING},
-	 * which names the role
+	 * @param purpose {@link #CONTROLLERS}, {@link #LEADER_ELECTION}, {@link #SHARDING},
+	 * {@link #CLUSTER_READS} or {@link #CLUSTER_RESOURCES}, which names the role
 	 * @param namespace the namespace of a Role, {@code null} for a ClusterRole
 	 * @param rules the rules
 	 */

@@ -19,8 +19,9 @@ import dev.kubereconciler.cache.ResourceType;
  *
  * <p>
  * When every input is scoped to namespaces the result is one Role per namespace; a single
- * cluster-wide input makes it one ClusterRole. Leases always go into a Role of their own
- * in the lease namespace, as kubebuilder's leader-election Role does, so that a
+ * cluster-wide input makes it one ClusterRole. Rules on cluster-scoped resources, which
+ * no Role can grant, are always in a ClusterRole. Leases always go into a Role of their
+ * own in the lease namespace, as kubebuilder's leader-election Role does, so that a
  * ClusterRole never grants writes on every Lease of the cluster.
  */
 public final class RbacRules {
@@ -35,6 +36,8 @@ public final class RbacRules {
 	private final List<Grant> grants = new ArrayList<>();
 
 	private final List<PolicyRule> userRules = new ArrayList<>();
+
+	private final List<PolicyRule> clusterRules = new ArrayList<>();
 
 	private final Set<String> leaseNamespaces = new LinkedHashSet<>();
 
@@ -156,6 +159,20 @@ public final class RbacRules {
 		return this;
 	}
 
+	/**
+	 * A rule on cluster-scoped resources, such as webhook configurations or CRDs, that a
+	 * feature or the application's own code needs. A Role cannot grant those, so it goes
+	 * into the controllers' ClusterRole when they have one, and otherwise into a
+	 * ClusterRole of its own, {@link RbacPolicy#CLUSTER_RESOURCES}, so that the
+	 * controllers' Roles stay namespaced.
+	 * @param rule the rule
+	 * @return this
+	 */
+	public RbacRules clusterRule(PolicyRule rule) {
+		this.clusterRules.add(Objects.requireNonNull(rule, "rule must not be null"));
+		return this;
+	}
+
 	private RbacRules grant(String group, String resource, Set<String> namespaces, List<String> verbs) {
 		this.grants.add(new Grant(group, resource, Set.copyOf(namespaces), verbs));
 		return this;
@@ -176,13 +193,18 @@ public final class RbacRules {
 						merge(this.grants.stream().filter((g) -> g.namespaces().contains(namespace)).toList())));
 			}
 		}
-		else if (!this.grants.isEmpty() || !this.userRules.isEmpty() || this.events) {
+		else if (!this.grants.isEmpty() || !this.userRules.isEmpty() || this.events || !this.clusterRules.isEmpty()) {
 			List<Grant> all = new ArrayList<>(this.grants);
 			all.addAll(this.clusterReads);
-			roles.add(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null, merge(all)));
+			List<PolicyRule> rules = new ArrayList<>(merge(all));
+			rules.addAll(this.clusterRules);
+			roles.add(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null, rules));
 		}
 		if (namespaced && !this.clusterReads.isEmpty()) {
 			roles.add(new RbacPolicy.Role(RbacPolicy.CLUSTER_READS, null, mergeOnly(this.clusterReads)));
+		}
+		if (namespaced && !this.clusterRules.isEmpty()) {
+			roles.add(new RbacPolicy.Role(RbacPolicy.CLUSTER_RESOURCES, null, this.clusterRules));
 		}
 		for (String namespace : this.leaseNamespaces) {
 			roles.add(new RbacPolicy.Role(RbacPolicy.LEADER_ELECTION, namespace,

@@ -121,6 +121,33 @@ class RbacRulesTests {
 	}
 
 	@Test
+	void clusterRulesOfNamespacedControllersGetAClusterRoleOfTheirOwn() {
+		PolicyRule webhooks = PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "create",
+				"patch", "delete");
+		RbacPolicy policy = new RbacRules().watches(CONFIG_MAPS, Set.of("red")).clusterRule(webhooks).build();
+		assertThat(policy.roles()).containsExactly(
+				new RbacPolicy.Role(RbacPolicy.CONTROLLERS, "red",
+						List.of(PolicyRule.of("", "configmaps", "get", "list", "watch"))),
+				new RbacPolicy.Role(RbacPolicy.CLUSTER_RESOURCES, null, List.of(webhooks)));
+	}
+
+	@Test
+	void clusterRulesOfClusterWideControllersJoinTheirClusterRole() {
+		PolicyRule webhooks = PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "create",
+				"patch", "delete");
+		RbacPolicy policy = new RbacRules().watches(CONFIG_MAPS, Set.of()).clusterRule(webhooks).build();
+		assertThat(policy.roles()).containsExactly(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null,
+				List.of(PolicyRule.of("", "configmaps", "get", "list", "watch"), webhooks)));
+	}
+
+	@Test
+	void clusterRulesAloneMakeAClusterRole() {
+		PolicyRule crds = PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "patch");
+		assertThat(new RbacRules().clusterRule(crds).build().roles())
+			.containsExactly(new RbacPolicy.Role(RbacPolicy.CONTROLLERS, null, List.of(crds)));
+	}
+
+	@Test
 	void aRuleWithoutVerbsIsRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new PolicyRule(List.of(""), List.of("pods"), List.of(), List.of()))

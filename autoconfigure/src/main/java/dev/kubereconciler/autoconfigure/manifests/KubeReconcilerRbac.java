@@ -88,7 +88,8 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 		if (this.properties.getCrds().isApply()) {
 			// kube-reconciler.crds.apply: a server-side apply that may create the CRD,
 			// then reads until it is established
-			rules.rule(PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "create", "patch"));
+			rules.clusterRule(
+					PolicyRule.of("apiextensions.k8s.io", "customresourcedefinitions", "get", "create", "patch"));
 		}
 		List<RbacProperties.Rule> configuredRules = this.rbacProperties.getRules();
 		for (int i = 0; i < configuredRules.size(); i++) {
