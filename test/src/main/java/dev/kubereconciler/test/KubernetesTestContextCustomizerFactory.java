@@ -1,10 +1,12 @@
 package dev.kubereconciler.test;
 
 import java.util.List;
+import java.util.Map;
 
 import org.springframework.beans.factory.annotation.AnnotatedGenericBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
 import org.springframework.test.context.ContextCustomizerFactory;
@@ -15,7 +17,9 @@ import org.springframework.test.context.TestContextAnnotationUtils;
  * Points the application context of a Spring test class annotated with
  * {@link KubernetesTest @KubernetesTest} at the shared test server, by registering
  * {@link KubernetesTestConfiguration}, as Spring Boot's service connections do for
- * containers. Listed in {@code META-INF/spring.factories}.
+ * containers. The application's webhooks, if it has any, are served on a free port, as
+ * more than one test context may run at once. Listed in
+ * {@code META-INF/spring.factories}.
  */
 class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory {
 
@@ -36,8 +40,16 @@ class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory
 
 		private static final String BEAN_NAME = KubernetesTestConfiguration.class.getName();
 
+		private static final String WEBHOOK_PORT = "kube-reconciler.webhooks.port";
+
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
+			// several test contexts live at once in one JVM: each serves its webhooks on
+			// a
+			// free port unless the test or the application names one
+			context.getEnvironment()
+				.getPropertySources()
+				.addLast(new MapPropertySource("kubernetesTest", Map.of(WEBHOOK_PORT, "0")));
 			if (context.getBeanFactory() instanceof BeanDefinitionRegistry registry
 					&& !registry.containsBeanDefinition(BEAN_NAME)) {
 				registry.registerBeanDefinition(BEAN_NAME,
