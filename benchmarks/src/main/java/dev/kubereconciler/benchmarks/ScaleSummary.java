@@ -1,0 +1,138 @@
+package dev.kubereconciler.benchmarks;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+import dev.kubereconciler.benchmarks.ScalePeers.ScaleResult;
+
+/**
+ * The summary of a {@link ScalePeers} run: the median of every figure over the rounds,
+ * and the targets of issue 27 judged on them.
+ */
+final class ScaleSummary {
+
+	private static final double MIB = 1048576.0;
+
+	private final PrintStream out;
+
+	private final int count;
+
+	private final long json;
+
+	private final Map<String, List<ScaleResult>> results;
+
+	private final Map<String, Long> empties;
+
+	/**
+	 * Create the summary.
+	 * @param out where to print
+	 * @param count the ConfigMaps
+	 * @param json the bytes of the whole list as one JSON answer
+	 * @param results every peer's results, by peer
+	 * @param empties the live bytes of every peer's JVM on the empty namespace, by peer
+	 */
+	ScaleSummary(PrintStream out, int count, long json, Map<String, List<ScaleResult>> results,
+			Map<String, Long> empties) {
+		this.out = out;
+		this.count = count;
+		this.json = json;
+		this.results = results;
+		this.empties = empties;
+	}
+
+	void print() {
+		this.out.printf(Locale.ROOT,
+				"== %d ConfigMaps, median of the rounds; heap figures are above the heap in use at the start%n",
+				this.count);
+		this.out.printf("%-36s %9s %13s %10s %10s %10s %9s %10s %14s%n", "peer", "synced", "last reconcile",
+				"peak heap", "to synced", "after GC", "direct", "live", "live per object");
+		this.results.forEach((peer, runs) -> {
+			if (runs.isEmpty()) {
+				this.out.printf("%-36s FAILED%n", label(peer));
+				return;
+			}
+			double live = livePerObject(peer);
+			boolean collected = runs.stream().allMatch((r) -> r.collections() > 0);
+			this.out.printf(Locale.ROOT, "%-36s %6.0f ms %10.0f ms %6.1f MiB %6.1f MiB %10s %5.1f MiB %10s %12s%n",
+					label(peer), median(runs, (r) -> r.synced() / 1e6), median(runs, (r) -> r.last() / 1e6),
+					median(runs, (r) -> (r.peak() - r.base()) / MIB),
+					median(runs, (r) -> (r.peakToSync() - r.base()) / MIB),
+					collected ? mib(median(runs, (r) -> r.peakAfterCollection() - r.base())) : "no GC",
+					median(runs, (r) -> r.direct() / MIB), Double.isNaN(live) ? "-" : mib(live * this.count),
+					Double.isNaN(live) ? "-" : String.format(Locale.ROOT, "%.0f B", live));
+		});
+		targets();
+	}
+
+	private void targets() {
+		double ours = livePerObject("ours");
+		double clientJava = livePerObject("client-java");
+		if (!Double.isNaN(ours) && !Double.isNaN(clientJava)) {
+			double ratio = ours / clientJava;
+			this.out.printf(Locale.ROOT,
+					"target: live bytes per cached object <= 0.6x client-java's default: %.0f B against %.0f B, "
+							+ "%.2fx: %s%n",
+					ours, clientJava, ratio, (ratio <= 0.6) ? "MET" : "MISSED");
+		}
+		this.out.printf(Locale.ROOT,
+				"target: the initial list does not hold the JSON of every object at once (one JSON answer: %.1f MiB); "
+						+ "peak heap above the start minus the live cache (a peak includes up to one young generation "
+						+ "of garbage, -Xmn):%n",
+				this.json / MIB);
+		this.results.forEach((peer, runs) -> {
+			if (runs.isEmpty()) {
+				return;
+			}
+			double live = livePerObject(peer);
+			double cache = Double.isNaN(live) ? 0 : live * this.count;
+			double beyond = median(runs, (r) -> r.peak() - r.base()) - cache;
+			this.out.printf(Locale.ROOT, "  %-36s %7.1f MiB: %s%n", label(peer), beyond / MIB,
+					(beyond < this.json) ? "less than the whole JSON" : "at least the whole JSON");
+		});
+		List<ScaleResult> paged = this.results.get("ours");
+		List<ScaleResult> unpaged = this.results.get("ours-unpaged");
+		if (paged != null && unpaged != null && !paged.isEmpty() && !unpaged.isEmpty()) {
+			double before = median(unpaged, (r) -> r.peak() - r.base());
+			double after = median(paged, (r) -> r.peak() - r.base());
+			this.out.printf(Locale.ROOT,
+					"paging: our peak heap above the start %.1f MiB unpaged, %.1f MiB in pages of 500 (%.1f MiB less)%n",
+					before / MIB, after / MIB, (before - after) / MIB);
+		}
+	}
+
+	private static String mib(double bytes) {
+		return String.format(Locale.ROOT, "%6.1f MiB", bytes / MIB);
+	}
+
+	/**
+	 * The median live bytes per object of a peer, minus its JVM on the empty namespace.
+	 * @return the bytes, or NaN when not measured
+	 */
+	private double livePerObject(String peer) {
+		List<ScaleResult> runs = this.results.get(peer);
+		Long empty = this.empties.get(peer);
+		if (runs == null || runs.isEmpty() || empty == null || this.count == 0) {
+			return Double.NaN;
+		}
+		return median(runs, (r) -> (double) (r.live() - empty) / this.count);
+	}
+
+	private static double median(List<ScaleResult> runs, ToDoubleFunction<ScaleResult> figure) {
+		return ScaleResult.median(runs, figure);
+	}
+
+	static String label(String peer) {
+		return switch (peer) {
+			case "ours" -> "kube-reconciler, pages of 500";
+			case "ours-unpaged" -> "kube-reconciler, one unpaged list";
+			case "josdk" -> "Java Operator SDK";
+			case "client-java" -> "client-java DefaultController";
+			case "bare" -> "bare client, pages of 500";
+			default -> peer;
+		};
+	}
+
+}
