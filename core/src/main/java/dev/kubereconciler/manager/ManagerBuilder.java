@@ -228,7 +228,7 @@ public final class ManagerBuilder {
 	 * the JSON of every object at once; default
 	 * {@link ControllerManager#DEFAULT_LIST_PAGE_SIZE} (500). With 0, an informer lists
 	 * everything in one request, which the API server's watch cache answers at once but
-	 * which the client reads whole before decoding it.
+	 * which the client holds whole while it decodes it.
 	 * @param listPageSize the most objects per list request, or 0 for no limit
 	 * @return this builder
 	 */
