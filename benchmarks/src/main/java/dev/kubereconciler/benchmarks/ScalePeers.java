@@ -11,12 +11,15 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -29,11 +32,12 @@ import okio.BufferedSource;
 /**
  * Every peer's cold start on many ConfigMaps (issue 27, part 2: 100,000 of 1 KiB), each
  * run in a fresh JVM with the same flags by {@link ScaleRun}: the time to the cache
- * synced and to the last first reconcile, the peak heap during the initial list and the
- * first reconciles ({@link HeapWatch}), and the live bytes per cached object, minus the
- * same peer's JVM on an empty namespace. Our peer runs twice, listing in pages of 500
- * (the default) and in one unpaged request, to show what paging saves; the bare client,
- * which lists in pages of 500 and caches nothing, is the floor for the cold start.
+ * synced and to the last first reconcile, the peak heap in use and the peak live heap
+ * during the initial list and the first reconciles ({@link HeapWatch}), and the live
+ * bytes per cached object, minus the same peer's JVM on an empty namespace. Our peer runs
+ * twice, listing in pages of 500 (the default) and in one unpaged request, to show what
+ * paging saves; the bare client, which lists in pages of 500 and caches nothing, is the
+ * floor for the cold start.
  *
  * <p>
  * Usage: {@code ScalePeers KUBECONFIG [count N] [rounds K] [warmup W] [peers a,b,...]},
@@ -46,8 +50,14 @@ import okio.BufferedSource;
  */
 public final class ScalePeers {
 
-	/** The JVM flags of every peer's JVM: a small young generation keeps peaks close. */
-	static final String DEFAULT_JVM = "-XX:+UseSerialGC -Xms4g -Xmx4g -Xmn64m";
+	/**
+	 * The JVM flags of every peer's JVM: a small young generation keeps the peak in use
+	 * close to what the peer holds, and a full collection that compacts everything makes
+	 * the heap after it the live objects alone (by default the serial collector leaves up
+	 * to 5% of the old generation as dead objects in place, which the class histogram
+	 * then counts).
+	 */
+	static final String DEFAULT_JVM = "-XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xms4g -Xmx4g -Xmn64m";
 
 	static final List<String> PEERS = List.of("ours", "ours-unpaged", "josdk", "client-java", "bare");
 
@@ -253,16 +263,26 @@ public final class ScalePeers {
 	}
 
 	/**
-	 * The figures of one peer's JVM, from its {@code scale-result} line.
+	 * The figures of one peer's JVM, from its {@code scale-result} line: times in
+	 * nanoseconds, heap figures in bytes; {@code base} is the heap in use before the
+	 * timed pass, {@code liveBase} before the live pass.
 	 */
 	record ScaleResult(String peer, int count, long synced, long last, int reconciled, long base, long peakToSync,
-			long peak, long peakAfterCollection, int collections, long direct, long live) {
+			long peak, int collections, long direct, long live, long liveBase, long peakLive, int fullCollections) {
 
 		static ScaleResult parse(String peer, String line) {
-			String[] f = line.split(" ");
-			return new ScaleResult(peer, Integer.parseInt(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]),
-					Integer.parseInt(f[5]), Long.parseLong(f[6]), Long.parseLong(f[7]), Long.parseLong(f[8]),
-					Long.parseLong(f[9]), Integer.parseInt(f[10]), Long.parseLong(f[11]), Long.parseLong(f[12]));
+			Map<String, String> fields = new HashMap<>();
+			for (String field : line.substring("scale-result ".length()).split(" ")) {
+				int equals = field.indexOf('=');
+				fields.put(field.substring(0, equals), field.substring(equals + 1));
+			}
+			ToLongFunction<String> number = (key) -> Long.parseLong(Objects.requireNonNull(fields.get(key), key));
+			return new ScaleResult(peer, (int) number.applyAsLong("count"), number.applyAsLong("synced"),
+					number.applyAsLong("last"), (int) number.applyAsLong("reconciled"), number.applyAsLong("base"),
+					number.applyAsLong("peakToSync"), number.applyAsLong("peak"),
+					(int) number.applyAsLong("collections"), number.applyAsLong("direct"), number.applyAsLong("live"),
+					number.applyAsLong("liveBase"), number.applyAsLong("peakLive"),
+					(int) number.applyAsLong("fullCollections"));
 		}
 
 		static double median(List<ScaleResult> results, ToDoubleFunction<ScaleResult> figure) {

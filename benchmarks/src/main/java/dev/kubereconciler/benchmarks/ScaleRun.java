@@ -5,19 +5,26 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * One peer's cold start on one namespace, in a JVM of its own, for {@link ScalePeers}:
- * the time to the cache synced and to the last first reconcile, the peak heap meanwhile
- * ({@link HeapWatch}), and the bytes of live objects with every object reconciled (the
- * class histogram's total, as {@link PeerMemory} reads it).
+ * One peer's cold start on one namespace, in a JVM of its own, for {@link ScalePeers}.
  *
- * <p>
- * Usage: {@code ScaleRun KUBECONFIG PEER NAMESPACE COUNT WARM-NAMESPACE WARM-COUNT}. The
- * peer first starts on the warm namespace, reconciles its ConfigMaps and stops, so that
- * classes are loaded and the code is compiled before the figures, as
- * {@link ControllerPeers} warms up; then a full collection, and the measured start. PEER
- * is one of {@link PeerMemory}'s or {@code bare} (then no live bytes are read: it caches
- * nothing). It prints one line for people and one {@code scale-result} line for
- * {@link ScalePeers}.
+ * <ol>
+ * <li>Warm-up: the peer starts on the warm namespace, reconciles its ConfigMaps and
+ * stops, so that classes are loaded and the code is compiled before the figures, as
+ * {@link ControllerPeers} warms up.</li>
+ * <li>The timed pass, after full collections: the time to the cache synced and to the
+ * last first reconcile, the peak heap in use meanwhile ({@link HeapWatch#start()}), then,
+ * with the controller running, the bytes of live objects (the class histogram's total, as
+ * {@link PeerMemory} reads it).</li>
+ * <li>The live pass, after the timed pass's controller stopped: the same cold start again
+ * with a full collection every {@code -Dscale.live-interval-ms} (200 by default; 0 skips
+ * it), whose largest result is the peak live heap
+ * ({@link HeapWatch#forcingCollections(Duration)}); not timed.</li>
+ * </ol>
+ * Usage: {@code ScaleRun KUBECONFIG PEER NAMESPACE COUNT WARM-NAMESPACE WARM-COUNT},
+ * where PEER is one of {@link PeerMemory}'s or {@code bare} (which caches nothing: no
+ * live bytes are read). It prints two lines for people and one {@code scale-result} line
+ * of {@code key=value} pairs for {@link ScalePeers}; heap figures are bytes above the
+ * heap in use after full collections before each pass.
  */
 public final class ScaleRun {
 
@@ -38,22 +45,43 @@ public final class ScaleRun {
 		int count = Integer.parseInt(args[3]);
 		int warmCount = Integer.parseInt(args[5]);
 		if (warmCount > 0) {
-			run(peer, args[4], warmCount, false).close();
+			coldStart(peer, args[4], warmCount, HeapWatch::start).running().stop();
 		}
-		try (Figures figures = run(peer, args[2], count, !"bare".equals(name))) {
-			HeapWatch.Peaks synced = figures.atSync();
-			HeapWatch.Peaks peaks = figures.peaks();
-			System.out.printf(Locale.ROOT,
-					"%-45s %7d ConfigMaps: synced %7.0f ms, last first reconcile %7.0f ms, reconciled %d of %d; "
-							+ "heap at start %6.1f MiB, peak %7.1f MiB (to synced %7.1f), after a collection %7.1f, "
-							+ "%d collections, direct %5.1f MiB; live %8.1f MiB%n",
-					peer.name(), count, figures.synced() / 1e6, figures.last() / 1e6, figures.reconciled(), count,
-					mib(figures.base()), mib(peaks.heap()), mib(synced.heap()), mib(peaks.afterCollection()),
-					peaks.collections(), mib(peaks.direct()), mib(figures.live()));
-			System.out.printf(Locale.ROOT, "scale-result %s %d %d %d %d %d %d %d %d %d %d %d%n", name, count,
-					figures.synced(), figures.last(), figures.reconciled(), figures.base(), synced.heap(), peaks.heap(),
-					peaks.afterCollection(), peaks.collections(), peaks.direct(), figures.live());
+		ColdStart timed = coldStart(peer, args[2], count, HeapWatch::start);
+		long live;
+		try {
+			live = "bare".equals(name) ? 0 : PeerMemory.liveBytes(Integer.getInteger("peer.memory.histogram", 0));
 		}
+		finally {
+			timed.running().stop();
+		}
+		long interval = Long.getLong("scale.live-interval-ms", 200);
+		ColdStart forced = null;
+		if (interval > 0 && count > 0) {
+			forced = coldStart(peer, args[2], count, () -> HeapWatch.forcingCollections(Duration.ofMillis(interval)));
+			forced.running().stop();
+		}
+		HeapWatch.Peaks peaks = timed.peaks();
+		System.out.printf(Locale.ROOT,
+				"%-45s %7d ConfigMaps: synced %7.0f ms, last first reconcile %7.0f ms, reconciled %d of %d; "
+						+ "live %7.1f MiB%n",
+				peer.name(), count, timed.synced() / 1e6, timed.last() / 1e6, timed.reconciled(), count, mib(live));
+		System.out.printf(Locale.ROOT,
+				"%-45s heap above %.1f MiB at the start: peak in use %.1f MiB (to synced %.1f), after a collection "
+						+ "%.1f MiB, %d collections, direct buffers %.1f MiB; peak live %s%n",
+				"", mib(timed.base()), mib(peaks.heap() - timed.base()), mib(timed.atSync().heap() - timed.base()),
+				mib(Math.max(0, peaks.afterCollection() - timed.base())), peaks.collections(), mib(peaks.direct()),
+				(forced != null)
+						? String.format(Locale.ROOT, "%.1f MiB (to synced %.1f, %d full collections every %d ms)",
+								mib(forced.peaks().live() - forced.base()), mib(forced.atSync().live() - forced.base()),
+								forced.peaks().fullCollections(), interval)
+						: "not measured");
+		System.out.printf(Locale.ROOT,
+				"scale-result peer=%s count=%d synced=%d last=%d reconciled=%d base=%d peakToSync=%d peak=%d "
+						+ "collections=%d direct=%d live=%d liveBase=%d peakLive=%d fullCollections=%d%n",
+				name, count, timed.synced(), timed.last(), timed.reconciled(), timed.base(), timed.atSync().heap(),
+				peaks.heap(), peaks.collections(), peaks.direct(), live, (forced != null) ? forced.base() : 0,
+				(forced != null) ? forced.peaks().live() : 0, (forced != null) ? forced.peaks().fullCollections() : 0);
 		// client-java and fabric8 leave non-daemon threads behind
 		System.exit(0);
 	}
@@ -63,11 +91,10 @@ public final class ScaleRun {
 	}
 
 	/**
-	 * Start the peer on the namespace after a full collection, wait until it has
-	 * reconciled every ConfigMap once, and read the heap, with the controller still
-	 * running.
+	 * Start the peer on the namespace after full collections, and wait until it has
+	 * reconciled every ConfigMap once; the controller keeps running.
 	 */
-	private static Figures run(Peer peer, String namespace, int count, boolean live) throws Exception {
+	private static ColdStart coldStart(Peer peer, String namespace, int count, WatchFactory watches) throws Exception {
 		EndToEndLatency.Recorder recorder = new EndToEndLatency.Recorder(count);
 		long base = LimiterMemory.usedAfterCollections();
 		long start;
@@ -75,7 +102,7 @@ public final class ScaleRun {
 		Peer.Running running;
 		HeapWatch.Peaks atSync;
 		HeapWatch.Peaks peaks;
-		try (HeapWatch watch = HeapWatch.start()) {
+		try (HeapWatch watch = watches.start()) {
 			start = System.nanoTime();
 			running = peer.start(namespace, ControllerPeers.WORKERS, (name, resourceVersion, observed) -> {
 				recorder.reconciled(name);
@@ -84,33 +111,38 @@ public final class ScaleRun {
 			synced = System.nanoTime() - start;
 			atSync = watch.peaks();
 			recorder.awaitAll(DEADLINE);
+			watch.collectNow();
 			peaks = watch.peaks();
 		}
-		try {
-			int reconciled = 0;
-			long last = 0;
-			for (int i = 0; i < count; i++) {
-				long first = recorder.firstReconcile(i);
-				if (first != 0) {
-					reconciled++;
-					last = Math.max(last, first - start);
-				}
+		int reconciled = 0;
+		long last = 0;
+		for (int i = 0; i < count; i++) {
+			long first = recorder.firstReconcile(i);
+			if (first != 0) {
+				reconciled++;
+				last = Math.max(last, first - start);
 			}
-			if (reconciled < count) {
-				throw new IllegalStateException(
-						peer.name() + " reconciled " + reconciled + " of " + count + " ConfigMaps within " + DEADLINE);
-			}
-			return new Figures(running, synced, last, reconciled, base, atSync, peaks,
-					live ? PeerMemory.liveBytes(Integer.getInteger("peer.memory.histogram", 0)) : 0);
 		}
-		catch (Exception ex) {
+		if (reconciled < count) {
 			running.stop();
-			throw ex;
+			throw new IllegalStateException(
+					peer.name() + " reconciled " + reconciled + " of " + count + " ConfigMaps within " + DEADLINE);
 		}
+		return new ColdStart(running, synced, last, reconciled, base, atSync, peaks);
 	}
 
 	/**
-	 * What one cold start measured, with its controller still running until closed.
+	 * Starts a {@link HeapWatch}.
+	 */
+	@FunctionalInterface
+	private interface WatchFactory {
+
+		HeapWatch start();
+
+	}
+
+	/**
+	 * What one cold start measured, with its controller still running.
 	 *
 	 * @param running the controller
 	 * @param synced nanoseconds from the start to the cache synced
@@ -119,16 +151,9 @@ public final class ScaleRun {
 	 * @param base the heap in use after full collections before the start
 	 * @param atSync the peaks until the cache synced
 	 * @param peaks the peaks until the last first reconcile
-	 * @param live the bytes of live objects after it, 0 when not read
 	 */
-	private record Figures(Peer.Running running, long synced, long last, int reconciled, long base,
-			HeapWatch.Peaks atSync, HeapWatch.Peaks peaks, long live) implements AutoCloseable {
-
-		@Override
-		public void close() throws Exception {
-			this.running.stop();
-		}
-
+	private record ColdStart(Peer.Running running, long synced, long last, int reconciled, long base,
+			HeapWatch.Peaks atSync, HeapWatch.Peaks peaks) {
 	}
 
 }

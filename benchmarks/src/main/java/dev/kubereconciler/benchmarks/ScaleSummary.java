@@ -47,24 +47,32 @@ final class ScaleSummary {
 		this.out.printf(Locale.ROOT,
 				"== %d ConfigMaps, median of the rounds; heap figures are above the heap in use at the start%n",
 				this.count);
-		this.out.printf("%-36s %9s %13s %10s %10s %10s %9s %10s %14s%n", "peer", "synced", "last reconcile",
-				"peak heap", "to synced", "after GC", "direct", "live", "live per object");
+		this.out.printf("%-36s %9s %14s %12s %12s %12s %11s %15s%n", "peer", "synced", "last reconcile", "peak in use",
+				"to synced", "peak live", "live cache", "live per object");
 		this.results.forEach((peer, runs) -> {
 			if (runs.isEmpty()) {
 				this.out.printf("%-36s FAILED%n", label(peer));
 				return;
 			}
 			double live = livePerObject(peer);
-			boolean collected = runs.stream().allMatch((r) -> r.collections() > 0);
-			this.out.printf(Locale.ROOT, "%-36s %6.0f ms %10.0f ms %6.1f MiB %6.1f MiB %10s %5.1f MiB %10s %12s%n",
-					label(peer), median(runs, (r) -> r.synced() / 1e6), median(runs, (r) -> r.last() / 1e6),
-					median(runs, (r) -> (r.peak() - r.base()) / MIB),
-					median(runs, (r) -> (r.peakToSync() - r.base()) / MIB),
-					collected ? mib(median(runs, (r) -> r.peakAfterCollection() - r.base())) : "no GC",
-					median(runs, (r) -> r.direct() / MIB), Double.isNaN(live) ? "-" : mib(live * this.count),
+			this.out.printf(Locale.ROOT, "%-36s %6.0f ms %11.0f ms %12s %12s %12s %11s %15s%n", label(peer),
+					median(runs, (r) -> r.synced() / 1e6), median(runs, (r) -> r.last() / 1e6),
+					mib(median(runs, (r) -> r.peak() - r.base())), mib(median(runs, (r) -> r.peakToSync() - r.base())),
+					peakLive(runs).isNaN() ? "-" : mib(peakLive(runs)),
+					Double.isNaN(live) ? "-" : mib(live * this.count),
 					Double.isNaN(live) ? "-" : String.format(Locale.ROOT, "%.0f B", live));
 		});
 		targets();
+	}
+
+	/**
+	 * The median peak live heap above the start of the live pass, NaN if not measured.
+	 */
+	private static Double peakLive(List<ScaleResult> runs) {
+		if (runs.stream().anyMatch((r) -> r.fullCollections() == 0)) {
+			return Double.NaN;
+		}
+		return median(runs, (r) -> r.peakLive() - r.liveBase());
 	}
 
 	private void targets() {
@@ -79,32 +87,31 @@ final class ScaleSummary {
 		}
 		this.out.printf(Locale.ROOT,
 				"target: the initial list does not hold the JSON of every object at once (one JSON answer: %.1f MiB); "
-						+ "peak heap above the start minus the live cache (a peak includes up to one young generation "
-						+ "of garbage, -Xmn):%n",
+						+ "peak live minus the live cache:%n",
 				this.json / MIB);
 		this.results.forEach((peer, runs) -> {
-			if (runs.isEmpty()) {
+			Double peakLive = peakLive(runs);
+			if (runs.isEmpty() || peakLive.isNaN()) {
 				return;
 			}
 			double live = livePerObject(peer);
-			double cache = Double.isNaN(live) ? 0 : live * this.count;
-			double beyond = median(runs, (r) -> r.peak() - r.base()) - cache;
-			this.out.printf(Locale.ROOT, "  %-36s %7.1f MiB: %s%n", label(peer), beyond / MIB,
+			double beyond = peakLive - (Double.isNaN(live) ? 0 : live * this.count);
+			this.out.printf(Locale.ROOT, "  %-36s %s: %s%n", label(peer), mib(beyond),
 					(beyond < this.json) ? "less than the whole JSON" : "at least the whole JSON");
 		});
 		List<ScaleResult> paged = this.results.get("ours");
 		List<ScaleResult> unpaged = this.results.get("ours-unpaged");
 		if (paged != null && unpaged != null && !paged.isEmpty() && !unpaged.isEmpty()) {
-			double before = median(unpaged, (r) -> r.peak() - r.base());
-			double after = median(paged, (r) -> r.peak() - r.base());
 			this.out.printf(Locale.ROOT,
-					"paging: our peak heap above the start %.1f MiB unpaged, %.1f MiB in pages of 500 (%.1f MiB less)%n",
-					before / MIB, after / MIB, (before - after) / MIB);
+					"paging: our peak in use %s unpaged, %s in pages of 500; peak live %s unpaged, "
+							+ "%s in pages of 500%n",
+					mib(median(unpaged, (r) -> r.peak() - r.base())), mib(median(paged, (r) -> r.peak() - r.base())),
+					mib(peakLive(unpaged)), mib(peakLive(paged)));
 		}
 	}
 
 	private static String mib(double bytes) {
-		return String.format(Locale.ROOT, "%6.1f MiB", bytes / MIB);
+		return String.format(Locale.ROOT, "%.1f MiB", bytes / MIB);
 	}
 
 	/**
