@@ -85,29 +85,32 @@ final class ScaleSummary {
 							+ "%.2fx: %s%n",
 					ours, clientJava, ratio, (ratio <= 0.6) ? "MET" : "MISSED");
 		}
-		this.out.printf(Locale.ROOT,
-				"target: the initial list does not hold the JSON of every object at once (one JSON answer: %.1f MiB); "
-						+ "peak live minus the live cache:%n",
-				this.json / MIB);
+		this.out.println("peak live above the live cache at the end (what the cold start held beside it):");
 		this.results.forEach((peer, runs) -> {
-			Double peakLive = peakLive(runs);
-			if (runs.isEmpty() || peakLive.isNaN()) {
-				return;
+			if (!runs.isEmpty() && !peakLive(runs).isNaN()) {
+				double live = livePerObject(peer);
+				this.out.printf(Locale.ROOT, "  %-36s %s%n", label(peer),
+						mib(peakLive(runs) - (Double.isNaN(live) ? 0 : live * this.count)));
 			}
-			double live = livePerObject(peer);
-			double beyond = peakLive - (Double.isNaN(live) ? 0 : live * this.count);
-			this.out.printf(Locale.ROOT, "  %-36s %s: %s%n", label(peer), mib(beyond),
-					(beyond < this.json) ? "less than the whole JSON" : "at least the whole JSON");
 		});
 		List<ScaleResult> paged = this.results.get("ours");
 		List<ScaleResult> unpaged = this.results.get("ours-unpaged");
-		if (paged != null && unpaged != null && !paged.isEmpty() && !unpaged.isEmpty()) {
-			this.out.printf(Locale.ROOT,
-					"paging: our peak in use %s unpaged, %s in pages of 500; peak live %s unpaged, "
-							+ "%s in pages of 500%n",
-					mib(median(unpaged, (r) -> r.peak() - r.base())), mib(median(paged, (r) -> r.peak() - r.base())),
-					mib(peakLive(unpaged)), mib(peakLive(paged)));
+		if (paged == null || unpaged == null || paged.isEmpty() || unpaged.isEmpty()) {
+			return;
 		}
+		this.out.printf(Locale.ROOT,
+				"paging: our peak in use %s unpaged, %s in pages of 500; peak live %s unpaged, "
+						+ "%s in pages of 500%n",
+				mib(median(unpaged, (r) -> r.peak() - r.base())), mib(median(paged, (r) -> r.peak() - r.base())),
+				mib(peakLive(unpaged)), mib(peakLive(paged)));
+		// an unpaged list holds the whole answer while it is decoded, a paged one a page
+		// of it: paging must save at least the whole answer's JSON, less a page
+		double saved = peakLive(unpaged) - peakLive(paged);
+		double page = (double) this.json * Math.min(1, 500.0 / Math.max(1, this.count));
+		this.out.printf(Locale.ROOT,
+				"target: the initial list does not hold the JSON of every object at once: paging saves %s of peak "
+						+ "live heap, against %s of JSON in one answer less a page: %s%n",
+				mib(saved), mib(this.json - page), (saved >= this.json - page) ? "MET" : "MISSED");
 	}
 
 	private static String mib(double bytes) {

@@ -43,8 +43,8 @@ class ScalePeersTests {
 		assertThat(report).contains("the whole list of scale-300 as one JSON answer")
 			.containsPattern(
 					"target: live bytes per cached object <= 0.6x client-java's default: \\d+ B against \\d+ B")
-			.contains("target: the initial list does not hold the JSON of every object at once")
-			.containsPattern("paging: our peak in use [-\\d.]+ MiB unpaged");
+			.containsPattern("paging: our peak in use [-\\d.]+ MiB unpaged")
+			.contains("target: the initial list does not hold the JSON of every object at once: paging saves");
 	}
 
 }
