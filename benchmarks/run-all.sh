@@ -7,6 +7,9 @@
 #   memory figures, see peers.sh; WEBHOOK_ARGS the webhook step, by default RESULTS.md's
 #   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh); OUT_DIR (default benchmarks/results)
 #   receives the output.
+#   The step scale (100,000 ConfigMaps, RESULTS.md section 10) runs only when named: it takes about
+#   30 minutes, most of it creating the ConfigMaps, and a 4 GiB heap per peer JVM. SCALE_ARGS sizes
+#   it (default "count 100000 rounds 1", see scale.sh), SCALE_JVM and SCALE_DIR go to scale.sh.
 # Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end, peers and webhook runs.
 set -euo pipefail
 
@@ -94,6 +97,18 @@ if want webhook; then
         benchmarks/webhook.sh $webhook_args 2>&1 || echo "webhook.sh exited with status $?"
         echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     } | tee "$out/webhook/latency.txt"
+fi
+if want scale; then
+    # every peer's cold start, peak heap during the initial list and live bytes per object,
+    # each peer in a fresh JVM, ours paged and unpaged
+    mkdir -p "$out/scale"
+    scale_args=${SCALE_ARGS:-count 100000 rounds 1}
+    {
+        echo "== 100,000 objects: benchmarks/scale.sh $scale_args"
+        echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+        # shellcheck disable=SC2086
+        benchmarks/scale.sh $scale_args 2>&1 || echo "scale.sh exited with status $?"
+    } | tee "$out/scale/scale.txt"
 fi
 if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock

@@ -139,6 +139,7 @@ public final class KubeReconcilerAutoConfiguration {
 						.informerFactory(informerFactory)
 						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
 						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
+						.listPageSize(ManagerSettings.listPageSize(properties))
 						.priorityQueue(properties.getDefaults().isPriorityQueue())
 						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
 							.stripManagedFields(properties.getCache().isStripManagedFields())

@@ -417,6 +417,13 @@ public class KubeReconcilerProperties {
 		 */
 		private boolean compact = true;
 
+		/**
+		 * Most objects an informer asks for in one list request, with limit and continue
+		 * as client-go's reflector pages, so that the JSON of every object is never held
+		 * at once; 0 lists everything in one request.
+		 */
+		private int listPageSize = 500;
+
 		public boolean isStripManagedFields() {
 			return this.stripManagedFields;
 		}
@@ -431,6 +438,14 @@ public class KubeReconcilerProperties {
 
 		public void setCompact(boolean compact) {
 			this.compact = compact;
+		}
+
+		public int getListPageSize() {
+			return this.listPageSize;
+		}
+
+		public void setListPageSize(int listPageSize) {
+			this.listPageSize = listPageSize;
 		}
 
 	}

@@ -10,9 +10,11 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
- * Turns the manager-level properties ({@code kube-reconciler.manager.*} and
- * {@code kube-reconciler.shutdown-timeout}) into the values a manager takes, and rejects
- * values that cannot work with an {@link InvalidPropertyException} naming the property.
+ * Turns the manager-level properties ({@code kube-reconciler.manager.*},
+ * {@code kube-reconciler.shutdown-timeout} and
+ * {@code kube-reconciler.cache.list-page-size}) into the values a manager takes, and
+ * rejects values that cannot work with an {@link InvalidPropertyException} naming the
+ * property.
  */
 final class ManagerSettings {
 
@@ -49,6 +51,17 @@ final class ManagerSettings {
 					"Set " + BUCKET + "applies-to to event, retry and requeue-after, or a part of them.");
 		}
 		return new ManagerGate(bucket, causes, maxWait);
+	}
+
+	static int listPageSize(KubeReconcilerProperties properties) {
+		int pageSize = properties.getCache().getListPageSize();
+		if (pageSize < 0) {
+			throw new InvalidPropertyException("kube-reconciler.cache.list-page-size", pageSize,
+					"the page size cannot be negative",
+					"Set kube-reconciler.cache.list-page-size to a positive number of objects per list request, "
+							+ "or to 0 to list everything in one request.");
+		}
+		return pageSize;
 	}
 
 	static Duration shutdownTimeout(KubeReconcilerProperties properties) {

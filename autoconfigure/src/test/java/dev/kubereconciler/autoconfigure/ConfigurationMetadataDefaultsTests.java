@@ -74,6 +74,14 @@ class ConfigurationMetadataDefaultsTests {
 	}
 
 	@Test
+	void listPageSizeDefaultIsTheManagersConstant() {
+		assertThat(((Number) defaultOf("kube-reconciler.cache.list-page-size")).intValue())
+			.isEqualTo(ControllerManager.DEFAULT_LIST_PAGE_SIZE);
+		assertThat(new KubeReconcilerProperties().getCache().getListPageSize())
+			.isEqualTo(ControllerManager.DEFAULT_LIST_PAGE_SIZE);
+	}
+
+	@Test
 	void propertiesStartWithTheSameDefaults() {
 		KubeReconcilerProperties properties = new KubeReconcilerProperties();
 		assertThat(properties.getShutdownTimeout()).isEqualTo(ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT);

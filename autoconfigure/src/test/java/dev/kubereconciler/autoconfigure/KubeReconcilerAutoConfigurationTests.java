@@ -468,6 +468,21 @@ class KubeReconcilerAutoConfigurationTests {
 	}
 
 	@Test
+	void informersListInPagesOfTheListPageSize() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.run((context) -> assertThat(manager(context).listPageSize())
+				.isEqualTo(ControllerManager.DEFAULT_LIST_PAGE_SIZE));
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("kube-reconciler.cache.list-page-size=0")
+			.run((context) -> assertThat(manager(context).listPageSize()).isZero());
+	}
+
+	@Test
+	void negativeListPageSizeFailsStartup() {
+		assertInvalid("kube-reconciler.cache.list-page-size=-1", "kube-reconciler.cache.list-page-size");
+	}
+
+	@Test
 	void leaderElectionIsOffByDefault() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.run((context) -> assertThat(manager(context).leaderElection()).isNull());

@@ -61,8 +61,17 @@ final class ConfigMaps {
 	 * own.
 	 */
 	void applyTwoManagers(String namespace, int from, int to) throws Exception {
+		applyTwoManagers(namespace, from, to, WRITERS);
+	}
+
+	/**
+	 * Create ConfigMaps {@code from} to {@code to - 1} as
+	 * {@link #applyTwoManagers(String, int, int)} does, with {@code writers} requests at
+	 * a time.
+	 */
+	void applyTwoManagers(String namespace, int from, int to, int writers) throws Exception {
 		long start = System.nanoTime();
-		run(from, to, (index) -> {
+		run(from, to, writers, (index) -> {
 			String name = EndToEndLatency.name(index);
 			apply(namespace, name, "bench-alpha", """
 					{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s",
@@ -91,7 +100,8 @@ final class ConfigMaps {
 	 * Create ConfigMaps {@code 0} to {@code count - 1} as fast as the writers go.
 	 */
 	void create(String namespace, int count) throws Exception {
-		run(0, count, (index) -> this.core.createNamespacedConfigMap(namespace, configMap(namespace, index)).execute());
+		run(0, count, WRITERS,
+				(index) -> this.core.createNamespacedConfigMap(namespace, configMap(namespace, index)).execute());
 	}
 
 	/**
@@ -133,11 +143,11 @@ final class ConfigMaps {
 			.putDataItem("payload", PAYLOAD);
 	}
 
-	private static void run(int from, int to, IndexTask task) throws Exception {
-		ExecutorService writers = Executors.newFixedThreadPool(WRITERS, Keys.daemonThreads("writer"));
+	private static void run(int from, int to, int threads, IndexTask task) throws Exception {
+		ExecutorService writers = Executors.newFixedThreadPool(threads, Keys.daemonThreads("writer"));
 		try {
 			List<Future<?>> futures = new ArrayList<>();
-			int chunk = Math.max(1, (to - from + WRITERS - 1) / WRITERS);
+			int chunk = Math.max(1, (to - from + threads - 1) / threads);
 			for (int first = from; first < to; first += chunk) {
 				int begin = first;
 				int end = Math.min(to, first + chunk);

@@ -17,28 +17,43 @@ import dev.kubereconciler.reconcile.Result;
 
 /**
  * Our {@link ControllerManager} with its defaults: the default limiter, the manager gate
- * open, and the default cache transform.
+ * open, the default cache transform and lists in pages of 500, unless the system property
+ * {@value #PAGE_SIZE_PROPERTY} sets another page size (0 for one unpaged list).
  */
 final class OursPeer implements Peer {
+
+	/** The system property that sets the informers' list page size. */
+	static final String PAGE_SIZE_PROPERTY = "peer.list-page-size";
 
 	private final ApiClient client;
 
 	private final CacheTransforms transforms;
+
+	private final int listPageSize;
 
 	OursPeer(ApiClient client) {
 		this(client, CacheTransforms.defaults());
 	}
 
 	OursPeer(ApiClient client, CacheTransforms transforms) {
+		this(client, transforms, Integer.getInteger(PAGE_SIZE_PROPERTY, ControllerManager.DEFAULT_LIST_PAGE_SIZE));
+	}
+
+	OursPeer(ApiClient client, CacheTransforms transforms, int listPageSize) {
 		this.client = client;
 		this.transforms = transforms;
+		this.listPageSize = listPageSize;
 	}
 
 	@Override
 	public String name() {
 		String name = this.transforms.isStripManagedFields() ? "kube-reconciler"
 				: "kube-reconciler, managedFields kept";
-		return this.transforms.isCompact() ? name : name + ", not compacted";
+		name = this.transforms.isCompact() ? name : name + ", not compacted";
+		if (this.listPageSize == ControllerManager.DEFAULT_LIST_PAGE_SIZE) {
+			return name;
+		}
+		return name + ((this.listPageSize == 0) ? ", unpaged list" : ", pages of " + this.listPageSize);
 	}
 
 	@Override
@@ -79,6 +94,7 @@ final class OursPeer implements Peer {
 		manager[0] = ControllerManager.builder(this.client)
 			.controller(definition)
 			.cacheTransforms(this.transforms)
+			.listPageSize(this.listPageSize)
 			.build();
 		manager[0].start();
 		return manager[0]::stop;

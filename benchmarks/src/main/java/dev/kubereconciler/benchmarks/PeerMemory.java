@@ -86,7 +86,7 @@ public final class PeerMemory {
 	 * @param lines the number of classes to print
 	 * @return the bytes of all live objects
 	 */
-	private static long liveBytes(int lines) throws Exception {
+	static long liveBytes(int lines) throws Exception {
 		Object histogram = ManagementFactory.getPlatformMBeanServer()
 			.invoke(new ObjectName("com.sun.management:type=DiagnosticCommand"), "gcClassHistogram",
 					new Object[] { null }, new String[] { String[].class.getName() });

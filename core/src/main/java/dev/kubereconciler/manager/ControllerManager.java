@@ -19,6 +19,7 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.context.ServedResources;
@@ -55,6 +56,12 @@ public final class ControllerManager implements ControllerRegistry {
 	/** How long {@link #stop()} lets in-flight reconciles finish, by default: 30 s. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
+	/**
+	 * The most objects an informer asks for in one list request, by default: 500, as
+	 * client-go's reflector pages.
+	 */
+	public static final int DEFAULT_LIST_PAGE_SIZE = ScopedListerWatcher.DEFAULT_PAGE_SIZE;
+
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
 	private final Map<String, DefaultController> controllers;
@@ -68,6 +75,8 @@ public final class ControllerManager implements ControllerRegistry {
 	private final ApiClient apiClient;
 
 	private final Duration shutdownTimeout;
+
+	private final int listPageSize;
 
 	private final DelayScheduler clock;
 
@@ -97,8 +106,9 @@ public final class ControllerManager implements ControllerRegistry {
 		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock,
 				builder.listener);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
+		this.listPageSize = builder.listPageSize;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
-				this.clock);
+				builder.listPageSize, this.clock);
 		this.caches.wire(this.controllers.values()
 			.stream()
 			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
@@ -206,6 +216,14 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public Duration shutdownTimeout() {
 		return this.shutdownTimeout;
+	}
+
+	/**
+	 * Return the most objects an informer asks for in one list request.
+	 * @return the page size, or 0 when informers list everything in one request
+	 */
+	public int listPageSize() {
+		return this.listPageSize;
 	}
 
 	private List<ControllerDefinition> definitions() {

@@ -54,6 +54,8 @@ public final class ManagerBuilder {
 
 	CacheTransforms cacheTransforms = CacheTransforms.defaults();
 
+	int listPageSize = ControllerManager.DEFAULT_LIST_PAGE_SIZE;
+
 	@Nullable ShardingSettings sharding;
 
 	boolean clusterRate;
@@ -217,6 +219,24 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder cacheTransforms(CacheTransforms cacheTransforms) {
 		this.cacheTransforms = Objects.requireNonNull(cacheTransforms, "cacheTransforms must not be null");
+		return this;
+	}
+
+	/**
+	 * List the objects of each informer in pages of at most this many, with {@code limit}
+	 * and {@code continue} as client-go's reflector pages, so that the client never holds
+	 * the JSON of every object at once; default
+	 * {@link ControllerManager#DEFAULT_LIST_PAGE_SIZE} (500). With 0, an informer lists
+	 * everything in one request, which the API server's watch cache answers at once but
+	 * which the client holds whole while it decodes it.
+	 * @param listPageSize the most objects per list request, or 0 for no limit
+	 * @return this builder
+	 */
+	public ManagerBuilder listPageSize(int listPageSize) {
+		if (listPageSize < 0) {
+			throw new IllegalArgumentException("listPageSize must not be negative, was " + listPageSize);
+		}
+		this.listPageSize = listPageSize;
 		return this;
 	}
 

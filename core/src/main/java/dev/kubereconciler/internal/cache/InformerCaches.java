@@ -42,10 +42,10 @@ public final class InformerCaches {
 	private final Sleeper clock;
 
 	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
-			Sleeper clock) {
+			int listPageSize, Sleeper clock) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
-		this.wiring = new InformerWiring(apiClient, this.factory, transforms);
+		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize);
 		this.clock = clock;
 	}
 

@@ -60,10 +60,13 @@ final class InformerWiring {
 
 	private final CacheCompactor compactor = new CacheCompactor();
 
-	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms) {
+	private final int listPageSize;
+
+	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize) {
 		this.apiClient = apiClient;
 		this.factory = factory;
 		this.transforms = transforms;
+		this.listPageSize = listPageSize;
 	}
 
 	void wire(List<WatchingController> controllers) {
@@ -162,11 +165,12 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
-		SharedIndexInformer informer = this.factory
-			.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
-					(resourceType.listType() == CustomResourceList.class)
-							? new GenericListCall(this.apiClient, resourceType) : null,
-					ScopedListerWatcher.DEFAULT_PAGE_SIZE), (Class) type, resync);
+		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
+				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
+						(resourceType.listType() == CustomResourceList.class)
+								? new GenericListCall(this.apiClient, resourceType) : null,
+						this.listPageSize),
+				(Class) type, resync);
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		if (transform != null) {
 			informer.setTransform(transform);

@@ -52,7 +52,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 * @param api the API of the type
 	 * @param namespace the namespace, or {@code null} for all namespaces
 	 * @param labelSelector the selector the server applies, or {@code null} for none
-	 * @param pageSize the most objects per list request
+	 * @param pageSize the most objects per list request, or 0 to list everything in one
+	 * request
 	 */
 	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
 			@Nullable String labelSelector, int pageSize) {
@@ -65,8 +66,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 */
 	ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace, @Nullable String labelSelector,
 			@Nullable GenericListCall genericList, int pageSize) {
-		if (pageSize < 1) {
-			throw new IllegalArgumentException("pageSize must be at least 1, was " + pageSize);
+		if (pageSize < 0) {
+			throw new IllegalArgumentException("pageSize must not be negative, was " + pageSize);
 		}
 		this.api = api;
 		this.namespace = namespace;
@@ -82,11 +83,15 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 * snapshot. A continue token that expired meanwhile (410 Gone) lists everything again
 	 * in one request, as client-go's {@code FullListIfExpired} does. The reflector's
 	 * first list, at resourceVersion 0, is read at the newest version instead, since the
-	 * watch cache serves resourceVersion 0 whole whatever the limit.
+	 * watch cache serves resourceVersion 0 whole whatever the limit. With a page size of
+	 * 0 the list is the reflector's own: one request, at the version it asks for.
 	 */
 	@Override
 	public L list(CallGeneratorParams params) throws ApiException {
 		ListOptions options = options(params);
+		if (this.pageSize == 0) {
+			return listPage(options);
+		}
 		if ("0".equals(options.getResourceVersion())) {
 			// "any version" is served whole from the watch cache, which ignores the
 			// limit:
