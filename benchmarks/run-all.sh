@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
-# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores.
+# (text and JMH JSON) under benchmarks/results/. About 20 minutes on 2 cores.
 #
-# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e peers diagnostics
+# Usage: benchmarks/run-all.sh [STEP...]
+#   steps: limiter queue dispatch memory e2e peers startup diagnostics
 #   (all by default; PEERS_ARGS sizes the peers step, e.g. "cold 5000 write 2000", and MEMORY its
-#   memory figures, see peers.sh); OUT_DIR (default benchmarks/results) receives the output.
+#   memory figures, see peers.sh; STARTUP_ARGS the startup step, e.g. "objects 1000 rounds 7",
+#   see startup.sh); OUT_DIR (default benchmarks/results) receives the output.
 # Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end run.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-$root/benchmarks/results}
-steps=${*:-limiter queue dispatch memory e2e peers diagnostics}
+steps=${*:-limiter queue dispatch memory e2e peers startup diagnostics}
 jar=$root/benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 cd "$root"
@@ -79,6 +81,17 @@ if want peers; then
         benchmarks/peers.sh ${PEERS_ARGS:-} 2>&1
         echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     } | tee "$out/peers.txt"
+fi
+if want startup; then
+    # from the launch of a JVM to the first reconcile of the last of 1,000 ConfigMaps: the plain
+    # jar, CDS, Spring AOT + CDS, a JDK 25 AOT cache, and Java Operator SDK; rotating rounds
+    {
+        echo "== start-up: benchmarks/startup.sh ${STARTUP_ARGS:-} (AUTH=${AUTH:-token})"
+        echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        benchmarks/startup.sh ${STARTUP_ARGS:-} 2>&1
+        echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$out/startup.txt"
 fi
 if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock

@@ -44,13 +44,19 @@ final class Fabric8Configs {
 	}
 
 	/**
-	 * Write a kubeconfig that fabric8 reads as it is, for a process that builds its
-	 * client from {@code KUBECONFIG}: the same server and certificates, inline, with the
-	 * key in SEC1 form.
+	 * Return a kubeconfig that fabric8 reads as it is, for a process that builds its
+	 * client from {@code KUBECONFIG}: the kubeconfig itself when it authenticates with a
+	 * token, otherwise a copy with the same server and certificates, inline, and the key
+	 * in SEC1 form.
 	 * @param kubeconfig the test API server's kubeconfig
-	 * @param target where to write the kubeconfig for fabric8
+	 * @param target where to write the copy
+	 * @return the kubeconfig for fabric8
 	 */
-	static void writeKubeconfig(Path kubeconfig, Path target) throws IOException {
+	static Path kubeconfigFor(Path kubeconfig, Path target) throws IOException {
+		Map<String, Object> user = user(read(kubeconfig));
+		if (!user.containsKey("client-key") && !user.containsKey("client-key-data")) {
+			return kubeconfig;
+		}
 		Credentials credentials = Credentials.read(kubeconfig);
 		Files.writeString(target,
 				"""
@@ -73,6 +79,7 @@ final class Fabric8Configs {
 						""".formatted(credentials.server(), base64(credentials.caCertificate()),
 						base64(credentials.clientCertificate()),
 						base64(credentials.sec1Key().getBytes(StandardCharsets.US_ASCII))));
+		return target;
 	}
 
 	/**
@@ -101,6 +108,17 @@ final class Fabric8Configs {
 		return out.toString();
 	}
 
+	private static Map<String, Object> read(Path kubeconfig) throws IOException {
+		try (Reader reader = Files.newBufferedReader(kubeconfig)) {
+			return new Yaml().load(reader);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> user(Map<String, Object> root) {
+		return (Map<String, Object>) first(root, "users").get("user");
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> first(Map<String, Object> root, String list) {
 		return ((List<Map<String, Object>>) root.get(list)).get(0);
@@ -125,12 +143,9 @@ final class Fabric8Configs {
 
 		@SuppressWarnings("unchecked")
 		static Credentials read(Path kubeconfig) throws IOException {
-			Map<String, Object> root;
-			try (Reader reader = Files.newBufferedReader(kubeconfig)) {
-				root = new Yaml().load(reader);
-			}
+			Map<String, Object> root = Fabric8Configs.read(kubeconfig);
 			Map<String, Object> cluster = (Map<String, Object>) first(root, "clusters").get("cluster");
-			Map<String, Object> user = (Map<String, Object>) first(root, "users").get("user");
+			Map<String, Object> user = user(root);
 			Path directory = kubeconfig.toAbsolutePath().getParent();
 			String key = new String(data(user, "client-key", directory), StandardCharsets.US_ASCII);
 			return new Credentials((String) cluster.get("server"), data(cluster, "certificate-authority", directory),

@@ -93,8 +93,8 @@ public final class StartupRounds {
 			this.configMaps.create(namespace, this.settings.objects());
 			System.out.printf(Locale.ROOT, "created %d ConfigMaps of 1 KiB in %s in %.1f s%n", this.settings.objects(),
 					namespace, (System.nanoTime() - start) / 1e9);
-			Path fabric8 = work.resolve("kubeconfig-fabric8");
-			Fabric8Configs.writeKubeconfig(this.kubeconfig, fabric8);
+			Path fabric8 = Fabric8Configs.kubeconfigFor(this.kubeconfig, work.resolve("kubeconfig-fabric8"));
+			System.out.println("authentication: " + (fabric8.equals(this.kubeconfig) ? "token" : "client certificate"));
 			Map<String, String> environment = Map.of("KUBECONFIG", this.kubeconfig.toAbsolutePath().toString(),
 					"STARTUP_NAMESPACE", namespace, "STARTUP_OBJECTS", Integer.toString(this.settings.objects()));
 			Map<String, String> fabric8Environment = new LinkedHashMap<>(environment);
