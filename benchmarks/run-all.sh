@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Runs every benchmark of RESULTS.md with the settings recorded there, saving the raw output
-# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores; the webhook step adds about 5.
+# (text and JMH JSON) under benchmarks/results/. About 17 minutes on 2 cores; the webhook step
+# adds about 5 and the startup step about 10.
 #
-# Usage: benchmarks/run-all.sh [STEP...]   steps: limiter queue dispatch memory e2e peers webhook diagnostics
+# Usage: benchmarks/run-all.sh [STEP...]
+#   steps: limiter queue dispatch memory e2e peers webhook startup diagnostics
 #   (all by default; PEERS_ARGS sizes the peers step, e.g. "cold 5000 write 2000", and MEMORY its
 #   memory figures, see peers.sh; WEBHOOK_ARGS the webhook step, by default RESULTS.md's
-#   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh); OUT_DIR (default benchmarks/results)
+#   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh; STARTUP_ARGS the startup step,
+#   e.g. "objects 1000 rounds 7", see startup.sh); OUT_DIR (default benchmarks/results)
 #   receives the output.
 #   The step scale (100,000 ConfigMaps, RESULTS.md section 10) runs only when named: it takes about
 #   30 minutes, most of it creating the ConfigMaps, and a 4 GiB heap per peer JVM. SCALE_ARGS sizes
 #   it (default "count 100000 rounds 1", see scale.sh), SCALE_JVM and SCALE_DIR go to scale.sh.
-# Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end, peers and webhook runs.
+# Needs `./mvnw -pl benchmarks -am package -DskipTests`, and `./dev setup` for the end-to-end, peers,
+# webhook and startup runs.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-$root/benchmarks/results}
-steps=${*:-limiter queue dispatch memory e2e peers webhook diagnostics}
+steps=${*:-limiter queue dispatch memory e2e peers webhook startup diagnostics}
 jar=$root/benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 cd "$root"
@@ -109,6 +113,17 @@ if want scale; then
         # shellcheck disable=SC2086
         benchmarks/scale.sh $scale_args 2>&1 || echo "scale.sh exited with status $?"
     } | tee "$out/scale/scale.txt"
+fi
+if want startup; then
+    # from the launch of a JVM to the first reconcile of the last of 1,000 ConfigMaps: the plain
+    # jar, CDS, Spring AOT + CDS, a JDK 25 AOT cache, and Java Operator SDK; rotating rounds
+    {
+        echo "== start-up: benchmarks/startup.sh ${STARTUP_ARGS:-} (AUTH=${AUTH:-token})"
+        echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+        # shellcheck disable=SC2086
+        benchmarks/startup.sh ${STARTUP_ARGS:-} 2>&1
+        echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+    } | tee "$out/startup.txt"
 fi
 if want diagnostics; then
     # not results: how much of our queue and dispatch time is spent reading the clock

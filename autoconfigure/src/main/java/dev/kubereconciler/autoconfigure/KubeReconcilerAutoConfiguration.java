@@ -20,7 +20,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -70,12 +69,16 @@ public final class KubeReconcilerAutoConfiguration {
 	}
 
 	// a bean that runs while the context starts: the CRDs are served before the
-	// controllers, which start with the context's lifecycle, list their types
+	// controllers, which start with the context's lifecycle, list their types. The
+	// property is read when it runs, not as a condition: Spring AOT settles conditions
+	// at build time, and this one is set per cluster
 	@Bean
-	@ConditionalOnBooleanProperty("kube-reconciler.crds.apply")
 	InitializingBean kubeReconcilerCrds(ApiClient apiClient, KubeReconcilerProperties properties,
 			ResourceLoader resourceLoader) {
 		return () -> {
+			if (!properties.getCrds().isApply()) {
+				return;
+			}
 			ClassLoader classLoader = (resourceLoader.getClassLoader() != null) ? resourceLoader.getClassLoader()
 					: KubeReconcilerAutoConfiguration.class.getClassLoader();
 			List<CrdFiles.Crd> crds = new CrdFiles(classLoader).find(properties.getCrds().getLocations(), List.of());

@@ -65,6 +65,17 @@ class KubeReconcilerAutoConfigurationTests {
 		});
 	}
 
+	// Spring AOT settles conditions at build time; the bean stays, so that the property
+	// still turns the CRDs on where the application is deployed, and does nothing without
+	// it
+	@Test
+	void readsCrdsApplyWhenItStartsRatherThanAsACondition() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasBean("kubeReconcilerCrds");
+		});
+	}
+
 	@Test
 	void backsOffWithoutApiClientClass() {
 		this.contextRunner.withClassLoader(new FilteredClassLoader(ApiClient.class))

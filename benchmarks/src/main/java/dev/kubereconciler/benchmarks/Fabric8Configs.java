@@ -32,23 +32,54 @@ final class Fabric8Configs {
 	private Fabric8Configs() {
 	}
 
-	@SuppressWarnings("unchecked")
 	static Config fromKubeconfig(Path kubeconfig) throws IOException {
-		Map<String, Object> root;
-		try (Reader reader = Files.newBufferedReader(kubeconfig)) {
-			root = new Yaml().load(reader);
-		}
-		Map<String, Object> cluster = (Map<String, Object>) first(root, "clusters").get("cluster");
-		Map<String, Object> user = (Map<String, Object>) first(root, "users").get("user");
-		Path directory = kubeconfig.toAbsolutePath().getParent();
-		String key = new String(data(user, "client-key", directory), StandardCharsets.US_ASCII);
-		return new ConfigBuilder(Config.empty()).withMasterUrl((String) cluster.get("server"))
-			.withCaCertData(base64(data(cluster, "certificate-authority", directory)))
-			.withClientCertData(base64(data(user, "client-certificate", directory)))
-			.withClientKeyData(base64(sec1(key).getBytes(StandardCharsets.US_ASCII)))
+		Credentials credentials = Credentials.read(kubeconfig);
+		return new ConfigBuilder(Config.empty()).withMasterUrl(credentials.server())
+			.withCaCertData(base64(credentials.caCertificate()))
+			.withClientCertData(base64(credentials.clientCertificate()))
+			.withClientKeyData(base64(credentials.sec1Key().getBytes(StandardCharsets.US_ASCII)))
 			.withClientKeyAlgo("EC")
 			.withRequestTimeout(60_000)
 			.build();
+	}
+
+	/**
+	 * Return a kubeconfig that fabric8 reads as it is, for a process that builds its
+	 * client from {@code KUBECONFIG}: the kubeconfig itself when it authenticates with a
+	 * token, otherwise a copy with the same server and certificates, inline, and the key
+	 * in SEC1 form.
+	 * @param kubeconfig the test API server's kubeconfig
+	 * @param target where to write the copy
+	 * @return the kubeconfig for fabric8
+	 */
+	static Path kubeconfigFor(Path kubeconfig, Path target) throws IOException {
+		Map<String, Object> user = user(read(kubeconfig));
+		if (!user.containsKey("client-key") && !user.containsKey("client-key-data")) {
+			return kubeconfig;
+		}
+		Credentials credentials = Credentials.read(kubeconfig);
+		Files.writeString(target,
+				"""
+						apiVersion: v1
+						kind: Config
+						clusters:
+						- name: test
+						  cluster:
+						    server: %s
+						    certificate-authority-data: %s
+						users:
+						- name: test
+						  user:
+						    client-certificate-data: %s
+						    client-key-data: %s
+						contexts:
+						- name: test
+						  context: {cluster: test, user: test}
+						current-context: test
+						""".formatted(credentials.server(), base64(credentials.caCertificate()),
+						base64(credentials.clientCertificate()),
+						base64(credentials.sec1Key().getBytes(StandardCharsets.US_ASCII))));
+		return target;
 	}
 
 	/**
@@ -77,6 +108,17 @@ final class Fabric8Configs {
 		return out.toString();
 	}
 
+	private static Map<String, Object> read(Path kubeconfig) throws IOException {
+		try (Reader reader = Files.newBufferedReader(kubeconfig)) {
+			return new Yaml().load(reader);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> user(Map<String, Object> root) {
+		return (Map<String, Object>) first(root, "users").get("user");
+	}
+
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> first(Map<String, Object> root, String list) {
 		return ((List<Map<String, Object>>) root.get(list)).get(0);
@@ -92,6 +134,24 @@ final class Fabric8Configs {
 
 	private static String base64(byte[] bytes) {
 		return Base64.getEncoder().encodeToString(bytes);
+	}
+
+	/**
+	 * What a client needs from the test API server's kubeconfig.
+	 */
+	private record Credentials(String server, byte[] caCertificate, byte[] clientCertificate, String sec1Key) {
+
+		@SuppressWarnings("unchecked")
+		static Credentials read(Path kubeconfig) throws IOException {
+			Map<String, Object> root = Fabric8Configs.read(kubeconfig);
+			Map<String, Object> cluster = (Map<String, Object>) first(root, "clusters").get("cluster");
+			Map<String, Object> user = user(root);
+			Path directory = kubeconfig.toAbsolutePath().getParent();
+			String key = new String(data(user, "client-key", directory), StandardCharsets.US_ASCII);
+			return new Credentials((String) cluster.get("server"), data(cluster, "certificate-authority", directory),
+					data(user, "client-certificate", directory), sec1(key));
+		}
+
 	}
 
 }

@@ -34,9 +34,10 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 	}
 
 	/**
-	 * Resolve the coordinates of a client-java model class. Built-in models are known to
-	 * client-java; a custom resource is either annotated with {@link KubernetesResource},
-	 * which registers it here, or registered beforehand with
+	 * Resolve the coordinates of a client-java model class. Built-in models are read off
+	 * their class name, without {@link ModelMapper}, whose first use scans client-java's
+	 * whole model package; a custom resource is either annotated with
+	 * {@link KubernetesResource}, which registers it here, or registered beforehand with
 	 * {@link ModelMapper#addModelMap(String, String, String, String, Class, Class)}.
 	 * @param apiType the model class
 	 * @return the coordinates
@@ -48,6 +49,11 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 		}
 		@SuppressWarnings("unchecked")
 		Class<? extends KubernetesObject> objectType = (Class<? extends KubernetesObject>) apiType;
+		GroupVersionKind builtIn = BuiltInModels.of(apiType);
+		if (builtIn != null) {
+			return new ResourceType(objectType, listTypeOf(apiType), builtIn.getGroup(), builtIn.getVersion(),
+					builtIn.getKind(), pluralize(builtIn.getKind()));
+		}
 		registerAnnotated(objectType);
 		GroupVersionResource registered = ModelMapper.getGroupVersionResourceByClass(apiType);
 		GroupVersionKind gvk = Optional.ofNullable(ModelMapper.getGroupVersionKindByClass(apiType))

@@ -1,9 +1,16 @@
 package dev.kubereconciler.cache;
 
+import java.io.File;
+import java.util.ArrayList;
+import java.util.Enumeration;
 import java.util.List;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
+import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Deployment;
 import io.kubernetes.client.openapi.models.V1ListMeta;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -40,6 +47,52 @@ class ResourceTypeTests {
 			.isEqualTo("v1/Event");
 		assertThat(ResourceType.of(io.kubernetes.client.openapi.models.EventsV1Event.class).displayName())
 			.isEqualTo("events.k8s.io/v1/Event");
+		// client-java's ModelMapper reads this one as version v1, kind
+		// alpha2LeaseCandidate
+		ResourceType candidate = ResourceType.of(io.kubernetes.client.openapi.models.V1alpha2LeaseCandidate.class);
+		assertThat(candidate.version()).isEqualTo("v1alpha2");
+		assertThat(candidate.kind()).isEqualTo("LeaseCandidate");
+	}
+
+	@Test
+	void everyBuiltInModelHasTheCoordinatesThatClientJavasModelMapperGives() throws Exception {
+		List<Class<?>> models = builtInModels();
+		assertThat(models).hasSizeGreaterThan(50);
+		for (Class<?> model : models) {
+			GroupVersionKind prebuilt = ModelMapper.preBuiltGetGroupVersionKindByClass(model).orElseThrow();
+			String group = (prebuilt.getGroup() == null || prebuilt.getGroup().isEmpty())
+					? BuiltInGroups.of(model, prebuilt.getKind()) : prebuilt.getGroup();
+			ResourceType type = ResourceType.of(model);
+			if (Character.isUpperCase(prebuilt.getKind().charAt(0))) {
+				assertThat(List.of(type.group(), type.version(), type.kind())).as(model.getName())
+					.containsExactly(group, prebuilt.getVersion(), prebuilt.getKind());
+			}
+			else {
+				// a version missing from ModelMapper's list (v1alpha2) ends up in its
+				// kind
+				assertThat(type.group()).as(model.getName()).isEqualTo(group);
+				assertThat(type.version() + type.kind()).as(model.getName())
+					.isEqualTo(prebuilt.getVersion() + prebuilt.getKind());
+			}
+		}
+	}
+
+	private static List<Class<?>> builtInModels() throws Exception {
+		List<Class<?>> models = new ArrayList<>();
+		File jar = new File(V1ConfigMap.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+		try (JarFile file = new JarFile(jar)) {
+			for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements();) {
+				String name = entries.nextElement().getName();
+				if (name.matches("io/kubernetes/client/openapi/models/[A-Za-z0-9]+\\.class")) {
+					Class<?> type = Class.forName(name.replace('/', '.').replace(".class", ""), false,
+							V1ConfigMap.class.getClassLoader());
+					if (KubernetesObject.class.isAssignableFrom(type) && !type.isInterface()) {
+						models.add(type);
+					}
+				}
+			}
+		}
+		return models;
 	}
 
 	@Test

@@ -228,6 +228,12 @@ public class KubernetesManifests {
 		// its properties
 		env.add(new V1EnvVar().name("KUBE_RECONCILER_SHUTDOWNTIMEOUT")
 			.value(this.properties.getShutdownTimeout().toString()));
+		// the JVM reads it before the application's own arguments exist: the way to pass
+		// flags such as -XX:AOTCache to an image whose entrypoint is fixed
+		String jvmOptions = this.deployment.getJvmOptions();
+		if (jvmOptions != null && !jvmOptions.isBlank()) {
+			env.add(new V1EnvVar().name("JAVA_TOOL_OPTIONS").value(jvmOptions.strip()));
+		}
 		return env;
 	}
 

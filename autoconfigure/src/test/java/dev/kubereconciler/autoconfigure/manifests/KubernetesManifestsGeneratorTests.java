@@ -88,6 +88,23 @@ class KubernetesManifestsGeneratorTests {
 	}
 
 	@Test
+	void passesJvmOptionsAsJavaToolOptionsOnlyWhenSet() throws Exception {
+		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror");
+		assertThat(container(load("deployment.yaml", V1Deployment.class)).getEnv()).extracting(V1EnvVar::getName)
+			.doesNotContain("JAVA_TOOL_OPTIONS");
+		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror",
+				"--kube-reconciler.deployment.jvm-options=-XX:AOTCache=app.aot -Dspring.aot.enabled=true");
+		assertThat(container(load("deployment.yaml", V1Deployment.class)).getEnv())
+			.extracting(V1EnvVar::getName, V1EnvVar::getValue)
+			.contains(org.assertj.core.groups.Tuple.tuple("JAVA_TOOL_OPTIONS",
+					"-XX:AOTCache=app.aot -Dspring.aot.enabled=true"));
+	}
+
+	private static V1Container container(V1Deployment deployment) {
+		return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
+	}
+
+	@Test
 	void writesTheCrdOfEachCustomResourceTheControllersWatchOwnOrMapAndListsItFirst() throws Exception {
 		List<Path> written = KubernetesManifestsGenerator.generate(CustomResourceApplication.class, this.output,
 				"--spring.application.name=gadgets");
