@@ -15,8 +15,10 @@ if [ -z "${KUBE_APISERVER:-}" ] && [ -x "$assets/kube-apiserver" ]; then
     export KUBE_APISERVER=$assets/kube-apiserver
 fi
 jar=$root/benchmarks/target/benchmarks.jar
-# the same flags for every peer and every figure
-jvm=(java -XX:+UseSerialGC -Xms3g -Xmx3g -cp "$jar")
+# the same flags for every peer and every figure; MarkSweepDeadRatio=0 makes every full
+# collection compact everything, so that the class histogram counts no dead objects
+# (RESULTS.md, section 10)
+jvm=(java -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xms3g -Xmx3g -cp "$jar")
 run=$(mktemp -d -t kube-reconciler-peers.XXXXXX)
 stop() {
     "$shared/kube-apiserver/start.sh" --stop "$run" || true
@@ -26,7 +28,7 @@ trap stop EXIT
 "$shared/kube-apiserver/start.sh" "$run" "${API_PORT:-27443}" "${ETCD_PORT:-27379}"
 kubeconfig=$run/kubeconfig
 
-echo "JVM: ${jvm[*]:0:4}"
+echo "JVM: ${jvm[*]:0:5}"
 timeout 1800 "${jvm[@]}" dev.kubereconciler.benchmarks.ControllerPeers "$kubeconfig" "$@" 2>&1 | grep -v '^SLF4J'
 
 memory=${MEMORY-10000 50000}

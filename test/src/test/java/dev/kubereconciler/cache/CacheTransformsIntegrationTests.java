@@ -61,11 +61,15 @@ class CacheTransformsIntegrationTests {
 	}
 
 	private void apply(String name) throws ApiException {
+		apply(name, "red");
+	}
+
+	private void apply(String name, String color) throws ApiException {
 		CoreV1Api core = new CoreV1Api(this.client);
 		String body = """
 				{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"%s",
-				"labels":{"app.kubernetes.io/name":"shop"}},"data":{"color":"red"}}""".formatted(name,
-				this.namespace.name());
+				"labels":{"app.kubernetes.io/name":"shop"}},"data":{"color":"%s"}}""".formatted(name,
+				this.namespace.name(), color);
 		PatchUtils.patch(V1ConfigMap.class,
 				() -> core.patchNamespacedConfigMap(name, this.namespace.name(), new V1Patch(body))
 					.fieldManager("cache-tests")
@@ -123,6 +127,19 @@ class CacheTransformsIntegrationTests {
 		}));
 		assertThat(this.cached.get(this.name).getMetadata().getAnnotations()).containsEntry("managed-fields-seen",
 				"false");
+	}
+
+	@Test
+	void typeTransformSeesWatchedChanges() throws ApiException {
+		start(CacheTransforms.defaults().transform(V1ConfigMap.class, (configMap) -> {
+			configMap.getMetadata().putAnnotationsItem("color-seen", configMap.getData().get("color"));
+			return configMap;
+		}));
+		assertThat(this.cached.get(this.name).getMetadata().getAnnotations()).containsEntry("color-seen", "red");
+		apply(this.name, "blue");
+		await().atMost(TIMEOUT)
+			.untilAsserted(() -> assertThat(this.cached.get(this.name).getMetadata().getAnnotations())
+				.containsEntry("color-seen", "blue"));
 	}
 
 	@Test

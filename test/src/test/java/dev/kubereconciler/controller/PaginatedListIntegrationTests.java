@@ -83,6 +83,29 @@ class PaginatedListIntegrationTests {
 	}
 
 	@Test
+	void eachPageIsTransformedBeforeTheNextIsRequested() throws Exception {
+		List<String> transformed = new CopyOnWriteArrayList<>();
+		List<Integer> transformedBeforeEachList = new CopyOnWriteArrayList<>();
+		ApiClient client = this.server.apiClient();
+		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
+			if (chain.request().url().encodedPath().endsWith("/configmaps")) {
+				transformedBeforeEachList.add(transformed.size());
+			}
+			return chain.proceed(chain.request());
+		}).build());
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(api(client),
+				this.namespace.name(), "paged=yes", 5, (object) -> {
+					transformed.add(object.getMetadata().getName());
+					return ((V1ConfigMap) object).putDataItem("transformed", "yes");
+				});
+		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
+		assertThat(transformedBeforeEachList).containsExactly(0, 5, 10);
+		assertThat(transformed).containsExactlyInAnyOrderElementsOf(NAMES);
+		assertThat(list.getItems()).hasSize(NAMES.size())
+			.allSatisfy((configMap) -> assertThat(configMap.getData()).containsEntry("transformed", "yes"));
+	}
+
+	@Test
 	void aPageSizeOfZeroListsEverythingInOneRequestAtTheVersionAsked() throws Exception {
 		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
 		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(api(recordingLists(lists)),

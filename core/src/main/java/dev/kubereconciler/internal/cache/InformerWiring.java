@@ -165,16 +165,14 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
-		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
-				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
-						(resourceType.listType() == CustomResourceList.class)
-								? new GenericListCall(this.apiClient, resourceType) : null,
-						this.listPageSize),
-				(Class) type, resync);
+		// the lister-watcher transforms, page by page, rather than the informer, which
+		// would transform only what it takes from its queue of every decoded object
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
-		if (transform != null) {
-			informer.setTransform(transform);
-		}
+		SharedIndexInformer informer = this.factory
+			.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
+					(resourceType.listType() == CustomResourceList.class)
+							? new GenericListCall(this.apiClient, resourceType) : null,
+					this.listPageSize, transform), (Class) type, resync);
 		if (this.transforms.isStripManagedFields()) {
 			this.stripped.add(type);
 		}

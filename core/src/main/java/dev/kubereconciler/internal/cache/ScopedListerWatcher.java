@@ -1,12 +1,16 @@
 package dev.kubereconciler.internal.cache;
 
+import java.io.IOException;
+import java.util.Iterator;
 import java.util.List;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.informer.TransformFunc;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.CallGeneratorParams;
+import io.kubernetes.client.util.Watch;
 import io.kubernetes.client.util.Watchable;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.options.ListOptions;
@@ -16,6 +20,13 @@ import org.jspecify.annotations.Nullable;
  * Lists and watches one type in one namespace or all of them, with an optional label
  * selector that the API server applies, so that an informer caches only the objects its
  * controllers can select.
+ *
+ * <p>
+ * With a transform, it transforms every object it returns, each page of a list as it
+ * arrives and each watch event as it is read, as client-go's {@code DeltaFIFO} transforms
+ * objects as they are queued: what waits in the informer's queue is then what the cache
+ * will hold, not the objects as decoded, so that a paged list holds about one page of
+ * decoded objects at a time beside the transformed ones.
  *
  * @param <T> the model type
  * @param <L> the list model type
@@ -33,6 +44,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final int pageSize;
 
+	private final @Nullable TransformFunc transform;
+
 	/** Objects per page of a list, as client-go's reflector pages them. */
 	public static final int DEFAULT_PAGE_SIZE = 500;
 
@@ -44,7 +57,7 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 */
 	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
 			@Nullable String labelSelector) {
-		this(api, namespace, labelSelector, null, DEFAULT_PAGE_SIZE);
+		this(api, namespace, labelSelector, null, DEFAULT_PAGE_SIZE, null);
 	}
 
 	/**
@@ -57,15 +70,32 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	 */
 	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
 			@Nullable String labelSelector, int pageSize) {
-		this(api, namespace, labelSelector, null, pageSize);
+		this(api, namespace, labelSelector, null, pageSize, null);
+	}
+
+	/**
+	 * Create a lister-watcher that lists in pages of a given size and transforms every
+	 * object it returns.
+	 * @param api the API of the type
+	 * @param namespace the namespace, or {@code null} for all namespaces
+	 * @param labelSelector the selector the server applies, or {@code null} for none
+	 * @param pageSize the most objects per list request, or 0 to list everything in one
+	 * request
+	 * @param transform what to do to each object listed or watched, or {@code null} for
+	 * nothing
+	 */
+	public ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace,
+			@Nullable String labelSelector, int pageSize, @Nullable TransformFunc transform) {
+		this(api, namespace, labelSelector, null, pageSize, transform);
 	}
 
 	/**
 	 * Create a lister-watcher that lists through {@code genericList} when the type has no
-	 * list class of its own, and watches through the API of the type.
+	 * list class of its own, watches through the API of the type, and transforms what it
+	 * returns with {@code transform}.
 	 */
 	ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace, @Nullable String labelSelector,
-			@Nullable GenericListCall genericList, int pageSize) {
+			@Nullable GenericListCall genericList, int pageSize, @Nullable TransformFunc transform) {
 		if (pageSize < 0) {
 			throw new IllegalArgumentException("pageSize must not be negative, was " + pageSize);
 		}
@@ -74,6 +104,7 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		this.labelSelector = labelSelector;
 		this.genericList = genericList;
 		this.pageSize = pageSize;
+		this.transform = transform;
 	}
 
 	/**
@@ -145,8 +176,18 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		return first;
 	}
 
-	@SuppressWarnings("unchecked")
 	private L listPage(ListOptions options) throws ApiException {
+		L page = request(options);
+		if (this.transform != null && page.getItems() != null) {
+			@SuppressWarnings("unchecked")
+			List<KubernetesObject> items = (List<KubernetesObject>) page.getItems();
+			items.replaceAll(this.transform::transform);
+		}
+		return page;
+	}
+
+	@SuppressWarnings("unchecked")
+	private L request(ListOptions options) throws ApiException {
 		if (this.genericList != null) {
 			// the list class is CustomResourceList, so L is it
 			return (L) this.genericList.list(this.namespace, options);
@@ -164,7 +205,9 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	@Override
 	public Watchable<T> watch(CallGeneratorParams params) throws ApiException {
 		ListOptions options = options(params);
-		return (this.namespace != null) ? this.api.watch(this.namespace, options) : this.api.watch(options);
+		Watchable<T> watch = (this.namespace != null) ? this.api.watch(this.namespace, options)
+				: this.api.watch(options);
+		return (this.transform != null) ? new TransformingWatch<>(watch, this.transform) : watch;
 	}
 
 	private ListOptions options(CallGeneratorParams params) {
@@ -173,6 +216,48 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		options.setTimeoutSeconds(params.timeoutSeconds);
 		options.setLabelSelector(this.labelSelector);
 		return options;
+	}
+
+	/**
+	 * Transforms the object of every event but bookmarks, which carry only a resource
+	 * version, and errors, which carry none.
+	 */
+	private static final class TransformingWatch<T extends KubernetesObject> implements Watchable<T> {
+
+		private final Watchable<T> watch;
+
+		private final TransformFunc transform;
+
+		TransformingWatch(Watchable<T> watch, TransformFunc transform) {
+			this.watch = watch;
+			this.transform = transform;
+		}
+
+		@Override
+		public boolean hasNext() {
+			return this.watch.hasNext();
+		}
+
+		@Override
+		@SuppressWarnings("unchecked")
+		public Watch.Response<T> next() {
+			Watch.Response<T> event = this.watch.next();
+			if (event.object != null && !"BOOKMARK".equals(event.type) && !"ERROR".equals(event.type)) {
+				event.object = (T) this.transform.transform(event.object);
+			}
+			return event;
+		}
+
+		@Override
+		public Iterator<Watch.Response<T>> iterator() {
+			return this;
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.watch.close();
+		}
+
 	}
 
 }
