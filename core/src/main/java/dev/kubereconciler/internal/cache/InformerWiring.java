@@ -27,7 +27,6 @@ import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -168,11 +167,10 @@ final class InformerWiring {
 		// the lister-watcher transforms, page by page, rather than the informer, which
 		// would transform only what it takes from its queue of every decoded object
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
-		SharedIndexInformer informer = this.factory
-			.sharedIndexInformerFor(new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
-					(resourceType.listType() == CustomResourceList.class)
-							? new GenericListCall(this.apiClient, resourceType) : null,
-					this.listPageSize, transform), (Class) type, resync);
+		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
+				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
+						new ListCall(this.apiClient, resourceType), this.listPageSize, transform),
+				(Class) type, resync);
 		if (this.transforms.isStripManagedFields()) {
 			this.stripped.add(type);
 		}

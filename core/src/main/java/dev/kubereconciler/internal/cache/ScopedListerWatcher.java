@@ -40,7 +40,7 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final @Nullable String labelSelector;
 
-	private final @Nullable GenericListCall genericList;
+	private final @Nullable ListCall listCall;
 
 	private final int pageSize;
 
@@ -90,19 +90,18 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	}
 
 	/**
-	 * Create a lister-watcher that lists through {@code genericList} when the type has no
-	 * list class of its own, watches through the API of the type, and transforms what it
-	 * returns with {@code transform}.
+	 * Create a lister-watcher that lists through {@code listCall}, watches through the
+	 * API of the type, and transforms what it returns with {@code transform}.
 	 */
 	ScopedListerWatcher(GenericKubernetesApi<T, L> api, @Nullable String namespace, @Nullable String labelSelector,
-			@Nullable GenericListCall genericList, int pageSize, @Nullable TransformFunc transform) {
+			@Nullable ListCall listCall, int pageSize, @Nullable TransformFunc transform) {
 		if (pageSize < 0) {
 			throw new IllegalArgumentException("pageSize must not be negative, was " + pageSize);
 		}
 		this.api = api;
 		this.namespace = namespace;
 		this.labelSelector = labelSelector;
-		this.genericList = genericList;
+		this.listCall = listCall;
 		this.pageSize = pageSize;
 		this.transform = transform;
 	}
@@ -188,9 +187,10 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	@SuppressWarnings("unchecked")
 	private L request(ListOptions options) throws ApiException {
-		if (this.genericList != null) {
-			// the list class is CustomResourceList, so L is it
-			return (L) this.genericList.list(this.namespace, options);
+		if (this.listCall != null) {
+			// the list call reads the list class of the type, or CustomResourceList where
+			// L is it
+			return (L) this.listCall.list(this.namespace, options);
 		}
 		return ((this.namespace != null) ? this.api.list(this.namespace, options) : this.api.list(options))
 			.throwsApiException()

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.google.gson.reflect.TypeToken;
+import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
@@ -18,11 +19,17 @@ import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.reconcile.CustomResourceList;
 
 /**
- * Lists a model that has no list class of its own as a {@link CustomResourceList} of the
- * model: client-java's {@code GenericKubernetesApi} reads a list into a raw class, which
- * would leave the items of a generic list as maps.
+ * Lists a type by decoding each answer from the response stream straight into its list
+ * model, as client-java's typed APIs do. client-java's {@code GenericKubernetesApi} first
+ * parses the whole answer into a JSON tree, to tell a {@code Status} from a list, and
+ * then turns the tree into the model: twice the decoding work, and a tree several times
+ * the size of the JSON held at once. An answer that is not a success is an
+ * {@link ApiException} with its status code either way. A model without a list class of
+ * its own is read as a {@link CustomResourceList} of the model, where
+ * {@code GenericKubernetesApi} would read it into a raw class and leave its items as
+ * maps.
  */
-final class GenericListCall {
+final class ListCall {
 
 	private final ApiClient apiClient;
 
@@ -30,13 +37,14 @@ final class GenericListCall {
 
 	private final Type listType;
 
-	GenericListCall(ApiClient apiClient, ResourceType type) {
+	ListCall(ApiClient apiClient, ResourceType type) {
 		this.apiClient = apiClient;
 		this.type = type;
-		this.listType = TypeToken.getParameterized(CustomResourceList.class, type.apiType()).getType();
+		this.listType = (type.listType() == CustomResourceList.class)
+				? TypeToken.getParameterized(CustomResourceList.class, type.apiType()).getType() : type.listType();
 	}
 
-	CustomResourceList<?> list(@Nullable String namespace, ListOptions options) throws ApiException {
+	KubernetesListObject list(@Nullable String namespace, ListOptions options) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.addAll(this.apiClient.parameterToPair("labelSelector", options.getLabelSelector()));
 		query.addAll(this.apiClient.parameterToPair("resourceVersion", options.getResourceVersion()));
@@ -47,7 +55,7 @@ final class GenericListCall {
 		headers.put("Accept", "application/json");
 		Call call = this.apiClient.buildCall(null, path(namespace), "GET", query, new ArrayList<>(), null, headers,
 				new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null);
-		return this.apiClient.<CustomResourceList<?>>execute(call, this.listType).getData();
+		return this.apiClient.<KubernetesListObject>execute(call, this.listType).getData();
 	}
 
 	private String path(@Nullable String namespace) {
