@@ -267,6 +267,55 @@ class WebhooksTests {
 	}
 
 	@Test
+	void aConverterBetweenAVersionAndItselfIsRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Webhooks.builder().converter(GizmoV1.class, GizmoV1.class, new VersionConverter<>() {
+
+				@Override
+				public GizmoV1 toHub(GizmoV1 spoke) {
+					return spoke;
+				}
+
+				@Override
+				public GizmoV1 fromHub(GizmoV1 hub) {
+					return hub;
+				}
+
+			}))
+			.withMessageContaining("which are not two versions of one custom resource");
+	}
+
+	@Test
+	void aResourceHasOneHubSoTheHubIsNeverASpoke() {
+		Webhooks.Builder builder = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter());
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.converter(GizmoV1alpha1.class, GizmoV1.class, new VersionConverter<>() {
+
+				@Override
+				public GizmoV1alpha1 toHub(GizmoV1 spoke) {
+					return new Gizmos.Converter().fromHub(spoke);
+				}
+
+				@Override
+				public GizmoV1 fromHub(GizmoV1alpha1 hub) {
+					return new Gizmos.Converter().toHub(hub);
+				}
+
+			}))
+			.withMessageContaining("whose hub is already webhook.test.kubereconciler.dev/v1/Gizmo");
+	}
+
+	@Test
+	void aSpokeHasOneConverter() {
+		Webhooks.Builder builder = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter());
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter()))
+			.withMessageContaining("v1alpha1/Gizmo already has a converter to the hub");
+	}
+
+	@Test
 	void aBodyThatIsNoReviewIsABadRequest() {
 		Webhooks webhooks = Webhooks.builder().validator(V1ConfigMap.class, new AdmissionValidator<V1ConfigMap>() {
 		}).build();
