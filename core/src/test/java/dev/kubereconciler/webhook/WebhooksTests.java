@@ -324,6 +324,21 @@ class WebhooksTests {
 			.withMessageContaining("Expected an admission.k8s.io AdmissionReview");
 	}
 
+	@Test
+	void aBodyThatIsNoConversionReviewIsABadRequest() {
+		WebhookEndpoint endpoint = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter())
+			.build()
+			.endpoints()
+			.get(Webhooks.CONVERSION_PATH);
+		for (String body : new String[] { "{\"kind\":\"AdmissionReview\"}", "{\"apiVersion\":\"v1\"}", "[]" }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.handle(bytes(body)))
+				.withMessage("Expected an apiextensions.k8s.io ConversionReview");
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> endpoint.handle(bytes("{\"kind\":")))
+			.withMessageStartingWith("The body is not JSON: ");
+	}
+
 	private static JsonObject convert(Webhooks webhooks, String desired, String object) {
 		String review = """
 				{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","request":{"uid":"c-1",
