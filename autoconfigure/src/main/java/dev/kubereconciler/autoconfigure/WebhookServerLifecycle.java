@@ -9,7 +9,6 @@ import java.security.KeyStoreException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateEncodingException;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -27,6 +26,7 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.SmartLifecycle;
 
+import dev.kubereconciler.webhook.Pem;
 import dev.kubereconciler.webhook.SelfSignedCertificate;
 import dev.kubereconciler.webhook.WebhookClientConfig;
 import dev.kubereconciler.webhook.WebhookConfigurations;
@@ -223,9 +223,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			for (String alias : aliases) {
 				Certificate certificate = trustStore.getCertificate(alias);
 				if (certificate != null) {
-					pem.append("-----BEGIN CERTIFICATE-----\n")
-						.append(Base64.getMimeEncoder(64, new byte[] { '\n' }).encodeToString(certificate.getEncoded()))
-						.append("\n-----END CERTIFICATE-----\n");
+					pem.append(Pem.certificate(certificate));
 				}
 			}
 			return pem.toString().getBytes(StandardCharsets.US_ASCII);

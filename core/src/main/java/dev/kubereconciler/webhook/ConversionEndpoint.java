@@ -110,17 +110,21 @@ final class ConversionEndpoint implements WebhookEndpoint {
 	}
 
 	private static JsonObject parse(byte[] body) {
+		JsonElement parsed;
 		try {
-			JsonElement parsed = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
-			if (parsed.isJsonObject() && "ConversionReview".equals(
-					parsed.getAsJsonObject().has("kind") ? parsed.getAsJsonObject().get("kind").getAsString() : null)) {
-				return parsed.getAsJsonObject();
-			}
-			throw new IllegalArgumentException("Expected an apiextensions.k8s.io ConversionReview");
+			parsed = JsonParser.parseString(new String(body, StandardCharsets.UTF_8));
 		}
 		catch (JsonParseException ex) {
 			throw new IllegalArgumentException("The body is not JSON: " + ex.getMessage(), ex);
 		}
+		if (parsed.isJsonObject()) {
+			JsonObject review = parsed.getAsJsonObject();
+			JsonElement kind = review.get("kind");
+			if (kind != null && "ConversionReview".equals(kind.getAsString())) {
+				return review;
+			}
+		}
+		throw new IllegalArgumentException("Expected an apiextensions.k8s.io ConversionReview");
 	}
 
 	/**

@@ -1,15 +1,16 @@
 package dev.kubereconciler.webhook;
 
-import java.io.StringReader;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonPatch;
-import jakarta.json.JsonReader;
-import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import org.jspecify.annotations.Nullable;
 
@@ -51,7 +52,7 @@ final class DefaultsPatch {
 		if (result == null || result.equals(received)) {
 			return null;
 		}
-		JsonPatch patch = JSON_P.createDiff(structure(received), structure(result));
+		JsonPatch patch = JSON_P.createDiff(jsonP(received).asJsonObject(), jsonP(result).asJsonObject());
 		String text = patch.toJsonArray().toString();
 		return "[]".equals(text) ? null : text;
 	}
@@ -107,10 +108,32 @@ final class DefaultsPatch {
 		return received.getAsJsonArray().size() == size && before.getAsJsonArray().size() == size;
 	}
 
-	private static JsonStructure structure(JsonElement json) {
-		try (JsonReader reader = JSON_P.createReader(new StringReader(json.toString()))) {
-			return reader.read();
+	// Gson's tree as JSON-P's, as a reader of its text would give it; a number keeps its
+	// text, so that 1 and 1.0, which JSON-P tells apart, stay apart as they were sent
+	private static JsonValue jsonP(JsonElement json) {
+		if (json.isJsonObject()) {
+			JsonObjectBuilder object = JSON_P.createObjectBuilder();
+			json.getAsJsonObject()
+				.entrySet()
+				.forEach((member) -> object.add(member.getKey(), jsonP(member.getValue())));
+			return object.build();
 		}
+		if (json.isJsonArray()) {
+			JsonArrayBuilder array = JSON_P.createArrayBuilder();
+			json.getAsJsonArray().forEach((element) -> array.add(jsonP(element)));
+			return array.build();
+		}
+		if (json.isJsonNull()) {
+			return JsonValue.NULL;
+		}
+		JsonPrimitive primitive = json.getAsJsonPrimitive();
+		if (primitive.isBoolean()) {
+			return primitive.getAsBoolean() ? JsonValue.TRUE : JsonValue.FALSE;
+		}
+		if (primitive.isNumber()) {
+			return JSON_P.createValue(primitive.getAsBigDecimal());
+		}
+		return JSON_P.createValue(primitive.getAsString());
 	}
 
 }

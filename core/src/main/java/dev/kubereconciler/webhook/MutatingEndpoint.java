@@ -15,41 +15,29 @@ import dev.kubereconciler.webhook.AdmissionReviews.Review;
  *
  * @param <T> the model type
  */
-final class MutatingEndpoint<T> implements WebhookEndpoint {
-
-	private final Class<T> type;
+final class MutatingEndpoint<T> extends AdmissionEndpoint<T> {
 
 	private final AdmissionDefaulter<? super T> defaulter;
 
 	MutatingEndpoint(Class<T> type, AdmissionDefaulter<? super T> defaulter) {
-		this.type = type;
+		super(type, defaulter);
 		this.defaulter = defaulter;
 	}
 
 	@Override
-	public byte[] handle(byte[] body) {
-		Review review = AdmissionReviews.read(body);
-		return AdmissionReviews.write(review, answer(review));
-	}
-
-	private Answer answer(Review review) {
+	Answer answer(Review review) {
 		AdmissionRequest request = review.request();
 		JsonObject received = review.object();
 		if (request.operation() == AdmissionOperation.DELETE || request.operation() == AdmissionOperation.CONNECT
 				|| received == null) {
 			return Answer.patched(null);
 		}
-		try {
-			T object = JSON.getGson().fromJson(received, this.type);
-			JsonElement before = JSON.getGson().toJsonTree(object);
-			this.defaulter.applyDefaults(object, request);
-			JsonElement after = JSON.getGson().toJsonTree(object);
-			@Nullable String patch = DefaultsPatch.of(received, before, after);
-			return Answer.patched(patch);
-		}
-		catch (RuntimeException ex) {
-			return ValidatingEndpoint.failure(this.defaulter, request, ex);
-		}
+		T object = read(received);
+		JsonElement before = JSON.getGson().toJsonTree(object);
+		this.defaulter.applyDefaults(object, request);
+		JsonElement after = JSON.getGson().toJsonTree(object);
+		@Nullable String patch = DefaultsPatch.of(received, before, after);
+		return Answer.patched(patch);
 	}
 
 }

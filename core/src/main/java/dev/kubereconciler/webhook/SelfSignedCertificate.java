@@ -17,7 +17,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
@@ -202,7 +201,7 @@ public final class SelfSignedCertificate {
 	 * @return the PEM-encoded certificate, in US-ASCII
 	 */
 	public byte[] caBundle() {
-		return pem("CERTIFICATE", encoded(this.authority)).getBytes(StandardCharsets.US_ASCII);
+		return pem(this.authority).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	/**
@@ -210,7 +209,7 @@ public final class SelfSignedCertificate {
 	 * @return the PEM-encoded certificate
 	 */
 	public String certificatePem() {
-		return pem("CERTIFICATE", encoded(this.certificate));
+		return pem(this.certificate);
 	}
 
 	/**
@@ -218,7 +217,7 @@ public final class SelfSignedCertificate {
 	 * @return the PEM-encoded PKCS #8 key
 	 */
 	public String privateKeyPem() {
-		return pem("PRIVATE KEY", this.key.getPrivate().getEncoded());
+		return Pem.encode("PRIVATE KEY", this.key.getPrivate().getEncoded());
 	}
 
 	/**
@@ -267,18 +266,13 @@ public final class SelfSignedCertificate {
 		return context;
 	}
 
-	private static byte[] encoded(X509Certificate certificate) {
+	private static String pem(X509Certificate certificate) {
 		try {
-			return certificate.getEncoded();
+			return Pem.certificate(certificate);
 		}
 		catch (GeneralSecurityException ex) {
 			throw new IllegalStateException("Could not encode a certificate made here", ex);
 		}
-	}
-
-	private static String pem(String type, byte[] der) {
-		String base64 = Base64.getMimeEncoder(64, new byte[] { '\n' }).encodeToString(der);
-		return "-----BEGIN " + type + "-----\n" + base64 + "\n-----END " + type + "-----\n";
 	}
 
 }

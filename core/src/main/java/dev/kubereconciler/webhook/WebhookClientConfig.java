@@ -5,14 +5,18 @@ import java.util.Objects;
 
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1ServiceReference;
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
-import io.kubernetes.client.openapi.models.ApiextensionsV1ServiceReference;
-import io.kubernetes.client.openapi.models.ApiextensionsV1WebhookClientConfig;
 import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.crd.ConversionWebhook;
+import dev.kubereconciler.crd.ConversionWebhook.ServiceReference;
 
 /**
  * How the API server reaches the application's webhook server: through a Service in the
  * cluster, or at a URL (a process outside the cluster, such as an application in
- * development or a test), with the CA that signed the server's certificate.
+ * development or a test), with the CA that signed the server's certificate. It writes the
+ * {@code clientConfig} of the admission webhooks' configurations, and gives the
+ * {@link ConversionWebhook} that writes the {@code spec.conversion} of the CRDs whose
+ * versions the server converts.
  *
  * @param url the base URL, such as {@code https://127.0.0.1:9443}, or {@code null} for a
  * Service
@@ -66,19 +70,21 @@ public record WebhookClientConfig(@Nullable String url, @Nullable String service
 	}
 
 	/**
-	 * Return the client config of a conversion webhook, for a CRD.
-	 * @param path the webhook's path
-	 * @return the client-java model
+	 * Return the conversion webhook of a CRD whose versions the webhook server converts,
+	 * which writes the CRD's {@code spec.conversion}.
+	 * @param path the conversion webhook's path, {@link Webhooks#CONVERSION_PATH}
+	 * @return the conversion webhook, with this config's CA bundle, if any
+	 * @throws IllegalArgumentException if the URL is not one the API server accepts for a
+	 * conversion webhook
 	 */
-	public ApiextensionsV1WebhookClientConfig conversion(String path) {
-		ApiextensionsV1WebhookClientConfig config = new ApiextensionsV1WebhookClientConfig().caBundle(this.caBundle);
+	public ConversionWebhook conversionWebhook(String path) {
 		if (this.url != null) {
-			return config.url(this.url + path);
+			return new ConversionWebhook(null, this.url + path, this.caBundle);
 		}
-		return config.service(new ApiextensionsV1ServiceReference().namespace(this.serviceNamespace)
-			.name(this.serviceName)
-			.port(this.servicePort)
-			.path(path));
+		ServiceReference service = new ServiceReference(
+				Objects.requireNonNull(this.serviceNamespace, "serviceNamespace must not be null"),
+				Objects.requireNonNull(this.serviceName, "serviceName must not be null"), path, this.servicePort);
+		return new ConversionWebhook(service, null, this.caBundle);
 	}
 
 	@Override

@@ -1,13 +1,12 @@
 package dev.kubereconciler.webhook;
 
 import java.util.List;
+import java.util.Map;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1CustomResourceConversion;
-import io.kubernetes.client.openapi.models.V1WebhookConversion;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -57,9 +56,9 @@ public final class WebhookRegistration {
 		DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
 				this.client);
 		for (ConvertedResource resource : webhooks.convertedResources()) {
-			V1CustomResourceConversion conversion = new V1CustomResourceConversion().strategy("Webhook")
-				.webhook(new V1WebhookConversion().conversionReviewVersions(List.of("v1"))
-					.clientConfig(configurations.client().conversion(Webhooks.CONVERSION_PATH)));
+			Map<String, Object> conversion = configurations.client()
+				.conversionWebhook(Webhooks.CONVERSION_PATH)
+				.conversion();
 			JsonObject spec = new JsonObject();
 			spec.add("conversion", JSON.getGson().toJsonTree(conversion));
 			JsonObject patch = new JsonObject();

@@ -200,8 +200,9 @@ public final class Webhooks {
 			}
 			Map<String, ConversionEndpoint.Spoke> spokes = new LinkedHashMap<>(
 					(existing != null) ? existing.spokes() : Map.of());
-			if (spokes.containsKey(spokeType.version()) || (existing != null
-					&& existing.spokes().values().stream().anyMatch((s) -> s.type().equals(hubType)))) {
+			// no spoke is ever the hub: every spoke's version differs from the hub's, as
+			// checked above against this hub, which is the resource's only one
+			if (spokes.containsKey(spokeType.version())) {
 				throw new IllegalArgumentException(spokeType.displayName() + " already has a converter to the hub");
 			}
 			spokes.put(spokeType.version(),

@@ -11,8 +11,9 @@
  * which users implement; {@link dev.kubereconciler.webhook.Webhooks},
  * {@link dev.kubereconciler.webhook.WebhookServer} and
  * {@link dev.kubereconciler.webhook.WebhookConfigurations}, which the Spring glue (or an
- * application without Spring) wires. The review codecs and the JSON patch of a
- * defaulter's changes are package-private.
+ * application without Spring) wires, and {@link dev.kubereconciler.webhook.Pem}, which
+ * writes their CA bundle. The review codecs and the JSON patch of a defaulter's changes
+ * are package-private.
  */
 @NullMarked
 package dev.kubereconciler.webhook;

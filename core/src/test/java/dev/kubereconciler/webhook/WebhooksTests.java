@@ -267,12 +267,76 @@ class WebhooksTests {
 	}
 
 	@Test
+	void aConverterBetweenAVersionAndItselfIsRefused() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> Webhooks.builder().converter(GizmoV1.class, GizmoV1.class, new VersionConverter<>() {
+
+				@Override
+				public GizmoV1 toHub(GizmoV1 spoke) {
+					return spoke;
+				}
+
+				@Override
+				public GizmoV1 fromHub(GizmoV1 hub) {
+					return hub;
+				}
+
+			}))
+			.withMessageContaining("which are not two versions of one custom resource");
+	}
+
+	@Test
+	void aResourceHasOneHubSoTheHubIsNeverASpoke() {
+		Webhooks.Builder builder = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter());
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.converter(GizmoV1alpha1.class, GizmoV1.class, new VersionConverter<>() {
+
+				@Override
+				public GizmoV1alpha1 toHub(GizmoV1 spoke) {
+					return new Gizmos.Converter().fromHub(spoke);
+				}
+
+				@Override
+				public GizmoV1 fromHub(GizmoV1alpha1 hub) {
+					return new Gizmos.Converter().toHub(hub);
+				}
+
+			}))
+			.withMessageContaining("whose hub is already webhook.test.kubereconciler.dev/v1/Gizmo");
+	}
+
+	@Test
+	void aSpokeHasOneConverter() {
+		Webhooks.Builder builder = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter());
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> builder.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter()))
+			.withMessageContaining("v1alpha1/Gizmo already has a converter to the hub");
+	}
+
+	@Test
 	void aBodyThatIsNoReviewIsABadRequest() {
 		Webhooks webhooks = Webhooks.builder().validator(V1ConfigMap.class, new AdmissionValidator<V1ConfigMap>() {
 		}).build();
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> webhooks.endpoints().get("/validate--v1-configmap").handle(bytes("{\"kind\":\"Pod\"}")))
 			.withMessageContaining("Expected an admission.k8s.io AdmissionReview");
+	}
+
+	@Test
+	void aBodyThatIsNoConversionReviewIsABadRequest() {
+		WebhookEndpoint endpoint = Webhooks.builder()
+			.converter(GizmoV1.class, GizmoV1alpha1.class, new Gizmos.Converter())
+			.build()
+			.endpoints()
+			.get(Webhooks.CONVERSION_PATH);
+		for (String body : new String[] { "{\"kind\":\"AdmissionReview\"}", "{\"apiVersion\":\"v1\"}", "[]" }) {
+			assertThatIllegalArgumentException().isThrownBy(() -> endpoint.handle(bytes(body)))
+				.withMessage("Expected an apiextensions.k8s.io ConversionReview");
+		}
+		assertThatIllegalArgumentException().isThrownBy(() -> endpoint.handle(bytes("{\"kind\":")))
+			.withMessageStartingWith("The body is not JSON: ");
 	}
 
 	private static JsonObject convert(Webhooks webhooks, String desired, String object) {

@@ -186,8 +186,8 @@ public class KubernetesManifests {
 		for (ConvertedResource resource : this.webhooks.convertedResources()) {
 			models.add(resource.hub().apiType());
 			resource.spokes().forEach((spoke) -> models.add(spoke.apiType()));
-			conversions.put(resource.crdName(), ConversionWebhook.service(namespace, webhookManifests.serviceName(),
-					Webhooks.CONVERSION_PATH, 443));
+			conversions.put(resource.crdName(),
+					webhookManifests.clientConfig().conversionWebhook(Webhooks.CONVERSION_PATH));
 		}
 		Map<String, String> files = new LinkedHashMap<>();
 		CustomResourceManifests.crds(List.copyOf(models), conversions)

@@ -77,6 +77,15 @@ final class WebhookManifests {
 	}
 
 	/**
+	 * Return how the API server reaches the webhook server: through the Service, on port
+	 * 443, with the CA that cert-manager's CA injector writes.
+	 * @return the client config
+	 */
+	WebhookClientConfig clientConfig() {
+		return WebhookClientConfig.service(this.namespace, serviceName(), 443);
+	}
+
+	/**
 	 * Return the annotation that has cert-manager's CA injector write the CA of the
 	 * serving certificate into a webhook configuration or a CRD's conversion.
 	 * @return the annotation
@@ -122,8 +131,7 @@ final class WebhookManifests {
 		files.put("webhook-service.yaml", Yaml.dump(service()));
 		files.put("webhook-certificate.yaml", certificate());
 		List<KubernetesType> configurations = new ArrayList<>();
-		WebhookConfigurations settings = new WebhookConfigurations(this.name,
-				WebhookClientConfig.service(this.namespace, serviceName(), 443),
+		WebhookConfigurations settings = new WebhookConfigurations(this.name, clientConfig(),
 				this.properties.getFailurePolicy().value(), this.properties.getTimeout(), null,
 				Map.of("app.kubernetes.io/name", this.name));
 		addWithCaInjection(configurations, settings.validating(this.webhooks));
