@@ -44,7 +44,7 @@ public final class InformerCaches {
 	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
 			int listPageSize, Sleeper clock) {
 		this.ownsFactory = factory == null;
-		this.factory = (factory != null) ? factory : new SharedInformerFactory(apiClient);
+		this.factory = (factory != null) ? factory : new InformerFactory(apiClient);
 		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize);
 		this.clock = clock;
 	}

@@ -167,10 +167,13 @@ final class InformerWiring {
 		// the lister-watcher transforms, page by page, rather than the informer, which
 		// would transform only what it takes from its queue of every decoded object
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
-		SharedIndexInformer informer = this.factory.sharedIndexInformerFor(
-				new ScopedListerWatcher(api, namespace, selector.isEmpty() ? null : selector,
-						new ListCall(this.apiClient, resourceType), this.listPageSize, transform),
-				(Class) type, resync);
+		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, namespace,
+				selector.isEmpty() ? null : selector, new ListCall(this.apiClient, resourceType), this.listPageSize,
+				transform);
+		// an application's factory makes informers with client-java's store
+		SharedIndexInformer informer = (this.factory instanceof InformerFactory ours)
+				? ours.informerFor(listerWatcher, (Class) type, resync)
+				: this.factory.sharedIndexInformerFor(listerWatcher, (Class) type, resync);
 		if (this.transforms.isStripManagedFields()) {
 			this.stripped.add(type);
 		}

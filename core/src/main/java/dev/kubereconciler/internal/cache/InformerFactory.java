@@ -1,0 +1,44 @@
+package dev.kubereconciler.internal.cache;
+
+import com.google.gson.reflect.TypeToken;
+import io.kubernetes.client.common.KubernetesListObject;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ListerWatcher;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.informer.cache.DeltaFIFO;
+import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
+import io.kubernetes.client.openapi.ApiClient;
+
+/**
+ * The informer factory of a manager that was not given one: its informers store their
+ * objects in a {@link NamespacedIndexer} rather than client-java's {@code Cache}. It
+ * starts and stops them as any {@link SharedInformerFactory} does.
+ */
+final class InformerFactory extends SharedInformerFactory {
+
+	InformerFactory(ApiClient apiClient) {
+		super(apiClient);
+	}
+
+	/**
+	 * Return the informer of a type, made on first use.
+	 * @param <T> the model type
+	 * @param <L> the list model type
+	 * @param listerWatcher how the informer lists and watches
+	 * @param type the model class
+	 * @param resyncMillis the resync period in milliseconds, or 0 for none
+	 * @return the informer
+	 */
+	@SuppressWarnings("unchecked")
+	synchronized <T extends KubernetesObject, L extends KubernetesListObject> SharedIndexInformer<T> informerFor(
+			ListerWatcher<T, L> listerWatcher, Class<T> type, long resyncMillis) {
+		NamespacedIndexer<T> indexer = new NamespacedIndexer<>();
+		SharedIndexInformer<T> informer = new DefaultSharedIndexInformer<>(type, listerWatcher, resyncMillis,
+				new DeltaFIFO(Caches::deletionHandlingMetaNamespaceKeyFunc, indexer), indexer);
+		SharedIndexInformer<T> existing = this.informers.putIfAbsent(TypeToken.get(type).getType(), informer);
+		return (existing != null) ? existing : informer;
+	}
+
+}
