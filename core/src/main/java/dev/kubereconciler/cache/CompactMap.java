@@ -1,8 +1,10 @@
 package dev.kubereconciler.cache;
 
+import java.util.AbstractCollection;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.ConcurrentModificationException;
 import java.util.Iterator;
 import java.util.Map;
@@ -18,16 +20,19 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Gson decodes those maps into tree maps that take about 100 bytes plus 48 per entry;
- * this one takes about 40 plus 8 per entry. It is mutable and keeps insertion order, as
- * the decoded maps are, because cached objects reach user code without a copy (listers,
- * mapped watches, event filters): code that changes them, or iterates them to compute a
- * checksum, behaves as before. Lookups scan the array, so it is meant for maps of a few
- * entries. Like {@link java.util.HashMap} it is not thread-safe.
+ * this one takes 16 bytes, plus 16 and 8 per entry for its array. It implements
+ * {@link Map} itself rather than extending {@link AbstractMap}, whose two cached views
+ * would add 8 bytes to every map; its views are made on each call. It is mutable and
+ * keeps insertion order, as the decoded maps are, because cached objects reach user code
+ * without a copy (listers, mapped watches, event filters): code that changes them, or
+ * iterates them to compute a checksum, behaves as before. Lookups scan the array, so it
+ * is meant for maps of a few entries. Like {@link java.util.HashMap} it is not
+ * thread-safe.
  *
  * @param <K> the key type
  * @param <V> the value type
  */
-final class CompactMap<K, V> extends AbstractMap<K, V> {
+final class CompactMap<K, V> implements Map<K, V> {
 
 	private static final Object[] EMPTY = {};
 
@@ -66,8 +71,24 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 	}
 
 	@Override
+	public boolean isEmpty() {
+		return this.table.length == 0;
+	}
+
+	@Override
 	public boolean containsKey(Object key) {
 		return indexOf(key) >= 0;
+	}
+
+	@Override
+	public boolean containsValue(Object value) {
+		Object[] table = this.table;
+		for (int i = 1; i < table.length; i += 2) {
+			if (Objects.equals(table[i], value)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override
@@ -113,8 +134,93 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 	}
 
 	@Override
+	public void putAll(Map<? extends K, ? extends V> map) {
+		map.forEach(this::put);
+	}
+
+	@Override
 	public void clear() {
 		this.table = EMPTY;
+	}
+
+	@Override
+	public Set<K> keySet() {
+		return new AbstractSet<>() {
+
+			@Override
+			public Iterator<K> iterator() {
+				EntryIterator entries = new EntryIterator();
+				return new Iterator<>() {
+
+					@Override
+					public boolean hasNext() {
+						return entries.hasNext();
+					}
+
+					@Override
+					public K next() {
+						return entries.next().getKey();
+					}
+
+					@Override
+					public void remove() {
+						entries.remove();
+					}
+
+				};
+			}
+
+			@Override
+			public int size() {
+				return CompactMap.this.size();
+			}
+
+			@Override
+			public boolean contains(Object key) {
+				return containsKey(key);
+			}
+
+		};
+	}
+
+	@Override
+	public Collection<V> values() {
+		return new AbstractCollection<>() {
+
+			@Override
+			public Iterator<V> iterator() {
+				EntryIterator entries = new EntryIterator();
+				return new Iterator<>() {
+
+					@Override
+					public boolean hasNext() {
+						return entries.hasNext();
+					}
+
+					@Override
+					public V next() {
+						return entries.next().getValue();
+					}
+
+					@Override
+					public void remove() {
+						entries.remove();
+					}
+
+				};
+			}
+
+			@Override
+			public int size() {
+				return CompactMap.this.size();
+			}
+
+			@Override
+			public boolean contains(Object value) {
+				return containsValue(value);
+			}
+
+		};
 	}
 
 	@Override
@@ -133,6 +239,54 @@ final class CompactMap<K, V> extends AbstractMap<K, V> {
 			}
 
 		};
+	}
+
+	/**
+	 * Compare with another map as {@link Map#equals(Object)} says: the same entries, in
+	 * any order.
+	 */
+	@Override
+	public boolean equals(@Nullable Object other) {
+		if (other == this) {
+			return true;
+		}
+		if (!(other instanceof Map<?, ?> map) || map.size() != size()) {
+			return false;
+		}
+		Object[] table = this.table;
+		for (int i = 0; i < table.length; i += 2) {
+			Object value = table[i + 1];
+			Object theirs = map.get(table[i]);
+			if (!Objects.equals(value, theirs) || (theirs == null && !map.containsKey(table[i]))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public int hashCode() {
+		int hash = 0;
+		Object[] table = this.table;
+		for (int i = 0; i < table.length; i += 2) {
+			hash += Objects.hashCode(table[i]) ^ Objects.hashCode(table[i + 1]);
+		}
+		return hash;
+	}
+
+	@Override
+	public String toString() {
+		StringBuilder text = new StringBuilder("{");
+		Object[] table = this.table;
+		for (int i = 0; i < table.length; i += 2) {
+			if (i > 0) {
+				text.append(", ");
+			}
+			text.append((table[i] == this) ? "(this Map)" : table[i])
+				.append('=')
+				.append((table[i + 1] == this) ? "(this Map)" : table[i + 1]);
+		}
+		return text.append('}').toString();
 	}
 
 	/**

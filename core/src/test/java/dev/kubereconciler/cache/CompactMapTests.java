@@ -88,6 +88,38 @@ class CompactMapTests {
 	}
 
 	@Test
+	void equalityTellsAMissingKeyFromANullValue() {
+		CompactMap<String, String> map = new CompactMap<>(new Object[] { "a", null });
+		Map<String, String> same = new LinkedHashMap<>();
+		same.put("a", null);
+		Map<String, String> other = new LinkedHashMap<>();
+		other.put("b", null);
+		assertThat(map).isEqualTo(same).isNotEqualTo(other).isNotEqualTo(Map.of());
+		assertThat(map.hashCode()).isEqualTo(same.hashCode());
+		assertThat(map.toString()).isEqualTo(same.toString());
+	}
+
+	@Test
+	void viewsReadAndRemoveThroughTheMap() {
+		CompactMap<String, String> map = new CompactMap<>();
+		assertThat(map.isEmpty()).isTrue();
+		map.putAll(Map.of("a", "1"));
+		map.putAll(Map.of("b", "2"));
+		assertThat(map.isEmpty()).isFalse();
+		assertThat(map.containsValue("2")).isTrue();
+		assertThat(map.containsValue("a")).isFalse();
+		assertThat(map.keySet()).contains("a").doesNotContain("1").hasSize(2);
+		assertThat(map.values()).contains("1").doesNotContain("a").hasSize(2);
+		map.keySet().remove("a");
+		assertThat(map).containsExactly(Map.entry("b", "2"));
+		Iterator<String> values = map.values().iterator();
+		values.next();
+		values.remove();
+		assertThat(map).isEmpty();
+		assertThat(map.getOrDefault("a", "none")).isEqualTo("none");
+	}
+
+	@Test
 	void rejectsATableWithoutPairs() {
 		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> new CompactMap<>(new Object[] { "a" }));
