@@ -6,7 +6,8 @@
 # Usage: benchmarks/scale.sh [count N] [rounds K] [warmup W] [peers a,b,...]
 #   (by default 100,000 ConfigMaps, 1 round, a warm-up on 300, and the peers
 #   ours,ours-unpaged,josdk,client-java,bare)
-#   SCALE_JVM   the flags of every peer's JVM (default "-XX:+UseSerialGC -Xms4g -Xmx4g -Xmn64m")
+#   SCALE_JVM   the flags of every peer's JVM (default ScalePeers' own,
+#               "-XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xms4g -Xmx4g -Xmn64m")
 #   SCALE_DIR   keep etcd's data in this directory between runs, so that the ConfigMaps are
 #               created once (default: a throwaway directory, deleted at the end)
 #   API_PORT / ETCD_PORT  loopback ports (default 24443 / 24379; etcd peers use ETCD_PORT+1)
@@ -19,8 +20,10 @@ assets=${XDG_CACHE_HOME:-$HOME/.cache}/kube-reconciler/assets
 if [ -z "${KUBE_APISERVER:-}" ] && [ -x "$assets/kube-apiserver" ]; then
     export KUBE_APISERVER=$assets/kube-apiserver
 fi
-jvm=(java -Xmx1g "-Dscale.jvm=${SCALE_JVM:--XX:+UseSerialGC -Xms4g -Xmx4g -Xmn64m}"
-    -cp "$root/benchmarks/target/benchmarks.jar")
+jvm=(java -Xmx1g -cp "$root/benchmarks/target/benchmarks.jar")
+if [ -n "${SCALE_JVM:-}" ]; then
+    jvm+=("-Dscale.jvm=$SCALE_JVM")
+fi
 if [ -n "${SCALE_DIR:-}" ]; then
     run=$SCALE_DIR
     mkdir -p "$run"
@@ -37,7 +40,7 @@ echo "memory: $(free -m | awk '/^Mem:/ {print $2 " MiB total, " $7 " MiB availab
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 timeout 7200 "${jvm[@]}" dev.kubereconciler.benchmarks.ScalePeers "$run/kubeconfig" "$@" 2>&1 \
-    | grep -v '^SLF4J' || status=$?
+    | grep --line-buffered -v '^SLF4J' || status=$?
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "etcd data: $(du -sh "$run/etcd" | cut -f1)"
 exit "$status"

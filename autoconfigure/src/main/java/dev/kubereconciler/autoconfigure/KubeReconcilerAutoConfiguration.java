@@ -103,7 +103,7 @@ public final class KubeReconcilerAutoConfiguration {
 					+ "ClientBuilder.standard().setReadTimeout(Duration.ZERO), call apiClient.setReadTimeout(0), "
 					+ "or define your own SharedInformerFactory bean");
 		}
-		return new SharedInformerFactory(apiClient);
+		return ControllerManager.informerFactory(apiClient);
 	}
 
 	// a post-processor, so that a misspelled key is named before any properties class

@@ -48,6 +48,9 @@ class KubeReconcilerAutoConfigurationTests {
 		this.contextRunner.run((context) -> {
 			assertThat(context).hasSingleBean(ApiClient.class);
 			assertThat(context).hasSingleBean(SharedInformerFactory.class);
+			// the manager's own, whose informers store objects without a key each
+			assertThat(context.getBean(SharedInformerFactory.class))
+				.isExactlyInstanceOf(ControllerManager.informerFactory(new ApiClient().setReadTimeout(0)).getClass());
 			assertThat(context).hasSingleBean(ManagedControllers.class);
 			assertThat(context).hasBean("managerRateLimiter");
 			assertThat(manager(context).controllers()).isEmpty();

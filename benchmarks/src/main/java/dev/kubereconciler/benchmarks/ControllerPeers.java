@@ -94,15 +94,13 @@ public final class ControllerPeers {
 			System.out.println("== cold start");
 			String cold = namespace("cold");
 			this.configMaps.applyTwoManagers(cold, 0, settings.cold());
-			for (Peer peer : this.peers) {
-				coldStart(peer, cold, settings.cold());
-			}
+			Map<String, List<Double>> lasts = inRounds(settings, (peer) -> coldStart(peer, cold, settings.cold()));
+			printMedians(settings, lasts, "cold start, last first reconcile", "ms");
 		}
 		if (settings.write() > 0) {
 			System.out.println("== write-through");
-			for (Peer peer : this.peers) {
-				writeThrough(peer, settings.write());
-			}
+			Map<String, List<Double>> rates = inRounds(settings, (peer) -> writeThrough(peer, settings.write()));
+			printMedians(settings, rates, "write-through", "objects/s");
 		}
 		if (settings.rate() > 0 && settings.seconds() > 0) {
 			System.out.println("== steady latency");
@@ -123,6 +121,39 @@ public final class ControllerPeers {
 		}
 	}
 
+	/**
+	 * Run a measurement of every peer once a round, each round starting with the next
+	 * peer, so that none always runs first.
+	 */
+	private Map<String, List<Double>> inRounds(Settings settings, Measurement measurement) throws Exception {
+		Map<String, List<Double>> figures = new LinkedHashMap<>();
+		for (int round = 0; round < settings.rounds(); round++) {
+			for (int i = 0; i < this.peers.size(); i++) {
+				Peer peer = this.peers.get((round + i) % this.peers.size());
+				figures.computeIfAbsent(peer.name(), (name) -> new ArrayList<>()).add(measurement.measure(peer));
+			}
+		}
+		return figures;
+	}
+
+	private static void printMedians(Settings settings, Map<String, List<Double>> figures, String what, String unit) {
+		if (settings.rounds() > 1) {
+			figures.forEach((name, values) -> System.out.printf(Locale.ROOT,
+					"%-30s %s, median of %d rounds %8.1f %s   rounds %s%n", name, what, values.size(), median(values),
+					unit, values));
+		}
+	}
+
+	/**
+	 * One figure of one peer.
+	 */
+	@FunctionalInterface
+	private interface Measurement {
+
+		double measure(Peer peer) throws Exception;
+
+	}
+
 	private static double median(List<Double> values) {
 		List<Double> sorted = new ArrayList<>(values);
 		Collections.sort(sorted);
@@ -130,7 +161,7 @@ public final class ControllerPeers {
 		return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
 	}
 
-	private void coldStart(Peer peer, String namespace, int count) throws Exception {
+	private double coldStart(Peer peer, String namespace, int count) throws Exception {
 		EndToEndLatency.Recorder recorder = new EndToEndLatency.Recorder(count);
 		System.gc();
 		long start = System.nanoTime();
@@ -147,13 +178,14 @@ public final class ControllerPeers {
 			}
 			System.out.printf(Locale.ROOT, "%-30s cold start of %d: synced %8.0f ms   last first reconcile %8.0f ms%n",
 					peer.name(), count, synced / 1e6, last / 1e6);
+			return last / 1e6;
 		}
 		finally {
 			running.stop();
 		}
 	}
 
-	private void writeThrough(Peer peer, int count) throws Exception {
+	private double writeThrough(Peer peer, int count) throws Exception {
 		String namespace = namespace("write");
 		this.configMaps.create(namespace, count);
 		EndToEndLatency.Recorder written = new EndToEndLatency.Recorder(count);
@@ -189,6 +221,7 @@ public final class ControllerPeers {
 			System.out.printf(Locale.ROOT,
 					"%-30s write-through of %d: %8.1f objects/s   all written after %8.0f ms   %d patches, %d API errors%n",
 					peer.name(), count, count / (last / 1e9), last / 1e6, writes.get(), errors.get());
+			return count / (last / 1e9);
 		}
 		finally {
 			running.stop();
@@ -285,8 +318,8 @@ public final class ControllerPeers {
 	 * @param write the ConfigMaps of the write-through
 	 * @param rate the creates per second of the steady latency
 	 * @param seconds how long the steady latency creates
-	 * @param rounds how many times the steady latency runs, each round starting with
-	 * another peer; with more than one, the median p99 of each peer is printed too
+	 * @param rounds how many times each workload runs, each round starting with another
+	 * peer; with more than one, the median of each peer's figures is printed too
 	 */
 	record Settings(int cold, int write, int rate, int seconds, int rounds) {
 

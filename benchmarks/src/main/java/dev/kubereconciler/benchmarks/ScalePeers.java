@@ -28,6 +28,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import okhttp3.Response;
 import okio.Buffer;
 import okio.BufferedSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every peer's cold start on many ConfigMaps (issue 27, part 2: 100,000 of 1 KiB), each
@@ -155,13 +156,25 @@ public final class ScalePeers {
 
 	/**
 	 * The bytes of the JSON answer to one unpaged list of the namespace, as the watch
-	 * cache serves it, read as a stream and not kept.
+	 * cache serves it, read as a stream and not kept. An API server that has just started
+	 * on kept data may not answer from its watch cache yet; the list is then read from
+	 * etcd, which gives the same JSON.
 	 */
 	private long wholeListBytes(String namespace) throws Exception {
+		long fromWatchCache = listBytes(namespace, "0");
+		return (fromWatchCache > 0) ? fromWatchCache : listBytes(namespace, null);
+	}
+
+	private long listBytes(String namespace, @Nullable String resourceVersion) throws Exception {
 		try (Response response = new CoreV1Api(this.client).listNamespacedConfigMap(namespace)
-			.resourceVersion("0")
+			.resourceVersion(resourceVersion)
 			.buildCall(null)
 			.execute()) {
+			if (!response.isSuccessful()) {
+				this.out.printf(Locale.ROOT, "a list of %s at resourceVersion %s was answered %d%n", namespace,
+						resourceVersion, response.code());
+				return 0;
+			}
 			BufferedSource source = response.body().source();
 			Buffer chunk = new Buffer();
 			long total = 0;

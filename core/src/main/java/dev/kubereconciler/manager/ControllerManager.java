@@ -10,6 +10,7 @@ import java.util.concurrent.ThreadFactory;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Lister;
+import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -19,6 +20,7 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.internal.cache.InformerFactory;
 import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
@@ -145,6 +147,20 @@ public final class ControllerManager implements ControllerRegistry {
 					builder.listener, this.clock, this.threadFactory, builder.abandonGrace, builder.priorityQueue));
 		}
 		return controllers;
+	}
+
+	/**
+	 * Create the informer factory a manager makes when it is given none, for an
+	 * application that shares one factory between its managers and code of its own. Its
+	 * informers, when a manager makes them, store their objects by namespace and then by
+	 * name, without the {@code namespace/name} key and namespace index entry that
+	 * client-java's store holds for every object; any other factory's informers keep
+	 * client-java's store.
+	 * @param apiClient the client for the API server, with no read timeout
+	 * @return the factory
+	 */
+	public static SharedInformerFactory informerFactory(ApiClient apiClient) {
+		return new InformerFactory(apiClient);
 	}
 
 	/**

@@ -12,13 +12,18 @@ import io.kubernetes.client.informer.impl.DefaultSharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 
 /**
- * The informer factory of a manager that was not given one: its informers store their
- * objects in a {@link NamespacedIndexer} rather than client-java's {@code Cache}. It
- * starts and stops them as any {@link SharedInformerFactory} does.
+ * The informer factory of a manager that was not given one, or was given the one
+ * {@code ControllerManager.informerFactory} makes: the informers a manager makes through
+ * it store their objects in a {@link NamespacedIndexer} rather than client-java's
+ * {@code Cache}. It starts and stops them as any {@link SharedInformerFactory} does.
  */
-final class InformerFactory extends SharedInformerFactory {
+public final class InformerFactory extends SharedInformerFactory {
 
-	InformerFactory(ApiClient apiClient) {
+	/**
+	 * Create a factory.
+	 * @param apiClient the client for the API server, with no read timeout
+	 */
+	public InformerFactory(ApiClient apiClient) {
 		super(apiClient);
 	}
 
