@@ -10,6 +10,9 @@
 #   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh; STARTUP_ARGS the startup step,
 #   e.g. "objects 1000 rounds 7", see startup.sh); OUT_DIR (default benchmarks/results)
 #   receives the output.
+#   The step profile (a JFR profile of every peer's cold start, RESULTS.md section 8, about 2
+#   minutes) runs only when named; PROFILE_ARGS sizes it (default "5000 5", see
+#   profile-cold-start.sh).
 #   The step scale (100,000 ConfigMaps, RESULTS.md section 10) runs only when named: it takes about
 #   30 minutes, most of it creating the ConfigMaps, and a 4 GiB heap per peer JVM. SCALE_ARGS sizes
 #   it (default "count 100000 rounds 1", see scale.sh), SCALE_JVM and SCALE_DIR go to scale.sh.
@@ -101,6 +104,11 @@ if want webhook; then
         benchmarks/webhook.sh $webhook_args 2>&1 || echo "webhook.sh exited with status $?"
         echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     } | tee "$out/webhook/latency.txt"
+fi
+if want profile; then
+    echo "== cold-start profile: benchmarks/profile-cold-start.sh ${PROFILE_ARGS:-5000 5}" | tee "$out/profile-cold-start.txt"
+    # shellcheck disable=SC2086 # PROFILE_ARGS is a list of words
+    benchmarks/profile-cold-start.sh ${PROFILE_ARGS:-5000 5} 2>&1 | tee -a "$out/profile-cold-start.txt"
 fi
 if want scale; then
     # every peer's cold start, peak heap during the initial list and live bytes per object,

@@ -28,7 +28,8 @@ class ControllerPeersTests {
 		ControllerPeers peers = new ControllerPeers(this.server.kubeconfig());
 		try {
 			System.setOut(new PrintStream(output, true, StandardCharsets.UTF_8));
-			peers.run(new ControllerPeers.Settings(50, 50, 50, 1, 1), 0);
+			// two rounds, so that the medians are printed
+			peers.run(new ControllerPeers.Settings(50, 50, 50, 1, 2), 0);
 		}
 		finally {
 			System.setOut(original);
@@ -40,7 +41,10 @@ class ControllerPeersTests {
 				"bare client" }) {
 			assertThat(report).containsPattern(peer + " +cold start of 50: synced")
 				.containsPattern(peer + " +write-through of 50: .* 50 patches, 0 API errors")
-				.containsPattern(peer + " +steady 50/s for 1 s: reconciled 45 of 45");
+				.containsPattern(peer + " +steady 50/s for 1 s: reconciled 45 of 45")
+				.containsPattern(peer + " +cold start, last first reconcile, median of 2 rounds")
+				.containsPattern(peer + " +write-through, median of 2 rounds")
+				.containsPattern(peer + " +steady p99, median of 2 rounds");
 		}
 	}
 
