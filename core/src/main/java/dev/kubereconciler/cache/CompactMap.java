@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -149,25 +150,7 @@ final class CompactMap<K, V> implements Map<K, V> {
 
 			@Override
 			public Iterator<K> iterator() {
-				EntryIterator entries = new EntryIterator();
-				return new Iterator<>() {
-
-					@Override
-					public boolean hasNext() {
-						return entries.hasNext();
-					}
-
-					@Override
-					public K next() {
-						return entries.next().getKey();
-					}
-
-					@Override
-					public void remove() {
-						entries.remove();
-					}
-
-				};
+				return new Projection<>(Map.Entry::getKey);
 			}
 
 			@Override
@@ -189,25 +172,7 @@ final class CompactMap<K, V> implements Map<K, V> {
 
 			@Override
 			public Iterator<V> iterator() {
-				EntryIterator entries = new EntryIterator();
-				return new Iterator<>() {
-
-					@Override
-					public boolean hasNext() {
-						return entries.hasNext();
-					}
-
-					@Override
-					public V next() {
-						return entries.next().getValue();
-					}
-
-					@Override
-					public void remove() {
-						entries.remove();
-					}
-
-				};
+				return new Projection<>(Map.Entry::getValue);
 			}
 
 			@Override
@@ -287,6 +252,37 @@ final class CompactMap<K, V> implements Map<K, V> {
 				.append((table[i + 1] == this) ? "(this Map)" : table[i + 1]);
 		}
 		return text.append('}').toString();
+	}
+
+	/**
+	 * Iterates one part of each entry, the keys or the values, removing through the
+	 * entries.
+	 */
+	private final class Projection<E> implements Iterator<E> {
+
+		private final EntryIterator entries = new EntryIterator();
+
+		private final Function<Map.Entry<K, V>, E> part;
+
+		Projection(Function<Map.Entry<K, V>, E> part) {
+			this.part = part;
+		}
+
+		@Override
+		public boolean hasNext() {
+			return this.entries.hasNext();
+		}
+
+		@Override
+		public E next() {
+			return this.part.apply(this.entries.next());
+		}
+
+		@Override
+		public void remove() {
+			this.entries.remove();
+		}
+
 	}
 
 	/**

@@ -47,6 +47,9 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 	// the indexes other than the namespace one, by name
 	private final Map<String, Map<String, Set<String>>> indices = new HashMap<>();
 
+	// read on every list of a namespace (CacheView, Lister): a view, not a copy
+	private final Map<String, Function<T, List<String>>> indexersView = Collections.unmodifiableMap(this.indexers);
+
 	NamespacedIndexer() {
 		this.indexers.put(Caches.NAMESPACE_INDEX, NamespacedIndexer::namespaceIndex);
 	}
@@ -72,7 +75,7 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 		T previous = names.remove(metadata.getName());
 		names.put(metadata.getName(), object);
 		if (!this.indices.isEmpty()) {
-			String key = keyOf(metadata);
+			String key = Caches.metaNamespaceKeyFunc(object);
 			if (previous != null) {
 				unindex(previous, key);
 			}
@@ -96,7 +99,7 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 			this.namespaces.remove(namespace);
 		}
 		if (!this.indices.isEmpty()) {
-			unindex(previous, keyOf(metadata));
+			unindex(previous, Caches.metaNamespaceKeyFunc(object));
 		}
 	}
 
@@ -116,7 +119,7 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 	public synchronized List<String> listKeys() {
 		List<String> keys = new ArrayList<>(size());
 		this.namespaces.values()
-			.forEach((names) -> names.values().forEach((object) -> keys.add(keyOf(object.getMetadata()))));
+			.forEach((names) -> names.values().forEach((object) -> keys.add(Caches.metaNamespaceKeyFunc(object))));
 		return keys;
 	}
 
@@ -176,7 +179,7 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 		indexer(indexName);
 		if (Caches.NAMESPACE_INDEX.equals(indexName)) {
 			List<String> keys = new ArrayList<>();
-			inNamespace(indexValue).forEach((object) -> keys.add(keyOf(object.getMetadata())));
+			inNamespace(indexValue).forEach((object) -> keys.add(Caches.metaNamespaceKeyFunc(object)));
 			return keys;
 		}
 		return new ArrayList<>(this.indices.getOrDefault(indexName, Map.of()).getOrDefault(indexValue, Set.of()));
@@ -216,8 +219,9 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 	}
 
 	@Override
-	public synchronized Map<String, Function<T, List<String>>> getIndexers() {
-		return Collections.unmodifiableMap(new HashMap<>(this.indexers));
+	public Map<String, Function<T, List<String>>> getIndexers() {
+		// indexers are added only before the first object, as client-java's Cache allows
+		return this.indexersView;
 	}
 
 	@Override
@@ -260,11 +264,6 @@ final class NamespacedIndexer<T extends KubernetesObject> implements Indexer<T> 
 	private static String namespaceOf(@Nullable V1ObjectMeta metadata) {
 		String namespace = (metadata != null) ? metadata.getNamespace() : null;
 		return (namespace != null) ? namespace : CLUSTER;
-	}
-
-	private static String keyOf(V1ObjectMeta metadata) {
-		String namespace = metadata.getNamespace();
-		return (namespace == null || namespace.isEmpty()) ? metadata.getName() : namespace + "/" + metadata.getName();
 	}
 
 }
