@@ -352,12 +352,13 @@ class DocumentationSnippetsTests {
 	}
 
 	private static Path root() {
-		String configured = System.getenv("KUBE_RECONCILER_REPO_ROOT");
-		Path root = (configured != null) ? Path.of(configured) : Path.of("").toAbsolutePath().getParent();
-		if (!Files.isDirectory(root.resolve("docs"))) {
-			throw new IllegalStateException("No docs/ under " + root + "; set KUBE_RECONCILER_REPO_ROOT");
+		// Maven runs a module's tests in the module's folder; the docs are in the checkout's
+		for (Path folder = Path.of("").toAbsolutePath(); folder != null; folder = folder.getParent()) {
+			if (Files.isDirectory(folder.resolve("docs")) && Files.isRegularFile(folder.resolve("CONTRIBUTING.md"))) {
+				return folder;
+			}
 		}
-		return root;
+		throw new IllegalStateException("No docs/ in " + Path.of("").toAbsolutePath() + " or a folder above it");
 	}
 
 	/**

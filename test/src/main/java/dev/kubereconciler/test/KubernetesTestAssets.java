@@ -195,8 +195,8 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 				+ "holding executable etcd and kube-apiserver, such as the one 'setup-envtest use -p path' prints.");
 	}
 
-	// The build passes the checkout's root to tests, so the message can name the
-	// exact script.
+	// Whoever sets KUBE_RECONCILER_REPO_ROOT to a checkout gets the exact script named;
+	// the build itself passes nothing to test JVMs.
 	private static String setupCommand(Map<String, String> environment) {
 		String root = environment.get("KUBE_RECONCILER_REPO_ROOT");
 		return (root != null && !root.isBlank()) ? "'" + Path.of(root, "dev") + " setup'"
