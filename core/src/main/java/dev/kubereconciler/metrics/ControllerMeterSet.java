@@ -127,7 +127,9 @@ final class ControllerMeterSet {
 		gauge(registry, "workqueue.longest.running.processor",
 				"How many seconds has the longest running processor for workqueue been running.", queueTags, "seconds",
 				controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
-		this.retries = counter(registry, "workqueue.retries", "Total number of retries handled by workqueue",
+		this.retries = counter(registry, "workqueue.retries",
+				"Total number of items added to the workqueue with a non-zero delay "
+						+ "(rate-limited requeues, explicit RequeueAfter or AddAfter calls)",
 				queueTags);
 		gauge(registry, "workqueue.waiting",
 				"Current number of keys in workqueue waiting out a delay before they become ready", queueTags, null,

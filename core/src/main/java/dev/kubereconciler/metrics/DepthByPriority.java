@@ -84,7 +84,11 @@ final class DepthByPriority {
 		Gauge.builder("workqueue.depth", this.controller, (supplier) -> {
 			Controller controller = supplier.get();
 			return (controller != null) ? value.applyAsInt(controller.queue().depthByPriority()) : 0;
-		}).description("Current depth of workqueue").tags(this.tags).tag("priority", label).register(this.registry);
+		})
+			.description("Current depth of workqueue by workqueue and priority")
+			.tags(this.tags)
+			.tag("priority", label)
+			.register(this.registry);
 	}
 
 }

@@ -58,6 +58,22 @@ class ControllerMetricsTests {
 	}
 
 	@Test
+	void helpTextsAreThoseOfTheCurrentControllerRuntime() {
+		this.metrics.bindTo(this.registry);
+		start(definition("cm", (request) -> Result.done()));
+		// pkg/internal/controller/metrics and pkg/internal/metrics/workqueue.go, word for
+		// word
+		assertThat(scrape()).contains(
+				"# HELP controller_runtime_reconcile_total Total number of reconciliations per controller",
+				"# HELP controller_runtime_reconcile_errors_total Total number of reconciliation errors per controller",
+				"# HELP controller_runtime_reconcile_time_seconds Length of time per reconciliation per controller",
+				"# HELP workqueue_depth Current depth of workqueue by workqueue and priority",
+				"# HELP workqueue_adds_total Total number of adds handled by workqueue",
+				"# HELP workqueue_retries_total Total number of items added to the workqueue with a non-zero delay "
+						+ "(rate-limited requeues, explicit RequeueAfter or AddAfter calls)");
+	}
+
+	@Test
 	void everyControllerRuntimeSeriesIsRenderedZeroInitialisedOnceAControllerStarts() {
 		this.metrics.bindTo(this.registry);
 		start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3));
