@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.google.gson.JsonArray;
@@ -27,7 +24,6 @@ import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
@@ -95,64 +91,6 @@ class ReconcileContextIntegrationTests {
 		assertThat(requestSawObject).containsExactly(true, false);
 		await().during(Duration.ofMillis(500)).atMost(TIMEOUT).until(() -> objectCalls.get() == 1);
 		assertThat(this.managers.errors()).isEmpty();
-	}
-
-	@Test
-	void aWrittenVersionIsReadInTheInformersShapeWhileTheCallerGetsTheWholeAnswer() throws Exception {
-		// the informer's transform holds back every version that carries the write, so
-		// that the read below finds the view's written copy, not the informer's
-		CountDownLatch informerHeld = new CountDownLatch(1);
-		List<Boolean> answerHadManagedFields = new CopyOnWriteArrayList<>();
-		List<Optional<V1ConfigMap>> readBack = new CopyOnWriteArrayList<>();
-		ManagerBuilder builder = ControllerManager.builder(this.client)
-			.cacheTransforms(CacheTransforms.defaults().transform(V1ConfigMap.class, (configMap) -> {
-				if (configMap.getData() != null && configMap.getData().containsKey("written")) {
-					awaitQuietly(informerHeld);
-				}
-				return configMap;
-			}))
-			.controller(ControllerDefinition.builder(V1ConfigMap.class)
-				.named("shapes")
-				.namespaces(this.namespace.name())
-				.labelSelector("context-test=shapes")
-				.reconcile((configMap, context) -> {
-					if (!readBack.isEmpty()) {
-						return Result.done();
-					}
-					configMap.getData().put("written", "yes");
-					V1ConfigMap answer = context.update(configMap);
-					answerHadManagedFields.add(answer.getMetadata().getManagedFields() != null);
-					readBack.add(context.get(V1ConfigMap.class, this.namespace.name(), "shaped"));
-					return Result.done();
-				}));
-		ControllerManager manager = this.managers.start(builder);
-		try {
-			core().createNamespacedConfigMap(this.namespace.name(), configMap("shaped", "shapes")).execute();
-			await().atMost(TIMEOUT).until(() -> readBack.size() == 1);
-		}
-		finally {
-			informerHeld.countDown();
-		}
-		assertThat(answerHadManagedFields).containsExactly(true);
-		V1ConfigMap written = readBack.get(0).orElseThrow();
-		assertThat(written.getData()).containsEntry("written", "yes");
-		// the informer caches no managed fields, so neither does the written copy: the
-		// same version reads the same from either
-		assertThat(written.getMetadata().getManagedFields()).isNull();
-		await().atMost(TIMEOUT)
-			.untilAsserted(
-					() -> assertThat(manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).get("shaped"))
-						.isEqualTo(written));
-		assertThat(this.managers.errors()).isEmpty();
-	}
-
-	private static void awaitQuietly(CountDownLatch latch) {
-		try {
-			latch.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 	@Test
