@@ -1,9 +1,13 @@
 package dev.kubereconciler.sample;
 
+import java.util.List;
+import java.util.Map;
+
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
@@ -171,6 +175,32 @@ class WidgetControllerTests {
 		assertThat(repaint.getHttpStatusCode()).isEqualTo(403);
 		assertThat(repaint.getStatus().getMessage()).contains("spec.color cannot change from blue to pink");
 		assertThat(read("painted").getSpec().color()).isEqualTo("blue");
+	}
+
+	@Test
+	void theValidatingWebhookJudgesOnlyWhatAnUpdateChanges() throws ApiException {
+		CustomObjectsApi api = new CustomObjectsApi(this.client);
+		Map<String, List<String>> created = api
+			.createNamespacedCustomObject(Widget.GROUP, Widget.VERSION, NAMESPACE, Widget.PLURAL,
+					TestObjects.widget(NAMESPACE, "billed", "blue", 90))
+			.executeWithHttpInfo()
+			.getHeaders();
+		assertThat(warnings(created)).anySatisfy((warning) -> assertThat(warning).contains("large rate"));
+		// a label leaves the size alone: the size's rule has nothing to say about it
+		Map<String, List<String>> labelled = api
+			.patchNamespacedCustomObject(Widget.GROUP, Widget.VERSION, NAMESPACE, Widget.PLURAL, "billed",
+					new V1Patch("[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"team\":\"blue\"}}]"))
+			.executeWithHttpInfo()
+			.getHeaders();
+		assertThat(warnings(labelled)).isEmpty();
+	}
+
+	private static List<String> warnings(Map<String, List<String>> headers) {
+		return headers.entrySet()
+			.stream()
+			.filter((header) -> "warning".equalsIgnoreCase(header.getKey()))
+			.flatMap((header) -> header.getValue().stream())
+			.toList();
 	}
 
 	@Test
