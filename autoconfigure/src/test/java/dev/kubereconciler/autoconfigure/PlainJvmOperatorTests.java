@@ -95,7 +95,7 @@ class PlainJvmOperatorTests {
 		this.operator = builder.redirectErrorStream(true).redirectOutput(this.log.toFile()).start();
 	}
 
-	private void awaitReconciles(int more) {
+	private void awaitReconciles(int more) throws IOException {
 		long target = reconciles() + more;
 		await().atMost(TIMEOUT).until(() -> {
 			assertThat(this.operator.isAlive()).as("the operator is running; its log:%n%s", logText()).isTrue();
