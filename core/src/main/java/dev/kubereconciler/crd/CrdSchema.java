@@ -81,7 +81,7 @@ final class CrdSchema {
 			.withInstanceAttributeOverride(CrdSchema::fieldAttributes);
 		builder.forTypesInGeneral()
 			.withCustomDefinitionProvider((type, context) -> types.isUnwritable(type.getErasedType())
-					// refused with its field's name, which this walk does not know
+					// not walked into: the field that holds it is refused by name
 					? new CustomDefinition(NODES.objectNode(), CustomDefinition.DefinitionType.INLINE,
 							CustomDefinition.AttributeInclusion.NO)
 					: customDefinition(type, context))
