@@ -43,25 +43,32 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * {@code x-kubernetes-list-type: set}), maps with string keys
  * ({@code additionalProperties}), enums (their {@code @SerializedName} values or names),
  * integers and numbers with their formats ({@code int32}, {@code int64}, {@code float},
- * {@code double}), {@code OffsetDateTime} as {@code date-time}, and client-java's
- * {@code Quantity} and {@code IntOrString} as {@code x-kubernetes-int-or-string}. Jakarta
- * Bean Validation: {@code @NotNull} makes a field required, {@code @Min}, {@code @Max},
- * {@code @Size} and {@code @Pattern} (and {@code @Positive}, {@code @NotBlank} and the
- * other constraints victools' module knows) become the schema's bounds. This package's
- * annotations add {@link Description descriptions}, {@link Default defaults},
- * {@link ValidationRule CEL rules} ({@code x-kubernetes-validations}) and
- * {@link PreserveUnknownFields x-kubernetes-preserve-unknown-fields}; a field whose type
- * gives no schema, such as {@code Object}, is refused with the field's path unless it
- * keeps unknown fields. A type that contains itself is refused, as a CRD's schema cannot
- * refer to itself.
+ * {@code double}), {@code OffsetDateTime} as {@code date-time}, {@code LocalDate} as
+ * {@code date}, {@code byte[]} as a {@code byte} string (client-java writes it in
+ * base64), and client-java's {@code Quantity} and {@code IntOrString} as
+ * {@code x-kubernetes-int-or-string}. {@code Object}, a map of {@code Object}s and Gson's
+ * {@code JsonElement}s keep whatever JSON they hold
+ * ({@code x-kubernetes-preserve-unknown-fields}), as their values have no schema and the
+ * server would otherwise prune them. A field of a JDK type that client-java's JSON cannot
+ * read or write, such as {@code Optional}, {@code Instant} or {@code Duration}, is
+ * refused with the field and the type to declare instead. Jakarta Bean Validation:
+ * {@code @NotNull} makes a field required, {@code @Min}, {@code @Max}, {@code @Size} and
+ * {@code @Pattern} (and {@code @Positive}, {@code @NotBlank} and the other constraints
+ * victools' module knows) become the schema's bounds. This package's annotations add
+ * {@link Description descriptions}, {@link Default defaults}, {@link ValidationRule CEL
+ * rules} ({@code x-kubernetes-validations}) and {@link PreserveUnknownFields
+ * x-kubernetes-preserve-unknown-fields}; a field whose type gives no schema is refused
+ * with the field's path unless it keeps unknown fields. A type that contains itself is
+ * refused, as a CRD's schema cannot refer to itself.
  *
  * <p>
  * <b>The rest of the CRD.</b> One version per model class, each served. The
  * {@code status} subresource is on whenever the model has a status (so that status writes
  * go through {@code /status} and the spec cannot change there); {@link ScaleSubresource}
  * turns on {@code scale}. {@link PrinterColumn}, {@link ShortNames} and
- * {@link Categories} fill the columns and names; the singular name is the kind in lower
- * case and the list kind is the kind followed by {@code List}.
+ * {@link Categories} fill the columns and names; a column without a type takes the type
+ * of the field its path names. The singular name is the kind in lower case and the list
+ * kind is the kind followed by {@code List}.
  *
  * <p>
  * <b>Several versions.</b> Model classes that share group and plural are the versions of

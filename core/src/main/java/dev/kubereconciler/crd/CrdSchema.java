@@ -69,14 +69,22 @@ final class CrdSchema {
 			builder.with(new JakartaValidationModule(JakartaValidationOption.NOT_NULLABLE_FIELD_IS_REQUIRED,
 					JakartaValidationOption.INCLUDE_PATTERN_EXPRESSIONS));
 		}
-		builder.forFields()
+		ClientJavaTypes types = new ClientJavaTypes(model);
+		builder.forFields().withCustomDefinitionProvider((field, context) -> {
+			types.check(field);
+			return null;
+		})
 			.withIgnoreCheck((field) -> isServersField(field, model) || field.getType().isInstanceOf(Void.class))
 			.withPropertyNameOverrideResolver(CrdSchema::serializedName)
 			.withDescriptionResolver(
 					(field) -> description(field.getAnnotationConsideringFieldAndGetter(Description.class)))
 			.withInstanceAttributeOverride(CrdSchema::fieldAttributes);
 		builder.forTypesInGeneral()
-			.withCustomDefinitionProvider(CrdSchema::customDefinition)
+			.withCustomDefinitionProvider((type, context) -> types.isUnwritable(type.getErasedType())
+					// not walked into: the field that holds it is refused by name
+					? new CustomDefinition(NODES.objectNode(), CustomDefinition.DefinitionType.INLINE,
+							CustomDefinition.AttributeInclusion.NO)
+					: customDefinition(type, context))
 			.withDescriptionResolver(
 					(type) -> description(type.getType().getErasedType().getAnnotation(Description.class)))
 			.withTypeAttributeOverride(CrdSchema::typeAttributes);
@@ -84,7 +92,7 @@ final class CrdSchema {
 		try {
 			schema = new SchemaGenerator(builder.build()).generateSchema(model);
 		}
-		catch (InvalidDefaultException ex) {
+		catch (FieldRefusedException ex) {
 			throw ex;
 		}
 		catch (IllegalArgumentException ex) {
@@ -124,6 +132,11 @@ final class CrdSchema {
 
 	private static @Nullable CustomDefinition customDefinition(ResolvedType type, SchemaGenerationContext context) {
 		Class<?> erased = type.getErasedType();
+		ObjectNode freeForm = FreeFormSchemas.of(type);
+		if (freeForm != null) {
+			return new CustomDefinition(freeForm, CustomDefinition.DefinitionType.INLINE,
+					CustomDefinition.AttributeInclusion.YES);
+		}
 		if (erased == IntOrString.class || erased == Quantity.class) {
 			ObjectNode node = NODES.objectNode();
 			ArrayNode anyOf = node.putArray("anyOf");
@@ -211,23 +224,12 @@ final class CrdSchema {
 			if (type == IntOrString.class) {
 				return NODES.stringNode(value);
 			}
-			throw new InvalidDefaultException(
+			throw new FieldRefusedException(
 					"@Default(\"" + value + "\") of " + field.getDeclaringType().getErasedType().getName() + "."
 							+ field.getDeclaredName() + " is not JSON: write a number, true or false, or a JSON object "
 							+ "or list, with its strings in double quotes",
 					ex);
 		}
-	}
-
-	/**
-	 * A {@link Default} that is not JSON, thrown through victools' walk unchanged.
-	 */
-	private static final class InvalidDefaultException extends IllegalArgumentException {
-
-		InvalidDefaultException(String message, Throwable cause) {
-			super(message, cause);
-		}
-
 	}
 
 }

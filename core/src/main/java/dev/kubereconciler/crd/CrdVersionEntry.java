@@ -30,7 +30,8 @@ final class CrdVersionEntry {
 			.put("name", CrdVersions.resource(model).version())
 			.put("served", true)
 			.put("storage", storage);
-		version.putObject("schema").set("openAPIV3Schema", withServerFields(schema));
+		ObjectNode openApiSchema = withServerFields(schema);
+		version.putObject("schema").set("openAPIV3Schema", openApiSchema);
 		ObjectNode subresources = subresources(model, schema);
 		if (!subresources.isEmpty()) {
 			version.set("subresources", subresources);
@@ -39,7 +40,9 @@ final class CrdVersionEntry {
 		if (columns.length > 0) {
 			ArrayNode printerColumns = version.putArray("additionalPrinterColumns");
 			for (PrinterColumn column : columns) {
-				ObjectNode node = printerColumns.addObject().put("name", column.name()).put("type", column.type());
+				ObjectNode node = printerColumns.addObject()
+					.put("name", column.name())
+					.put("type", PrinterColumnTypes.of(column, openApiSchema, model));
 				if (!column.format().isEmpty()) {
 					node.put("format", column.format());
 				}

@@ -8,9 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * Keeps the fields of a value that its schema does not name, instead of letting the API
- * server prune them ({@code x-kubernetes-preserve-unknown-fields}); the way to give a
- * field of free-form JSON, such as an {@code Object} or a {@code Map<String, Object>}, a
- * place in a structural schema.
+ * server prune them ({@code x-kubernetes-preserve-unknown-fields}), for example a class
+ * that names the fields it reads of a larger object. Free-form JSON ({@code Object},
+ * {@code Map<String, Object>}, Gson's {@code JsonElement}) keeps its fields without it.
  */
 @Target({ ElementType.FIELD, ElementType.RECORD_COMPONENT, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)

@@ -9,11 +9,12 @@ import java.lang.annotation.Target;
 
 /**
  * A column that {@code kubectl get} shows for a custom resource, written into the CRD's
- * {@code additionalPrinterColumns}; repeat it for more columns, in the order given.
+ * {@code additionalPrinterColumns}; repeat it for more columns, in the order given. A
+ * path that names no field of the schema is refused when the CRD is written.
  *
  * <pre class="code">
- * &#64;PrinterColumn(name = "Size", type = "integer", jsonPath = ".spec.size")
- * &#64;PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
+ * &#64;PrinterColumn(name = "Size", jsonPath = ".spec.size")
+ * &#64;PrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp")
  * </pre>
  */
 @Target(ElementType.TYPE)
@@ -35,11 +36,15 @@ public @interface PrinterColumn {
 	String jsonPath();
 
 	/**
-	 * The OpenAPI type of the value: {@code string} (the default), {@code integer},
-	 * {@code number}, {@code boolean} or {@code date}.
-	 * @return the type
+	 * The OpenAPI type of the value: {@code integer}, {@code number}, {@code boolean},
+	 * {@code date} or {@code string}. By default the type of the field that
+	 * {@link #jsonPath()} names: {@code integer} for an {@code int} or {@code long},
+	 * {@code number} for a {@code float} or {@code double}, {@code boolean}, {@code date}
+	 * for an {@code OffsetDateTime} and for {@code .metadata.creationTimestamp}, and
+	 * {@code string} for the rest and for a path with a filter, an index or a wildcard.
+	 * @return the type, or empty to take the field's
 	 */
-	String type() default "string";
+	String type() default "";
 
 	/**
 	 * An optional OpenAPI format of the value, such as {@code int32}; none by default.
