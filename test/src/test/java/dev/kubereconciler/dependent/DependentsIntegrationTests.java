@@ -34,6 +34,7 @@ import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -90,6 +91,13 @@ class DependentsIntegrationTests {
 
 	// each test's controller selects its own stacks, not those the tests before it left
 	private String testLabel;
+
+	@BeforeAll
+	static void runsAsAnApplicationsJvmDoes() {
+		// pruning must not rest on a client setting that no application has: without it,
+		// client-java drops managedFields from every object it decodes
+		assertThat(System.getProperty("kubernetes.client.includeManagedFields")).isNull();
+	}
 
 	@BeforeEach
 	void recordManagerRequests(TestInfo test) {

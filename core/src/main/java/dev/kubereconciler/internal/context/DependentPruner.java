@@ -3,14 +3,15 @@ package dev.kubereconciler.internal.context;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
-import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
@@ -109,40 +110,59 @@ final class DependentPruner<P extends KubernetesObject> {
 
 	/**
 	 * Delete an object once the server confirms that this controller applied it for this
-	 * primary: an object of the same labels that someone else made is never touched.
+	 * primary: an object of the same labels that someone else made is never touched. The
+	 * proof is read from the server's JSON, whose {@code managedFields} no client setting
+	 * can drop.
 	 */
 	private void delete(KubernetesObject cached, String uid, String dependent) throws Exception {
-		KubernetesObject live = this.writer.read(cached);
+		JsonObject live = this.writer.readJson(cached);
 		if (live == null || !appliedByThisController(live) || !belongsTo(live, uid)) {
 			return;
 		}
-		if (this.writer.deleteExactly(live, Objects.requireNonNull(live.getMetadata().getUid()))) {
-			CacheView view = this.toolkit.view(live.getClass());
+		String liveUid = string(metadata(live).get("uid"));
+		if (liveUid != null && this.writer.deleteExactly(cached, liveUid)) {
+			CacheView view = this.toolkit.view(cached.getClass());
 			if (view != null) {
-				view.deleted(live);
+				view.deleted(JSON.getGson().fromJson(live, cached.getClass()));
 			}
 			this.toolkit.listener().dependentPruned(this.controller, dependent);
 		}
 	}
 
-	private boolean appliedByThisController(KubernetesObject live) {
-		List<V1ManagedFieldsEntry> entries = live.getMetadata().getManagedFields();
-		if (entries == null) {
-			return false;
-		}
-		for (V1ManagedFieldsEntry entry : entries) {
-			if (this.controller.equals(entry.getManager()) && "Apply".equals(entry.getOperation())
-					&& entry.getSubresource() == null) {
+	private boolean appliedByThisController(JsonObject live) {
+		for (JsonElement entry : array(metadata(live).get("managedFields"))) {
+			if (entry.isJsonObject() && this.controller.equals(string(entry.getAsJsonObject().get("manager")))
+					&& "Apply".equals(string(entry.getAsJsonObject().get("operation")))
+					&& string(entry.getAsJsonObject().get("subresource")) == null) {
 				return true;
 			}
 		}
 		return false;
 	}
 
-	private static boolean belongsTo(KubernetesObject live, String uid) {
-		V1ObjectMeta metadata = live.getMetadata();
-		return ownedBy(live, uid)
-				|| (metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID)));
+	private static boolean belongsTo(JsonObject live, String uid) {
+		JsonObject metadata = metadata(live);
+		for (JsonElement reference : array(metadata.get("ownerReferences"))) {
+			if (reference.isJsonObject() && uid.equals(string(reference.getAsJsonObject().get("uid")))) {
+				return true;
+			}
+		}
+		JsonElement annotations = metadata.get("annotations");
+		return annotations != null && annotations.isJsonObject()
+				&& uid.equals(string(annotations.getAsJsonObject().get(OWNER_UID)));
+	}
+
+	private static JsonObject metadata(JsonObject object) {
+		JsonElement metadata = object.get("metadata");
+		return (metadata != null && metadata.isJsonObject()) ? metadata.getAsJsonObject() : new JsonObject();
+	}
+
+	private static JsonArray array(@Nullable JsonElement element) {
+		return (element != null && element.isJsonArray()) ? element.getAsJsonArray() : new JsonArray();
+	}
+
+	private static @Nullable String string(@Nullable JsonElement element) {
+		return (element != null && element.isJsonPrimitive()) ? element.getAsString() : null;
 	}
 
 	private static @Nullable String label(KubernetesObject object, String key) {
