@@ -312,6 +312,60 @@ class DependentsIntegrationTests {
 	}
 
 	@Test
+	void aFreshControllerPrunesAnObjectNoOwnerReferenceReachesWhosePreconditionTurnedFalseWhileItWasDown()
+			throws Exception {
+		String ns = this.namespace.name();
+		String elsewhere = ns + "-away";
+		CoreV1Api core = new CoreV1Api(this.client);
+		core.createNamespace(
+				new io.kubernetes.client.openapi.models.V1Namespace().metadata(new V1ObjectMeta().name(elsewhere)))
+			.execute();
+		try {
+			this.manager = publishing(elsewhere);
+			this.manager.start();
+			createStack("restart", 0, true, Map.of("test", "restart"));
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("restart", elsewhere).execute()) != null);
+			this.manager.stop();
+			patchSpec("restart", "{\"spec\":{\"exposed\":false}}");
+			// as after a restart, or on another replica: a controller that applied
+			// nothing
+			// yet
+			this.manager = publishing(elsewhere);
+			this.manager.start();
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("restart", elsewhere).execute()) == null);
+			assertThat(this.prunes).containsExactly("published");
+			stacks().delete(ns, "restart").throwsApiException();
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> stacks().get(ns, "restart").throwsApiException().getObject()) == null);
+		}
+		finally {
+			core.deleteNamespace(elsewhere).execute();
+		}
+	}
+
+	private ControllerManager publishing(String elsewhere) {
+		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
+			.of("published", V1ConfigMap.class,
+					(stack, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
+						.putDataItem("greeting", stack.getSpec().greeting()))
+			.reconcileWhen((stack, context) -> stack.getSpec().exposed())
+			.build();
+		return ControllerManager.builder(this.managerClient.client())
+			.listener(new Recorder())
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("restarted-stacks")
+				.namespaces(this.namespace.name(), elsewhere)
+				.labelSelector("test=restart")
+				.dependent(published)
+				.finalizer("deps.test.kubereconciler.dev/published", (stack, context) -> Result.done())
+				.reconcile((stack, context) -> Result.done()))
+			.build();
+	}
+
+	@Test
 	void aDependentThatNoOwnerReferenceReachesNeedsAFinalizer() throws Exception {
 		String ns = this.namespace.name();
 		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
