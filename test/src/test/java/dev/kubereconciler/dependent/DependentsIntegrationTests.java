@@ -14,6 +14,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapEnvSource;
@@ -309,6 +311,36 @@ class DependentsIntegrationTests {
 		finally {
 			core.deleteNamespace(elsewhere).execute();
 		}
+	}
+
+	@Test
+	void aClusterScopedDependentOfANamespacedPrimaryIsDeletedByTheFinalizersCleanup() throws Exception {
+		String ns = this.namespace.name();
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.client);
+		Dependent<Stack, V1ClusterRole> role = Dependent.forPrimary(Stack.class)
+			.of("reader", V1ClusterRole.class,
+					(stack, context) -> new V1ClusterRole().metadata(new V1ObjectMeta().name(ns + "-reader")))
+			.build();
+		this.manager = ControllerManager.builder(this.managerClient.client())
+			.listener(new Recorder())
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("cluster-stacks")
+				// no namespaces: a namespaced informer cannot list a cluster-scoped type
+				.labelSelector("test=cluster")
+				.dependent(role)
+				.finalizer("deps.test.kubereconciler.dev/reader", (stack, context) -> Result.done())
+				.reconcile((stack, context) -> Result.done()))
+			.build();
+		this.manager.start();
+		createStack("cluster", 0, false, Map.of("test", "cluster"));
+		await().atMost(TIMEOUT).until(() -> read(() -> rbac.readClusterRole(ns + "-reader").execute()) != null);
+		assertThat(rbac.readClusterRole(ns + "-reader").execute().getMetadata().getAnnotations())
+			.containsEntry(DependentLabels.OWNER, ns + "/cluster");
+		stacks().delete(ns, "cluster").throwsApiException();
+		await().atMost(TIMEOUT).until(() -> read(() -> rbac.readClusterRole(ns + "-reader").execute()) == null);
+		await().atMost(TIMEOUT)
+			.until(() -> read(() -> stacks().get(ns, "cluster").throwsApiException().getObject()) == null);
+		assertThat(this.prunes).containsExactly("reader");
 	}
 
 	@Test
