@@ -14,6 +14,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapEnvSource;
@@ -34,6 +36,7 @@ import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
@@ -90,6 +93,13 @@ class DependentsIntegrationTests {
 
 	// each test's controller selects its own stacks, not those the tests before it left
 	private String testLabel;
+
+	@BeforeAll
+	static void runsAsAnApplicationsJvmDoes() {
+		// pruning must not rest on a client setting that no application has: without it,
+		// client-java drops managedFields from every object it decodes
+		assertThat(System.getProperty("kubernetes.client.includeManagedFields")).isNull();
+	}
 
 	@BeforeEach
 	void recordManagerRequests(TestInfo test) {
@@ -301,6 +311,90 @@ class DependentsIntegrationTests {
 		finally {
 			core.deleteNamespace(elsewhere).execute();
 		}
+	}
+
+	@Test
+	void aClusterScopedDependentOfANamespacedPrimaryIsDeletedByTheFinalizersCleanup() throws Exception {
+		String ns = this.namespace.name();
+		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.client);
+		Dependent<Stack, V1ClusterRole> role = Dependent.forPrimary(Stack.class)
+			.of("reader", V1ClusterRole.class,
+					(stack, context) -> new V1ClusterRole().metadata(new V1ObjectMeta().name(ns + "-reader")))
+			.build();
+		this.manager = ControllerManager.builder(this.managerClient.client())
+			.listener(new Recorder())
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("cluster-stacks")
+				// no namespaces: a namespaced informer cannot list a cluster-scoped type
+				.labelSelector("test=cluster")
+				.dependent(role)
+				.finalizer("deps.test.kubereconciler.dev/reader", (stack, context) -> Result.done())
+				.reconcile((stack, context) -> Result.done()))
+			.build();
+		this.manager.start();
+		createStack("cluster", 0, false, Map.of("test", "cluster"));
+		await().atMost(TIMEOUT).until(() -> read(() -> rbac.readClusterRole(ns + "-reader").execute()) != null);
+		assertThat(rbac.readClusterRole(ns + "-reader").execute().getMetadata().getAnnotations())
+			.containsEntry(DependentLabels.OWNER, ns + "/cluster");
+		stacks().delete(ns, "cluster").throwsApiException();
+		await().atMost(TIMEOUT).until(() -> read(() -> rbac.readClusterRole(ns + "-reader").execute()) == null);
+		await().atMost(TIMEOUT)
+			.until(() -> read(() -> stacks().get(ns, "cluster").throwsApiException().getObject()) == null);
+		assertThat(this.prunes).containsExactly("reader");
+	}
+
+	@Test
+	void aFreshControllerPrunesAnObjectNoOwnerReferenceReachesWhosePreconditionTurnedFalseWhileItWasDown()
+			throws Exception {
+		String ns = this.namespace.name();
+		String elsewhere = ns + "-away";
+		CoreV1Api core = new CoreV1Api(this.client);
+		core.createNamespace(
+				new io.kubernetes.client.openapi.models.V1Namespace().metadata(new V1ObjectMeta().name(elsewhere)))
+			.execute();
+		try {
+			this.manager = publishing(elsewhere);
+			this.manager.start();
+			createStack("restart", 0, true, Map.of("test", "restart"));
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("restart", elsewhere).execute()) != null);
+			this.manager.stop();
+			patchSpec("restart", "{\"spec\":{\"exposed\":false}}");
+			// as after a restart, or on another replica: a controller that applied
+			// nothing
+			// yet
+			this.manager = publishing(elsewhere);
+			this.manager.start();
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> core.readNamespacedConfigMap("restart", elsewhere).execute()) == null);
+			assertThat(this.prunes).containsExactly("published");
+			stacks().delete(ns, "restart").throwsApiException();
+			await().atMost(TIMEOUT)
+				.until(() -> read(() -> stacks().get(ns, "restart").throwsApiException().getObject()) == null);
+		}
+		finally {
+			core.deleteNamespace(elsewhere).execute();
+		}
+	}
+
+	private ControllerManager publishing(String elsewhere) {
+		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
+			.of("published", V1ConfigMap.class,
+					(stack, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
+						.putDataItem("greeting", stack.getSpec().greeting()))
+			.reconcileWhen((stack, context) -> stack.getSpec().exposed())
+			.build();
+		return ControllerManager.builder(this.managerClient.client())
+			.listener(new Recorder())
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("restarted-stacks")
+				.namespaces(this.namespace.name(), elsewhere)
+				.labelSelector("test=restart")
+				.dependent(published)
+				.finalizer("deps.test.kubereconciler.dev/published", (stack, context) -> Result.done())
+				.reconcile((stack, context) -> Result.done()))
+			.build();
 	}
 
 	@Test

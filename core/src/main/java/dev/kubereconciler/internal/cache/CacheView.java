@@ -21,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.time.Ticker;
 
 /**
@@ -47,6 +48,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	static final String OWNER_INDEX = "kube-reconciler/owner-uid";
 
+	static final String PART_OF_INDEX = "kube-reconciler/applyset-part-of";
+
 	/**
 	 * How long a written version waits for the informer, and how long a deletion is
 	 * remembered: far longer than an API request or a watch event takes.
@@ -69,6 +72,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	private final boolean indexed;
 
+	private final boolean partOfIndexed;
+
 	private volatile long nextPrune;
 
 	/**
@@ -83,12 +88,16 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		this.ticker = ticker;
 		this.nextPrune = ticker.read() + PRUNE_INTERVAL_NANOS;
 		Indexer<? extends KubernetesObject> indexer = informer.getIndexer();
-		boolean indexed = indexer.getIndexers().containsKey(OWNER_INDEX);
-		if (!indexed) {
+		Map<String, Function<KubernetesObject, List<String>>> missing = new LinkedHashMap<>();
+		if (!indexer.getIndexers().containsKey(OWNER_INDEX)) {
+			missing.put(OWNER_INDEX, CacheView::ownerUids);
+		}
+		if (!indexer.getIndexers().containsKey(PART_OF_INDEX)) {
+			missing.put(PART_OF_INDEX, CacheView::applySets);
+		}
+		if (!missing.isEmpty()) {
 			try {
-				Function<KubernetesObject, List<String>> ownerUids = CacheView::ownerUids;
-				((SharedIndexInformer) informer).addIndexers(Map.of(OWNER_INDEX, ownerUids));
-				indexed = true;
+				((SharedIndexInformer) informer).addIndexers(missing);
 			}
 			catch (IllegalStateException ex) {
 				// an informer of a shared factory that already runs takes no new index:
@@ -97,7 +106,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 						informer.getClass().getSimpleName());
 			}
 		}
-		this.indexed = indexed;
+		this.indexed = indexer.getIndexers().containsKey(OWNER_INDEX);
+		this.partOfIndexed = indexer.getIndexers().containsKey(PART_OF_INDEX);
 		((SharedIndexInformer) informer).addEventHandler(this);
 	}
 
@@ -113,6 +123,13 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 			}
 		}
 		return uids;
+	}
+
+	private static List<String> applySets(KubernetesObject object) {
+		V1ObjectMeta metadata = object.getMetadata();
+		String setId = (metadata != null && metadata.getLabels() != null)
+				? metadata.getLabels().get(DependentLabels.PART_OF) : null;
+		return (setId != null) ? List.of(setId) : List.of();
 	}
 
 	/**
@@ -150,6 +167,20 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		List<? extends KubernetesObject> candidates = this.indexed
 				? this.informer.getIndexer().byIndex(OWNER_INDEX, ownerUid) : this.informer.getIndexer().list();
 		return overlay(writes, candidates, (object) -> ownerUids(object).contains(ownerUid));
+	}
+
+	/**
+	 * Return the members of an ApplySet: the objects whose
+	 * {@code applyset.kubernetes.io/part-of} label holds its id, whether or not an owner
+	 * reference reaches them, found by an index rather than what this process applied.
+	 * @param setId the ApplySet id
+	 * @return the objects, shared: callers copy them
+	 */
+	public List<KubernetesObject> partOf(String setId) {
+		Map<String, Written> writes = writes();
+		List<? extends KubernetesObject> candidates = this.partOfIndexed
+				? this.informer.getIndexer().byIndex(PART_OF_INDEX, setId) : this.informer.getIndexer().list();
+		return overlay(writes, candidates, (object) -> applySets(object).contains(setId));
 	}
 
 	// The written versions are read before the informer's objects: a write the informer

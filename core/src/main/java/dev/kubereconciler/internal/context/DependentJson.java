@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -22,6 +23,25 @@ import dev.kubereconciler.cache.ResourceType;
  * state, and whether an object already holds every field of a desired state.
  */
 final class DependentJson {
+
+	/**
+	 * The lists of the built-in APIs that server-side apply merges element by element, by
+	 * field name, with their keys ({@code x-kubernetes-list-map-keys}, or the
+	 * {@code patchMergeKey} of the Go types); no key for a set of values. Others'
+	 * elements in these lists are theirs, not drift. Any other list is atomic: an apply
+	 * replaces it whole.
+	 */
+	static final Map<String, List<String>> MERGED_LISTS = Map.ofEntries(Map.entry("ownerReferences", List.of("uid")),
+			Map.entry("finalizers", List.of()), Map.entry("containers", List.of("name")),
+			Map.entry("initContainers", List.of("name")), Map.entry("ephemeralContainers", List.of("name")),
+			Map.entry("env", List.of("name")), Map.entry("ports", List.of("containerPort", "port", "protocol")),
+			Map.entry("volumes", List.of("name")), Map.entry("volumeMounts", List.of("mountPath")),
+			Map.entry("volumeDevices", List.of("devicePath")), Map.entry("imagePullSecrets", List.of("name")),
+			Map.entry("hostAliases", List.of("ip")),
+			Map.entry("topologySpreadConstraints", List.of("topologyKey", "whenUnsatisfiable")),
+			Map.entry("resourceClaims", List.of("name")), Map.entry("schedulingGates", List.of("name")),
+			Map.entry("claims", List.of("name")), Map.entry("conditions", List.of("type")),
+			Map.entry("webhooks", List.of("name")));
 
 	private DependentJson() {
 	}
@@ -83,20 +103,29 @@ final class DependentJson {
 	}
 
 	/**
-	 * Return whether an object holds every field of a desired state with the same value:
-	 * objects by their keys, lists element by element and of the same length. Fields the
-	 * server or others added are ignored; a field this controller wants that someone
-	 * changed is not.
+	 * Return whether an object holds every field of a desired state with the same value,
+	 * as the server stores it: objects by their keys; a desired zero value
+	 * ({@code false}, {@code 0}, {@code ""}, an empty list or object) also by an absent
+	 * field, because the API omits those when it stores an object; lists the API merges
+	 * by key ({@link #MERGED_LISTS}) by finding each desired element among the actual
+	 * ones, so that elements others added are theirs; any other list element by element
+	 * and of the same length, since an apply replaces it whole. Fields the server or
+	 * others added are ignored; a field this controller wants that someone changed is
+	 * not.
 	 * @param actual the object's JSON
 	 * @param desired the desired JSON
 	 * @return whether nothing needs to be applied
 	 */
 	static boolean covers(@Nullable JsonElement actual, @Nullable JsonElement desired) {
+		return covers(actual, desired, "");
+	}
+
+	private static boolean covers(@Nullable JsonElement actual, @Nullable JsonElement desired, String field) {
 		if (desired == null || desired.isJsonNull()) {
 			return actual == null || actual.isJsonNull();
 		}
 		if (actual == null || actual.isJsonNull()) {
-			return false;
+			return isZero(desired);
 		}
 		if (desired.isJsonObject()) {
 			if (!actual.isJsonObject()) {
@@ -104,7 +133,7 @@ final class DependentJson {
 			}
 			JsonObject actualObject = actual.getAsJsonObject();
 			for (Map.Entry<String, JsonElement> entry : desired.getAsJsonObject().entrySet()) {
-				if (!covers(actualObject.get(entry.getKey()), entry.getValue())) {
+				if (!covers(actualObject.get(entry.getKey()), entry.getValue(), entry.getKey())) {
 					return false;
 				}
 			}
@@ -114,19 +143,79 @@ final class DependentJson {
 			if (!actual.isJsonArray()) {
 				return false;
 			}
-			JsonArray actualArray = actual.getAsJsonArray();
-			JsonArray desiredArray = desired.getAsJsonArray();
-			if (actualArray.size() != desiredArray.size()) {
-				return false;
-			}
-			for (int i = 0; i < desiredArray.size(); i++) {
-				if (!covers(actualArray.get(i), desiredArray.get(i))) {
-					return false;
-				}
-			}
-			return true;
+			List<String> keys = MERGED_LISTS.get(field);
+			return (keys != null) ? coversByKey(actual.getAsJsonArray(), desired.getAsJsonArray(), keys)
+					: coversWhole(actual.getAsJsonArray(), desired.getAsJsonArray());
 		}
 		return samePrimitive(actual, desired.getAsJsonPrimitive());
+	}
+
+	private static boolean coversWhole(JsonArray actual, JsonArray desired) {
+		if (actual.size() != desired.size()) {
+			return false;
+		}
+		for (int i = 0; i < desired.size(); i++) {
+			if (!covers(actual.get(i), desired.get(i), "")) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Each desired element must be covered by an actual element of the same key. A key
+	 * field the desired element leaves out, such as a port's {@code protocol}, is the
+	 * server's default and matches any value.
+	 */
+	private static boolean coversByKey(JsonArray actual, JsonArray desired, List<String> keys) {
+		for (JsonElement wanted : desired) {
+			boolean found = false;
+			for (JsonElement candidate : actual) {
+				if (sameKey(candidate, wanted, keys) && covers(candidate, wanted, "")) {
+					found = true;
+					break;
+				}
+			}
+			if (!found) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static boolean sameKey(JsonElement actual, JsonElement desired, List<String> keys) {
+		if (!desired.isJsonObject() || !actual.isJsonObject()) {
+			return true;
+		}
+		for (String key : keys) {
+			JsonElement wanted = desired.getAsJsonObject().get(key);
+			JsonElement value = actual.getAsJsonObject().get(key);
+			if (wanted != null && wanted.isJsonPrimitive()
+					&& (value == null || !samePrimitive(value, wanted.getAsJsonPrimitive()))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	private static boolean isZero(JsonElement desired) {
+		if (desired.isJsonNull()) {
+			return true;
+		}
+		if (desired.isJsonArray()) {
+			return desired.getAsJsonArray().isEmpty();
+		}
+		if (desired.isJsonObject()) {
+			return desired.getAsJsonObject().entrySet().stream().allMatch((entry) -> isZero(entry.getValue()));
+		}
+		JsonPrimitive primitive = desired.getAsJsonPrimitive();
+		if (primitive.isBoolean()) {
+			return !primitive.getAsBoolean();
+		}
+		if (primitive.isNumber()) {
+			return new BigDecimal(primitive.getAsString()).signum() == 0;
+		}
+		return primitive.getAsString().isEmpty();
 	}
 
 	private static boolean samePrimitive(JsonElement actual, JsonPrimitive desired) {

@@ -3,14 +3,14 @@ package dev.kubereconciler.internal.context;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
-import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
@@ -21,15 +21,14 @@ import dev.kubereconciler.internal.cache.CacheView;
 
 /**
  * Deletes the objects a controller applied for a primary and no longer wants. An object
- * is found by its ApplySet label, through the owner-uid index or a scan, and deleted only
- * when the server says this controller applied it and it belongs to this primary, with a
- * uid precondition: an object someone else made with the same labels is never touched.
+ * is found by its ApplySet label, through the cache's index of that label, and deleted
+ * only when the server says this controller applied it and it belongs to this primary,
+ * with a uid precondition: an object someone else made with the same labels is never
+ * touched.
  *
  * @param <P> the primary type
  */
 final class DependentPruner<P extends KubernetesObject> {
-
-	private static final String PART_OF = DependentLabels.PART_OF;
 
 	private static final String DEPENDENT = DependentLabels.DEPENDENT;
 
@@ -43,9 +42,6 @@ final class DependentPruner<P extends KubernetesObject> {
 
 	private final KubernetesWriter writer;
 
-	// types of which this controller applied an object that no owner reference reaches
-	private final Set<Class<?>> unowned = ConcurrentHashMap.newKeySet();
-
 	DependentPruner(Dependents<P> dependents, String controller, ReconcilerBinder toolkit, KubernetesWriter writer) {
 		this.dependents = dependents;
 		this.controller = controller;
@@ -54,43 +50,25 @@ final class DependentPruner<P extends KubernetesObject> {
 	}
 
 	/**
-	 * Remember that objects of a type may carry no owner reference, so that pruning scans
-	 * for them by label.
-	 * @param type the type
-	 */
-	void unowned(Class<?> type) {
-		this.unowned.add(type);
-	}
-
-	/**
 	 * Delete what no longer belongs: for a reconcile, the objects their dependent no
-	 * longer keeps; for a cleanup, every object that no owner reference reaches, found by
-	 * a scan of the label, since what this replica remembers may predate a restart.
+	 * longer keeps; for a cleanup, every object that no owner reference reaches.
 	 */
-	void prune(P primary, String uid, String setId, Map<String, @Nullable Set<String>> kept, boolean cleanup)
+	void prune(String uid, String setId, Map<String, @Nullable Set<String>> kept, boolean cleanup)
 			throws DependentFailure {
 		Map<String, Dependent<P, ?>> enabled = new LinkedHashMap<>();
 		this.dependents.order().forEach((dependent) -> enabled.put(dependent.name(), dependent));
 		for (Class<? extends KubernetesObject> type : this.dependents.types()) {
-			CacheView view = this.toolkit.requireView(type);
-			Map<String, KubernetesObject> candidates = new LinkedHashMap<>();
-			for (KubernetesObject object : view.owned(uid)) {
-				candidates.put(Caches.metaNamespaceKeyFunc(object), object);
-			}
-			if (cleanup || this.unowned.contains(type) || primary.getMetadata().getNamespace() == null) {
-				for (KubernetesObject object : view.list(null, (object) -> setId.equals(label(object, PART_OF)))) {
-					candidates.putIfAbsent(Caches.metaNamespaceKeyFunc(object), object);
-				}
-			}
-			for (Map.Entry<String, KubernetesObject> candidate : candidates.entrySet()) {
-				KubernetesObject object = candidate.getValue();
+			// every member of the set, by the label's index: what no owner reference
+			// reaches is found after a restart, or on another replica, as well
+			for (KubernetesObject object : this.toolkit.requireView(type).partOf(setId)) {
+				String key = Caches.metaNamespaceKeyFunc(object);
 				String name = label(object, DEPENDENT);
-				if (!setId.equals(label(object, PART_OF)) || name == null) {
+				if (name == null) {
 					continue;
 				}
 				Dependent<P, ?> dependent = enabled.get(name);
 				boolean wanted = cleanup ? ownedBy(object, uid) : dependent != null && dependent.type() == type
-						&& (!kept.containsKey(name) || keeps(kept.get(name), candidate.getKey()));
+						&& (!kept.containsKey(name) || keeps(kept.get(name), key));
 				if (!wanted) {
 					try {
 						delete(object, uid, name);
@@ -109,40 +87,59 @@ final class DependentPruner<P extends KubernetesObject> {
 
 	/**
 	 * Delete an object once the server confirms that this controller applied it for this
-	 * primary: an object of the same labels that someone else made is never touched.
+	 * primary: an object of the same labels that someone else made is never touched. The
+	 * proof is read from the server's JSON, whose {@code managedFields} no client setting
+	 * can drop.
 	 */
 	private void delete(KubernetesObject cached, String uid, String dependent) throws Exception {
-		KubernetesObject live = this.writer.read(cached);
+		JsonObject live = this.writer.readJson(cached);
 		if (live == null || !appliedByThisController(live) || !belongsTo(live, uid)) {
 			return;
 		}
-		if (this.writer.deleteExactly(live, Objects.requireNonNull(live.getMetadata().getUid()))) {
-			CacheView view = this.toolkit.view(live.getClass());
+		String liveUid = string(metadata(live).get("uid"));
+		if (liveUid != null && this.writer.deleteExactly(cached, liveUid)) {
+			CacheView view = this.toolkit.view(cached.getClass());
 			if (view != null) {
-				view.deleted(live);
+				view.deleted(JSON.getGson().fromJson(live, cached.getClass()));
 			}
 			this.toolkit.listener().dependentPruned(this.controller, dependent);
 		}
 	}
 
-	private boolean appliedByThisController(KubernetesObject live) {
-		List<V1ManagedFieldsEntry> entries = live.getMetadata().getManagedFields();
-		if (entries == null) {
-			return false;
-		}
-		for (V1ManagedFieldsEntry entry : entries) {
-			if (this.controller.equals(entry.getManager()) && "Apply".equals(entry.getOperation())
-					&& entry.getSubresource() == null) {
+	private boolean appliedByThisController(JsonObject live) {
+		for (JsonElement entry : array(metadata(live).get("managedFields"))) {
+			if (entry.isJsonObject() && this.controller.equals(string(entry.getAsJsonObject().get("manager")))
+					&& "Apply".equals(string(entry.getAsJsonObject().get("operation")))
+					&& string(entry.getAsJsonObject().get("subresource")) == null) {
 				return true;
 			}
 		}
 		return false;
 	}
 
-	private static boolean belongsTo(KubernetesObject live, String uid) {
-		V1ObjectMeta metadata = live.getMetadata();
-		return ownedBy(live, uid)
-				|| (metadata.getAnnotations() != null && uid.equals(metadata.getAnnotations().get(OWNER_UID)));
+	private static boolean belongsTo(JsonObject live, String uid) {
+		JsonObject metadata = metadata(live);
+		for (JsonElement reference : array(metadata.get("ownerReferences"))) {
+			if (reference.isJsonObject() && uid.equals(string(reference.getAsJsonObject().get("uid")))) {
+				return true;
+			}
+		}
+		JsonElement annotations = metadata.get("annotations");
+		return annotations != null && annotations.isJsonObject()
+				&& uid.equals(string(annotations.getAsJsonObject().get(OWNER_UID)));
+	}
+
+	private static JsonObject metadata(JsonObject object) {
+		JsonElement metadata = object.get("metadata");
+		return (metadata != null && metadata.isJsonObject()) ? metadata.getAsJsonObject() : new JsonObject();
+	}
+
+	private static JsonArray array(@Nullable JsonElement element) {
+		return (element != null && element.isJsonArray()) ? element.getAsJsonArray() : new JsonArray();
+	}
+
+	private static @Nullable String string(@Nullable JsonElement element) {
+		return (element != null && element.isJsonPrimitive()) ? element.getAsString() : null;
 	}
 
 	private static @Nullable String label(KubernetesObject object, String key) {

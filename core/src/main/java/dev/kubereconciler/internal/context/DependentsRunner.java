@@ -168,7 +168,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 				throw new DependentFailure(dependent.name(), ex);
 			}
 		}
-		this.pruner.prune(primary, uid, setId, kept, false);
+		this.pruner.prune(uid, setId, kept, false);
 		if (status != null) {
 			return status;
 		}
@@ -186,7 +186,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 */
 	boolean cleanUp(P primary) throws DependentFailure {
 		String uid = Objects.requireNonNull(primary.getMetadata().getUid());
-		this.pruner.prune(primary, uid, DependentJson.applySetId(primary), Map.of(), true);
+		this.pruner.prune(uid, DependentJson.applySetId(primary), Map.of(), true);
 		return true;
 	}
 
@@ -250,7 +250,6 @@ final class DependentsRunner<P extends KubernetesObject> {
 			}
 			metadata.putAnnotationsItem(OWNER_UID, uid);
 			metadata.putAnnotationsItem(DependentLabels.OWNER, Caches.metaNamespaceKeyFunc(primary));
-			this.pruner.unowned(desired.getClass());
 		}
 		// serialized once: hashed, compared and sent
 		JsonObject json = this.writer.applyJson(desired);

@@ -1,5 +1,6 @@
 package dev.kubereconciler.internal.context;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +16,8 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
@@ -136,6 +139,34 @@ final class KubernetesWriter {
 				return null;
 			}
 			throw ex;
+		}
+	}
+
+	/**
+	 * Read an object from the server as the server's own JSON, which keeps
+	 * {@code metadata.managedFields}: client-java's models drop them when it decodes,
+	 * unless the JVM was started with {@code kubernetes.client.includeManagedFields}.
+	 * @param object an object that names the one to read
+	 * @return the server's object, or {@code null} if there is none
+	 * @throws ApiException if the server refuses the read
+	 */
+	@Nullable JsonObject readJson(KubernetesObject object) throws ApiException {
+		Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(), new ArrayList<>(),
+				null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
+		try (Response response = call.execute()) {
+			ResponseBody body = response.body();
+			String text = (body != null) ? body.string() : "";
+			if (response.code() == 404) {
+				return null;
+			}
+			if (!response.isSuccessful()) {
+				throw new ApiException("GET " + call.request().url().encodedPath() + " returned " + response.code(),
+						response.code(), response.headers().toMultimap(), text);
+			}
+			return JsonParser.parseString(text).getAsJsonObject();
+		}
+		catch (IOException ex) {
+			throw new ApiException(ex);
 		}
 	}
 

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.CallGeneratorParams;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -140,6 +141,23 @@ class CacheViewTests {
 		// any later event prunes what expired
 		informerAdds(configMap("uid-2", "40", "other"));
 		assertThat(this.view.tombstoneCount()).isZero();
+	}
+
+	@Test
+	void theMembersOfAnApplySetAreFoundByTheirLabelWithOrWithoutAnOwnerReference() {
+		V1ConfigMap member = configMap("uid-1", "10", "member");
+		member.getMetadata().putLabelsItem(DependentLabels.PART_OF, "applyset-a-v1");
+		V1ConfigMap other = configMap("uid-2", "10", "other");
+		other.getMetadata().putLabelsItem(DependentLabels.PART_OF, "applyset-b-v1");
+		informerAdds(member);
+		informerAdds(other);
+		informerAdds(configMap("uid-3", "10", "unlabelled"));
+		V1ConfigMap written = configMap("uid-4", "11", "written");
+		written.getMetadata().putLabelsItem(DependentLabels.PART_OF, "applyset-a-v1");
+		this.view.written(written);
+		assertThat(this.view.partOf("applyset-a-v1")).extracting((object) -> object.getMetadata().getName())
+			.containsExactlyInAnyOrder("member", "written");
+		assertThat(this.informer.getIndexer().getIndexers()).containsKey(CacheView.PART_OF_INDEX);
 	}
 
 	private void informerAdds(V1ConfigMap configMap) {

@@ -24,9 +24,59 @@ class DependentJsonTests {
 		assertThat(DependentJson.covers(json("{\"data\":{\"a\":\"2\"},\"spec\":{\"ports\":[{\"port\":80}]}}"), desired))
 			.isFalse();
 		assertThat(DependentJson.covers(json("{\"data\":{\"a\":\"1\"}}"), desired)).isFalse();
-		// a list of another length is not the desired list
+		// ports merge by key: a port someone else added is theirs
 		assertThat(DependentJson
-			.covers(json("{\"data\":{\"a\":\"1\"},\"spec\":{\"ports\":[{\"port\":80},{\"port\":81}]}}"), desired))
+			.covers(json("{\"data\":{\"a\":\"1\"},\"spec\":{\"ports\":[{\"port\":81},{\"port\":80}]}}"), desired))
+			.isTrue();
+	}
+
+	@Test
+	void aDesiredZeroValueMatchesTheAbsentFieldTheApiOmits() {
+		JsonObject desired = json("{\"spec\":{\"minReadySeconds\":0,\"paused\":false,\"replicas\":1,"
+				+ "\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"args\":[],\"workingDir\":\"\","
+				+ "\"resources\":{}}]}}}}");
+		JsonObject stored = json("{\"spec\":{\"replicas\":1,\"progressDeadlineSeconds\":600,"
+				+ "\"template\":{\"spec\":{\"containers\":[{\"name\":\"app\",\"resources\":{}}]}}}}");
+		assertThat(DependentJson.covers(stored, desired)).isTrue();
+		// a zero value someone changed is drift all the same
+		assertThat(DependentJson.covers(json("{\"spec\":{\"replicas\":1,\"minReadySeconds\":5}}"),
+				json("{\"spec\":{\"replicas\":1,\"minReadySeconds\":0}}")))
+			.isFalse();
+		assertThat(DependentJson.covers(json("{\"spec\":{\"paused\":true}}"), json("{\"spec\":{\"paused\":false}}")))
+			.isFalse();
+		// and a value that is not zero must be there
+		assertThat(DependentJson.covers(json("{\"spec\":{}}"), json("{\"spec\":{\"minReadySeconds\":1}}"))).isFalse();
+	}
+
+	@Test
+	void aKeyedListIsCoveredWhenEachDesiredElementIsThereByKeyWhateverOthersAdded() {
+		JsonObject desired = json("{\"metadata\":{\"ownerReferences\":[{\"uid\":\"u1\",\"controller\":true}]},"
+				+ "\"spec\":{\"containers\":[{\"name\":\"app\",\"env\":[{\"name\":\"A\",\"value\":\"1\"}],"
+				+ "\"ports\":[{\"containerPort\":8080}]}]}}");
+		JsonObject actual = json("{\"metadata\":{\"ownerReferences\":[{\"uid\":\"u0\"},"
+				+ "{\"uid\":\"u1\",\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"sidecar\"},"
+				+ "{\"name\":\"app\",\"env\":[{\"name\":\"B\",\"value\":\"x\"},{\"name\":\"A\",\"value\":\"1\"}],"
+				+ "\"ports\":[{\"containerPort\":9090,\"protocol\":\"TCP\"},"
+				+ "{\"containerPort\":8080,\"protocol\":\"TCP\"}]}]}}");
+		assertThat(DependentJson.covers(actual, desired)).isTrue();
+		// the element of the same key holds another value: drift
+		assertThat(DependentJson.covers(json(actual.toString().replace("\"value\":\"1\"", "\"value\":\"2\"")), desired))
+			.isFalse();
+		// the element of that key is gone
+		assertThat(DependentJson.covers(json(actual.toString().replace("\"A\"", "\"C\"")), desired)).isFalse();
+	}
+
+	@Test
+	void anAtomicListIsComparedWholeBecauseAnApplyReplacesIt() {
+		JsonObject desired = json("{\"spec\":{\"args\":[\"a\",\"b\"],\"tolerations\":[{\"key\":\"k\"}]}}");
+		assertThat(DependentJson.covers(json("{\"spec\":{\"args\":[\"a\",\"b\"],\"tolerations\":[{\"key\":\"k\"}]}}"),
+				desired))
+			.isTrue();
+		assertThat(DependentJson.covers(json("{\"spec\":{\"args\":[\"b\",\"a\"],\"tolerations\":[{\"key\":\"k\"}]}}"),
+				desired))
+			.isFalse();
+		assertThat(DependentJson.covers(
+				json("{\"spec\":{\"args\":[\"a\",\"b\"],\"tolerations\":[{\"key\":\"k\"},{\"key\":\"x\"}]}}"), desired))
 			.isFalse();
 	}
 
