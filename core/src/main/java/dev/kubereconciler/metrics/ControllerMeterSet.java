@@ -213,7 +213,7 @@ final class ControllerMeterSet {
 		return Timer.builder(name)
 			.description(description)
 			.tags(tags)
-			.serviceLevelObjectives(buckets)
+			.serviceLevelObjectives(HistogramBuckets.forRegistry(registry, buckets))
 			.register(registry);
 	}
 

@@ -110,7 +110,7 @@ public final class WebhookMetrics implements MeterBinder, WebhookListener {
 			this.latency = Timer.builder("controller.runtime.webhook.latency")
 				.description("Histogram of the latency of processing admission requests")
 				.tag("webhook", path)
-				.serviceLevelObjectives(ControllerMeterSet.QUEUE_BUCKETS)
+				.serviceLevelObjectives(HistogramBuckets.forRegistry(registry, ControllerMeterSet.QUEUE_BUCKETS))
 				.register(registry);
 			requests(200);
 			requests(500);

@@ -2,6 +2,7 @@ package dev.kubereconciler.test;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 import okhttp3.HttpUrl;
 
@@ -21,6 +22,9 @@ import okhttp3.HttpUrl;
  */
 public record ApiRequest(String verb, String group, String resource, String subresource, String namespace, String name,
 		String path, String thread) {
+
+	// RequestInfoFactory's namespaceSubresources
+	private static final Set<String> NAMESPACE_SUBRESOURCES = Set.of("status", "finalize");
 
 	/**
 	 * Parse a request.
@@ -51,11 +55,12 @@ public record ApiRequest(String verb, String group, String resource, String subr
 			rest = rest.subList(1, rest.size());
 		}
 		String namespace = "";
-		// "namespaces/<name>" alone is the namespace object; followed by more, it
-		// scopes them
+		// "namespaces/<name>" alone, or followed by one of a namespace's own
+		// subresources, is the namespace object; followed by anything else, it scopes
+		// the resource that follows
 		if (rest.size() >= 2 && rest.get(0).equals("namespaces")) {
 			namespace = rest.get(1);
-			if (rest.size() > 2) {
+			if (rest.size() > 2 && !NAMESPACE_SUBRESOURCES.contains(rest.get(2))) {
 				rest = rest.subList(2, rest.size());
 			}
 		}

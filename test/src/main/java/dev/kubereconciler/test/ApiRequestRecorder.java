@@ -2,9 +2,9 @@ package dev.kubereconciler.test;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiClient;
 import okhttp3.Interceptor;
@@ -13,15 +13,16 @@ import okhttp3.Response;
 
 /**
  * OkHttp interceptor that records every request an {@link ApiClient} sends, so that a
- * test can check each against the RBAC rules the application declares. Requests that
- * differ only in their object name or query are recorded once each, with the first name
- * seen; {@link #allRequests()} keeps every one.
+ * test can check each against the RBAC rules the application declares.
+ * {@link #requests()} keeps every request that differs in anything the RBAC authorizer
+ * decides on (verb, group, resource, subresource, namespace and name, or the path of a
+ * non-resource request); {@link #allRequests()} keeps every one, repeats included.
  */
 public final class ApiRequestRecorder implements Interceptor {
 
-	private final Set<ApiRequest> requests = new LinkedHashSet<>();
-
-	private final Set<String> seen = new LinkedHashSet<>();
+	// the requests themselves, without the sending thread, so that only exact repeats
+	// are merged
+	private final Map<ApiRequest, ApiRequest> requests = new LinkedHashMap<>();
 
 	private final List<ApiRequest> every = new ArrayList<>();
 
@@ -49,12 +50,10 @@ public final class ApiRequestRecorder implements Interceptor {
 	public Response intercept(Chain chain) throws IOException {
 		Request request = chain.request();
 		ApiRequest parsed = ApiRequest.of(request.method(), request.url(), Thread.currentThread().getName());
-		String key = parsed.verb() + " " + parsed.group() + " " + parsed.resource() + "/" + parsed.subresource() + " "
-				+ parsed.namespace() + " " + (parsed.isResourceRequest() ? "" : parsed.path());
+		ApiRequest key = new ApiRequest(parsed.verb(), parsed.group(), parsed.resource(), parsed.subresource(),
+				parsed.namespace(), parsed.name(), parsed.path(), "");
 		synchronized (this) {
-			if (this.seen.add(key)) {
-				this.requests.add(parsed);
-			}
+			this.requests.putIfAbsent(key, parsed);
 			this.every.add(parsed);
 		}
 		return chain.proceed(request);
@@ -62,10 +61,11 @@ public final class ApiRequestRecorder implements Interceptor {
 
 	/**
 	 * Return what was recorded so far.
-	 * @return the distinct requests, in the order first seen
+	 * @return the distinct requests, each with the thread that sent it first, in the
+	 * order first seen
 	 */
 	public synchronized List<ApiRequest> requests() {
-		return List.copyOf(this.requests);
+		return List.copyOf(this.requests.values());
 	}
 
 	/**

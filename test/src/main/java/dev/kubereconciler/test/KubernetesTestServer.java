@@ -2,6 +2,7 @@ package dev.kubereconciler.test;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -150,6 +151,28 @@ public final class KubernetesTestServer implements AutoCloseable {
 	public ApiClient apiClient() {
 		try (Reader reader = Files.newBufferedReader(kubeconfig())) {
 			return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Return a new client for this server authenticated as a user of the caller's
+	 * choosing, by a client certificate the server's CA signs, with no read timeout. The
+	 * server's RBAC judges its requests by the Roles and ClusterRoles bound to that user
+	 * or its groups: a ServiceAccount's identity is
+	 * {@code system:serviceaccount:<namespace>:<name>}. Use it to see what the API server
+	 * answers an application with only the permissions it declares.
+	 * @param user the user name
+	 * @param groups the user's groups
+	 * @return a new client
+	 */
+	public ApiClient apiClient(String user, String... groups) {
+		try {
+			KubeConfig config = KubeConfig
+				.loadKubeConfig(new StringReader(this.layout.kubeconfig(user, List.of(groups))));
+			return ClientBuilder.kubeconfig(config).setReadTimeout(Duration.ZERO).build();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

@@ -16,7 +16,9 @@ import dev.kubereconciler.rbac.RbacPolicyProvider;
  * After a Spring test class of {@link KubernetesTest @KubernetesTest}, called by its
  * extension, checks that the RBAC rules the application derives (its
  * {@link RbacPolicyProvider} bean) allow every request its {@code ApiClient} bean sent,
- * as recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}.
+ * as recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}:
+ * each with its own verb, resource, subresource, namespace and object name, so that a
+ * rule limited by resource names is checked against every name the application touched.
  * Test fixtures use the class's own client, which is not recorded.
  */
 public final class RbacProofExtension implements AfterAllCallback {

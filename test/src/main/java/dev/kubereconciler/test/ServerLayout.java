@@ -28,8 +28,11 @@ final class ServerLayout {
 
 	private final URI apiServerUrl;
 
+	private final TestCertificates certificates;
+
 	private ServerLayout(Path directory, TestCertificates certificates) throws IOException {
 		this.directory = directory;
+		this.certificates = certificates;
 		int[] ports = freeLoopbackPorts(3);
 		this.etcdUrl = URI.create("http://127.0.0.1:" + ports[0]);
 		this.etcdPeerUrl = URI.create("http://127.0.0.1:" + ports[1]);
@@ -84,6 +87,16 @@ final class ServerLayout {
 
 	Path kubeconfig() {
 		return this.directory.resolve("kubeconfig");
+	}
+
+	/**
+	 * Return a kubeconfig, as YAML, for a user that the CA vouches for.
+	 * @param user the user name
+	 * @param groups the user's groups
+	 * @return the kubeconfig
+	 */
+	String kubeconfig(String user, List<String> groups) {
+		return this.certificates.kubeconfig(this.apiServerUrl, user, groups);
 	}
 
 	Path etcdData() {

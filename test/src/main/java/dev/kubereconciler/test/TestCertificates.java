@@ -19,8 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
 import org.bouncycastle.asn1.x509.Extension;
@@ -160,6 +163,34 @@ final class TestCertificates {
 	 * @return the kubeconfig, as YAML
 	 */
 	String kubeconfig(URI server) {
+		return kubeconfig(server, "admin", this.clientCertificate, this.clientKey);
+	}
+
+	/**
+	 * Return a kubeconfig for a user of the API server's choosing, with a client
+	 * certificate signed now by the CA: the API server authenticates it as that user in
+	 * those groups, and RBAC judges its requests.
+	 * @param server the API server's URL
+	 * @param user the user name, the certificate's common name
+	 * @param groups the groups, its organizations
+	 * @return the kubeconfig, as YAML
+	 */
+	String kubeconfig(URI server, String user, List<String> groups) {
+		try {
+			KeyPair key = ecKeyPair();
+			X500NameBuilder subject = new X500NameBuilder();
+			groups.forEach((group) -> subject.addRDN(BCStyle.O, group));
+			subject.addRDN(BCStyle.CN, user);
+			X509Certificate certificate = sign(new X500Name("CN=kube-reconciler-test-ca"), subject.build(), key,
+					(builder) -> leaf(builder, new JcaX509ExtensionUtils(), key, KeyPurposeId.id_kp_clientAuth));
+			return kubeconfig(server, "user", certificate, key);
+		}
+		catch (GeneralSecurityException | OperatorCreationException | IOException ex) {
+			throw new IllegalStateException("Could not make a client certificate for " + user, ex);
+		}
+	}
+
+	private String kubeconfig(URI server, String userEntry, X509Certificate certificate, KeyPair key) {
 		return """
 				apiVersion: v1
 				kind: Config
@@ -169,7 +200,7 @@ final class TestCertificates {
 				    server: %s
 				    certificate-authority-data: %s
 				users:
-				- name: admin
+				- name: %s
 				  user:
 				    client-certificate-data: %s
 				    client-key-data: %s
@@ -177,10 +208,10 @@ final class TestCertificates {
 				- name: kube-reconciler-test
 				  context:
 				    cluster: kube-reconciler-test
-				    user: admin
+				    user: %s
 				current-context: kube-reconciler-test
-				""".formatted(server, base64(caCertificatePem()), base64(pem(this.clientCertificate)),
-				base64(pem(this.clientKey.getPrivate())));
+				""".formatted(server, base64(caCertificatePem()), userEntry, base64(pem(certificate)),
+				base64(pem(key.getPrivate())), userEntry);
 	}
 
 	private String caCertificatePem() {

@@ -36,6 +36,37 @@ class RbacAuthorizerTests {
 	}
 
 	@Test
+	void statusAndFinalizeOfANamespaceAreSubresourcesOfNamespaces() {
+		assertThat(request("PUT", "/api/v1/namespaces/red/status")).isEqualTo(new ApiRequest("update", "", "namespaces",
+				"status", "red", "red", "/api/v1/namespaces/red/status", "t"));
+		assertThat(request("PUT", "/api/v1/namespaces/red/finalize"))
+			.extracting(ApiRequest::verb, ApiRequest::resource, ApiRequest::subresource, ApiRequest::name)
+			.containsExactly("update", "namespaces", "finalize", "red");
+		assertThat(allows(cluster(PolicyRule.of("", "namespaces", "update")), "PUT", "/api/v1/namespaces/red/finalize"))
+			.isFalse();
+		assertThat(allows(cluster(PolicyRule.of("", "namespaces/finalize", "update")), "PUT",
+				"/api/v1/namespaces/red/finalize"))
+			.isTrue();
+		// any other word after a namespace's name is a resource in that namespace
+		assertThat(request("GET", "/api/v1/namespaces/red/statuses"))
+			.extracting(ApiRequest::verb, ApiRequest::resource, ApiRequest::namespace)
+			.containsExactly("list", "statuses", "red");
+	}
+
+	@Test
+	void aNamespaceIsItsOwnNamespaceAsTheApiServerSays() {
+		// RequestInfoFactory sets the namespace of a request for a namespace object to
+		// its name, so a Role in that namespace can grant reading it
+		RbacPolicy policy = new RbacPolicy(
+				List.of(new RbacPolicy.Role("controllers", "red", List.of(PolicyRule.of("", "namespaces", "get")))));
+		assertThat(request("GET", "/api/v1/namespaces/red"))
+			.extracting(ApiRequest::verb, ApiRequest::resource, ApiRequest::namespace, ApiRequest::name)
+			.containsExactly("get", "namespaces", "red", "red");
+		assertThat(allows(policy, "GET", "/api/v1/namespaces/red")).isTrue();
+		assertThat(allows(policy, "GET", "/api/v1/namespaces/blue")).isFalse();
+	}
+
+	@Test
 	void verbGroupAndResourceMustAllMatch() {
 		RbacPolicy policy = cluster(PolicyRule.of("apps", "deployments", "get", "list"));
 		assertThat(allows(policy, "GET", "/apis/apps/v1/namespaces/red/deployments")).isTrue();
@@ -73,6 +104,18 @@ class RbacAuthorizerTests {
 		assertThat(allows(policy, "GET", "/api/v1/namespaces/red/configmaps")).isTrue();
 		assertThat(allows(policy, "GET", "/api/v1/namespaces/blue/configmaps")).isFalse();
 		assertThat(allows(policy, "GET", "/api/v1/configmaps")).isFalse();
+	}
+
+	@Test
+	void everyNameIsJudgedAgainstARuleLimitedByResourceNames() {
+		RbacPolicy policy = cluster(
+				new PolicyRule(List.of(""), List.of("configmaps"), List.of("get"), List.of("allowed")));
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> RbacAuthorizer.assertAllowed(policy,
+					List.of(request("GET", "/api/v1/namespaces/red/configmaps/allowed"),
+							request("GET", "/api/v1/namespaces/red/configmaps/other"))))
+			.withMessageContaining("get core configmaps in namespace red named other")
+			.withMessageNotContaining("named allowed [");
 	}
 
 	@Test
