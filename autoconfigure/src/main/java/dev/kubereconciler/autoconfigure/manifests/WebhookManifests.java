@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.kubernetes.client.common.KubernetesType;
@@ -154,12 +153,14 @@ final class WebhookManifests {
 		ports.add(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
 		container.ports(ports);
 		container.volumeMounts(List.of(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true)));
-		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(Locale.ROOT) + "_";
+		String bundle = "spring.ssl.bundle.pem." + SSL_BUNDLE + ".";
 		List<V1EnvVar> env = new ArrayList<>((container.getEnv() != null) ? container.getEnv() : List.of());
-		env.add(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
-		env.add(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
-		env.add(env(prefix + "RELOADONUPDATE", "true"));
-		env.add(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
+		env.add(EnvironmentVariables.of(bundle + "keystore.certificate", "file:" + CERT_DIR + "/tls.crt"));
+		env.add(EnvironmentVariables.of(bundle + "keystore.private-key", "file:" + CERT_DIR + "/tls.key"));
+		env.add(EnvironmentVariables.of(bundle + "reload-on-update", true));
+		env.add(EnvironmentVariables.of("kube-reconciler.webhooks.ssl-bundle", SSL_BUNDLE));
+		// the container port: with 0 (a free port) the Service could not reach the server
+		env.add(EnvironmentVariables.of("kube-reconciler.webhooks.port", port()));
 		container.env(env);
 		pod.volumes(List
 			.of(new V1Volume().name("webhook-certs").secret(new V1SecretVolumeSource().secretName(secretName()))));
@@ -226,10 +227,6 @@ final class WebhookManifests {
 			mutating.getMetadata().annotations(caInjection());
 			configurations.add(mutating);
 		}
-	}
-
-	private static V1EnvVar env(String name, String value) {
-		return new V1EnvVar().name(name).value(value);
 	}
 
 }
