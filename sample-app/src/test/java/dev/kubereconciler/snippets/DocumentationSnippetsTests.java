@@ -352,7 +352,7 @@ class DocumentationSnippetsTests {
 	}
 
 	private static Path root() {
-		// Maven runs a module's tests in the module's folder; the docs are in the checkout's
+		// Maven runs a module's tests in its folder; the docs are in the checkout's
 		for (Path folder = Path.of("").toAbsolutePath(); folder != null; folder = folder.getParent()) {
 			if (Files.isDirectory(folder.resolve("docs")) && Files.isRegularFile(folder.resolve("CONTRIBUTING.md"))) {
 				return folder;

@@ -28,7 +28,6 @@ import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
-import io.kubernetes.client.util.Yaml;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.Environment;
@@ -117,11 +116,12 @@ public class KubernetesManifests {
 		String namespace = this.deployment.getNamespace();
 		// the CRDs first: a custom resource cannot be applied before its CRD
 		Map<String, String> files = new LinkedHashMap<>(crds(name, namespace));
-		files.put("serviceaccount.yaml", Yaml
+		files.put("serviceaccount.yaml", ManifestYaml
 			.dump(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount").metadata(metadata(name, namespace))));
-		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
-		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
-		files.put("service.yaml", Yaml.dump(service(name, namespace)));
+		files.put("rbac.yaml",
+				ManifestYaml.withoutEmpties(RbacManifests.yaml(this.rbac.policy(namespace), name, namespace)));
+		files.put("deployment.yaml", ManifestYaml.dump(deployment(name, namespace)));
+		files.put("service.yaml", ManifestYaml.dump(service(name, namespace)));
 		if (!this.webhooks.isEmpty()) {
 			files.putAll(webhookManifests(name, namespace).files());
 		}

@@ -21,9 +21,7 @@ import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
-import io.kubernetes.client.util.Yaml;
 import org.jspecify.annotations.Nullable;
-import org.yaml.snakeyaml.DumperOptions;
 
 import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.webhook.WebhookClientConfig;
@@ -101,7 +99,7 @@ final class WebhookManifests {
 	 */
 	@SuppressWarnings("unchecked")
 	String withCaInjection(String crd) {
-		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(blockStyle());
+		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(ManifestYaml.blockStyle());
 		Map<String, Object> document = yaml.load(crd);
 		Map<String, Object> metadata = (Map<String, Object>) document.get("metadata");
 		Map<String, Object> annotations = new LinkedHashMap<>();
@@ -113,13 +111,6 @@ final class WebhookManifests {
 		return yaml.dump(document);
 	}
 
-	private static DumperOptions blockStyle() {
-		DumperOptions options = new DumperOptions();
-		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-		options.setWidth(Integer.MAX_VALUE);
-		return options;
-	}
-
 	/**
 	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml}
 	 * and {@code webhooks.yaml}.
@@ -127,7 +118,7 @@ final class WebhookManifests {
 	 */
 	Map<String, String> files() {
 		Map<String, String> files = new LinkedHashMap<>();
-		files.put("webhook-service.yaml", Yaml.dump(service()));
+		files.put("webhook-service.yaml", ManifestYaml.dump(service()));
 		files.put("webhook-certificate.yaml", certificate());
 		List<KubernetesType> configurations = new ArrayList<>();
 		WebhookConfigurations settings = new WebhookConfigurations(this.name, clientConfig(),
@@ -136,7 +127,7 @@ final class WebhookManifests {
 		addWithCaInjection(configurations, settings.validating(this.webhooks));
 		addWithCaInjection(configurations, settings.mutating(this.webhooks));
 		if (!configurations.isEmpty()) {
-			files.put("webhooks.yaml", Yaml.dumpAll(configurations.iterator()));
+			files.put("webhooks.yaml", ManifestYaml.dumpAll(configurations.iterator()));
 		}
 		return files;
 	}
