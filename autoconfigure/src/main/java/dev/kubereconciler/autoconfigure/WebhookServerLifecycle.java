@@ -1,6 +1,8 @@
 package dev.kubereconciler.autoconfigure;
 
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +103,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			})
 			.build();
 		certificates.onUpdate().accept(server);
-		server.start();
+		start(server);
 		this.server = server;
 		logger.info("Serving {} webhook path(s) over HTTPS on port {}: {}", this.webhooks.endpoints().size(),
 				server.port(), this.webhooks.endpoints().keySet().stream().sorted().toList());
@@ -111,6 +113,23 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			this.registered = configurations;
 			logger.info("Registered the webhook configurations '{}' at {}", configurations.name(),
 					configurations.client());
+		}
+	}
+
+	private void start(WebhookServer server) {
+		try {
+			server.start();
+		}
+		catch (UncheckedIOException ex) {
+			if (ex.getCause() instanceof BindException) {
+				int port = this.properties.getPort();
+				throw new InvalidPropertyException("kube-reconciler.webhooks.port", port,
+						"the webhook server cannot listen on port " + port + " (" + ex.getCause().getMessage()
+								+ "): it is already in use, by another process or another instance of the application",
+						"Stop what listens on port " + port + ", or set kube-reconciler.webhooks.port to a free port "
+								+ "(0 picks one, for tests).");
+			}
+			throw ex;
 		}
 	}
 
