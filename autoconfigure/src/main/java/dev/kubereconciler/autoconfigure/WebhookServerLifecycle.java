@@ -1,5 +1,6 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -141,7 +142,18 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 				new WebhookRegistration(this.client).unregister(configurations);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Could not delete the webhook configurations '{}'", configurations.name(), ex);
+				if (unreachable(ex)) {
+					// the local API server of ./dev run gets Ctrl-C too, and is gone with
+					// the configurations; a stack trace would tell nothing more
+					logger.info(
+							"The API server does not answer, so the webhook configurations '{}' stay registered "
+									+ "until it comes back; delete them with: kubectl delete "
+									+ "validatingwebhookconfiguration,mutatingwebhookconfiguration {}",
+							configurations.name(), configurations.name());
+				}
+				else {
+					logger.warn("Could not delete the webhook configurations '{}'", configurations.name(), ex);
+				}
 			}
 			this.registered = null;
 		}
@@ -150,6 +162,16 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			server.stop(Duration.ofSeconds(5));
 			this.server = null;
 		}
+	}
+
+	// client-java wraps the connection's IOException; a refusal by the server has none
+	private static boolean unreachable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof IOException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override
