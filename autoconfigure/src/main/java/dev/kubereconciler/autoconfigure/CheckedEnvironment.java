@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -47,6 +49,8 @@ final class CheckedEnvironment {
 
 	private final Map<String, String> respelled = new LinkedHashMap<>();
 
+	private @Nullable PropertySource<?> checked;
+
 	CheckedEnvironment(Environment environment) {
 		MutablePropertySources copy = new MutablePropertySources();
 		if (environment instanceof ConfigurableEnvironment configurable) {
@@ -78,6 +82,15 @@ final class CheckedEnvironment {
 		return this.respelled;
 	}
 
+	/**
+	 * Return the value of a variable as judged.
+	 * @param name the name it was judged under
+	 * @return the value, or {@code null} if no variable was judged under that name
+	 */
+	@Nullable Object value(String name) {
+		return (this.checked != null) ? this.checked.getProperty(name) : null;
+	}
+
 	private PropertySource<?> checked(SystemEnvironmentPropertySource variables) {
 		Map<String, Object> checked = new LinkedHashMap<>();
 		Set<String> names = Set.of(variables.getPropertyNames());
@@ -96,7 +109,8 @@ final class CheckedEnvironment {
 				}
 			}
 		}
-		return new SystemEnvironmentPropertySource(variables.getName(), checked);
+		this.checked = new SystemEnvironmentPropertySource(variables.getName(), checked);
+		return this.checked;
 	}
 
 }

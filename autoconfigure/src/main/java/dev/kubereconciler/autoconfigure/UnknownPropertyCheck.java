@@ -2,7 +2,6 @@ package dev.kubereconciler.autoconfigure;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,11 +78,14 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 				}
 			}
 		});
-		Set<String> respelled = new LinkedHashSet<>(checked.respelled().keySet());
-		unknown.removeIf((property) -> respelled.remove(variable(property)));
-		// what remains of them binds once respelled: the wrong spelling of a real key
+		// a KUBE_RECONCILER_ variable that binds once respelled is the wrong spelling of
+		// a
+		// real key; one that binds to nothing either way is someone else's
+		Map<String, String> respelled = new LinkedHashMap<>(checked.respelled());
+		unknown.removeIf((property) -> respelled.remove(variable(property)) != null);
 		if (!respelled.isEmpty()) {
-			throw misspelledVariable(checked.respelled().get(respelled.iterator().next()), respelled.iterator().next());
+			Map.Entry<String, String> first = respelled.entrySet().iterator().next();
+			throw misspelledVariable(first.getValue(), first.getKey(), checked.value(first.getKey()));
 		}
 		if (!unknown.isEmpty()) {
 			throw failure(List.copyOf(unknown));
@@ -129,8 +131,8 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 		return null;
 	}
 
-	private static InvalidPropertyException misspelledVariable(String written, String read) {
-		return new InvalidPropertyException(written, "(set)",
+	private static InvalidPropertyException misspelledVariable(String written, String read, @Nullable Object value) {
+		return new InvalidPropertyException(written, value,
 				"Spring Boot binds no property from this environment variable: it reads kube-reconciler.* keys "
 						+ "from variables named " + CheckedEnvironment.PREFIX + "*, dashes removed, so the key "
 						+ "this variable means is read from " + read,

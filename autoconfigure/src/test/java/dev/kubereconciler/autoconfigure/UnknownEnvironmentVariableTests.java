@@ -60,6 +60,7 @@ class UnknownEnvironmentVariableTests {
 				() -> application(Map.of("KUBE_RECONCILER_LEADERELECTION_ENABLED", "true")).run().close());
 		InvalidPropertyException ex = findCause(failure);
 		assertThat(ex.getProperty()).isEqualTo("KUBE_RECONCILER_LEADERELECTION_ENABLED");
+		assertThat(ex.getValue()).isEqualTo("true");
 		assertThat(ex.getAction()).isEqualTo("Rename the environment variable KUBE_RECONCILER_LEADERELECTION_ENABLED "
 				+ "to KUBERECONCILER_LEADERELECTION_ENABLED (regenerate the manifests if they wrote it).");
 	}
