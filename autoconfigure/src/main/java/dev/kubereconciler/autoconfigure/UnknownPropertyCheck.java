@@ -3,9 +3,12 @@ package dev.kubereconciler.autoconfigure;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.BeanUtils;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
@@ -14,11 +17,15 @@ import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.BindHandler;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.PropertySourcesPlaceholdersResolver;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
+import org.springframework.boot.origin.PropertySourceOrigin;
+import org.springframework.boot.origin.SystemEnvironmentOrigin;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
@@ -27,7 +34,9 @@ import dev.kubereconciler.autoconfigure.manifests.RbacProperties;
 
 /**
  * Fails startup on a {@code kube-reconciler.*} key that binds to nothing, naming the key
- * and the nearest valid key, so that a misspelled key is not silently ignored.
+ * (or the {@code KUBERECONCILER_*} environment variable) and the nearest valid key, so
+ * that a misspelled key is not silently ignored. {@link CheckedEnvironment} says which
+ * environment variables are judged.
  */
 final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 
@@ -58,23 +67,81 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	 * @throws InvalidPropertyException naming the keys and the nearest valid keys
 	 */
 	static void check(Environment environment) {
-		Binder binder = Binder.get(environment);
+		CheckedEnvironment checked = new CheckedEnvironment(environment);
+		Binder binder = new Binder(checked.sources(), new PropertySourcesPlaceholdersResolver(environment));
 		Set<ConfigurationProperty> unknown = new TreeSet<>(Comparator.comparing((p) -> p.getName().toString()));
 		TREES.forEach((prefix, type) -> {
 			ConfigurationPropertyName root = ConfigurationPropertyName.of(prefix);
 			for (ConfigurationProperty property : unbound(binder, root, type)) {
-				if (!ownedByAnotherTree(root, property.getName())) {
+				if (!ownedByAnotherTree(root, property.getName()) && !inOverriddenList(property, checked.sources())) {
 					unknown.add(property);
 				}
 			}
 		});
+		// a KUBE_RECONCILER_ variable that binds once respelled is the wrong spelling of
+		// a
+		// real key; one that binds to nothing either way is someone else's
+		Map<String, String> respelled = new LinkedHashMap<>(checked.respelled());
+		unknown.removeIf((property) -> respelled.remove(variable(property)) != null);
+		if (!respelled.isEmpty()) {
+			Map.Entry<String, String> first = respelled.entrySet().iterator().next();
+			throw misspelledVariable(first.getValue(), first.getKey(), checked.value(first.getKey()));
+		}
 		if (!unknown.isEmpty()) {
 			throw failure(List.copyOf(unknown));
 		}
 	}
 
+	/**
+	 * Whether Spring binds, from a source of higher priority, a list that holds the key:
+	 * it binds a list whole from the first source that has it, so that the leftover
+	 * elements of a longer list in application.yaml are not a typo when a profile
+	 * overrides it.
+	 */
+	private static boolean inOverriddenList(ConfigurationProperty property, List<ConfigurationPropertySource> sources) {
+		ConfigurationPropertyName name = property.getName();
+		for (int i = 1; i < name.getNumberOfElements(); i++) {
+			if (!name.isNumericIndex(i)) {
+				continue;
+			}
+			ConfigurationPropertyName list = name.chop(i);
+			for (ConfigurationPropertySource source : sources) {
+				if (source.getUnderlyingSource() == property.getSource().getUnderlyingSource()) {
+					break;
+				}
+				if (source.getConfigurationProperty(list) != null
+						|| source.containsDescendantOf(list) == ConfigurationPropertyState.PRESENT) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	// the variable a property was read from, if an environment variable
+	private static @Nullable String variable(ConfigurationProperty property) {
+		if (property.getOrigin() instanceof SystemEnvironmentOrigin origin) {
+			return origin.getProperty();
+		}
+		if (property.getOrigin() instanceof PropertySourceOrigin origin && origin.getPropertySource()
+			.getName()
+			.equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+			return origin.getPropertyName();
+		}
+		return null;
+	}
+
+	private static InvalidPropertyException misspelledVariable(String written, String read, @Nullable Object value) {
+		return new InvalidPropertyException(written, value,
+				"Spring Boot binds no property from this environment variable: it reads kube-reconciler.* keys "
+						+ "from variables named " + CheckedEnvironment.PREFIX + "*, dashes removed, so the key "
+						+ "this variable means is read from " + read,
+				"Rename the environment variable " + written + " to " + read
+						+ " (regenerate the manifests if they wrote it).");
+	}
+
 	private static Set<ConfigurationProperty> unbound(Binder binder, ConfigurationPropertyName root, Class<?> type) {
-		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT, UnknownPropertyCheck::isChecked);
+		BindHandler handler = new NoUnboundElementsBindHandler(BindHandler.DEFAULT);
 		try {
 			bind(binder, root, type, handler);
 			return Set.of();
@@ -89,13 +156,6 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 
 	private static <T> void bind(Binder binder, ConfigurationPropertyName root, Class<T> type, BindHandler handler) {
 		binder.bind(root, Bindable.of(type).withExistingValue(BeanUtils.instantiateClass(type)), handler);
-	}
-
-	// environment variables are left out: a Service named kube-reconciler gives every
-	// pod KUBE_RECONCILER_SERVICE_HOST, KUBE_RECONCILER_PORT and more, which nobody wrote
-	private static boolean isChecked(ConfigurationPropertySource source) {
-		return !(source.getUnderlyingSource() instanceof org.springframework.core.env.PropertySource<?> underlying
-				&& underlying.getName().equals(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME));
 	}
 
 	private static boolean ownedByAnotherTree(ConfigurationPropertyName root, ConfigurationPropertyName name) {
@@ -119,14 +179,32 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 		}
 		for (ConfigurationProperty other : unknown.subList(1, unknown.size())) {
 			reason.append(". '")
-				.append(other.getName())
+				.append(written(other))
 				.append("' is unknown too; the nearest is '")
-				.append(KEYS.nearest(other.getName()))
+				.append(written(other, KEYS.nearest(other.getName())))
 				.append("'");
 		}
-		return new InvalidPropertyException(first.getName().toString(), first.getValue(), reason.toString(),
-				"Rename " + first.getName() + " to " + nearest + ", or remove it"
+		return new InvalidPropertyException(written(first), first.getValue(), reason.toString(),
+				"Rename " + written(first) + " to " + written(first, nearest) + ", or remove it"
 						+ ((unknown.size() > 1) ? "; likewise each key the reason names." : "."));
+	}
+
+	// as the user wrote it: the environment variable, or the key
+	private static String written(ConfigurationProperty property) {
+		String variable = variable(property);
+		return (variable != null) ? variable : property.getName().toString();
+	}
+
+	private static String written(ConfigurationProperty property, String key) {
+		return (variable(property) != null) ? variableName(key) : key;
+	}
+
+	/**
+	 * The environment variable Spring binds a key from: dots and indexes become
+	 * underscores, dashes go.
+	 */
+	static String variableName(String key) {
+		return key.replace("-", "").replaceAll("[.\\[]", "_").replace("]", "").toUpperCase(Locale.ROOT);
 	}
 
 	private static Map<String, Class<?>> trees() {

@@ -1,6 +1,9 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.io.IOException;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -101,7 +104,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			})
 			.build();
 		certificates.onUpdate().accept(server);
-		server.start();
+		start(server);
 		this.server = server;
 		logger.info("Serving {} webhook path(s) over HTTPS on port {}: {}", this.webhooks.endpoints().size(),
 				server.port(), this.webhooks.endpoints().keySet().stream().sorted().toList());
@@ -114,6 +117,23 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 		}
 	}
 
+	private void start(WebhookServer server) {
+		try {
+			server.start();
+		}
+		catch (UncheckedIOException ex) {
+			if (ex.getCause() instanceof BindException) {
+				int port = this.properties.getPort();
+				throw new InvalidPropertyException("kube-reconciler.webhooks.port", port,
+						"the webhook server cannot listen on port " + port + " (" + ex.getCause().getMessage()
+								+ "): it is already in use, by another process or another instance of the application",
+						"Stop what listens on port " + port + ", or set kube-reconciler.webhooks.port to a free port "
+								+ "(0 picks one, for tests).");
+			}
+			throw ex;
+		}
+	}
+
 	@Override
 	public void stop() {
 		WebhookConfigurations configurations = this.registered;
@@ -122,7 +142,18 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 				new WebhookRegistration(this.client).unregister(configurations);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Could not delete the webhook configurations '{}'", configurations.name(), ex);
+				if (unreachable(ex)) {
+					// the local API server of ./dev run gets Ctrl-C too, and is gone with
+					// the configurations; a stack trace would tell nothing more
+					logger.info(
+							"The API server does not answer, so the webhook configurations '{}' stay registered "
+									+ "until it comes back; delete them with: kubectl delete "
+									+ "validatingwebhookconfiguration,mutatingwebhookconfiguration {}",
+							configurations.name(), configurations.name());
+				}
+				else {
+					logger.warn("Could not delete the webhook configurations '{}'", configurations.name(), ex);
+				}
 			}
 			this.registered = null;
 		}
@@ -131,6 +162,16 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			server.stop(Duration.ofSeconds(5));
 			this.server = null;
 		}
+	}
+
+	// client-java wraps the connection's IOException; a refusal by the server has none
+	private static boolean unreachable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof IOException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override

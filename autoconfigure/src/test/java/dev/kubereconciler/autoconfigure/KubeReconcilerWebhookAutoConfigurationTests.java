@@ -1,5 +1,8 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.io.IOException;
+import java.net.ServerSocket;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -7,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -83,6 +87,28 @@ class KubeReconcilerWebhookAutoConfigurationTests {
 				.hasMessageContaining("kube-reconciler.webhooks.port")
 				.isInstanceOfSatisfying(InvalidPropertyException.class,
 						(ex) -> assertThat(ex.getAction()).contains("Give a port from 1 to 65535")));
+	}
+
+	@Test
+	void aPortInUseFailsStartupNamingThePropertyAndTheFix() throws IOException {
+		try (ServerSocket taken = new ServerSocket(0)) {
+			int port = taken.getLocalPort();
+			this.contextRunner.withUserConfiguration(WebhookBeans.class)
+				.withPropertyValues("kube-reconciler.auto-startup=true", "kube-reconciler.webhooks.port=" + port)
+				.run((context) -> {
+					assertThat(context).getFailure()
+						.rootCause()
+						.isInstanceOfSatisfying(InvalidPropertyException.class, (ex) -> {
+							assertThat(ex.getProperty()).isEqualTo("kube-reconciler.webhooks.port");
+							assertThat(ex.getValue()).isEqualTo(port);
+						});
+					FailureAnalysis analysis = new InvalidPropertyFailureAnalyzer()
+						.analyze(context.getStartupFailure());
+					assertThat(analysis.getDescription()).contains("Property: kube-reconciler.webhooks.port",
+							"Value: " + port, "already in use");
+					assertThat(analysis.getAction()).contains("kube-reconciler.webhooks.port to a free port");
+				});
+		}
 	}
 
 	@Test

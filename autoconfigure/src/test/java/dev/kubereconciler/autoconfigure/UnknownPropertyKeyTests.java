@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.context.annotation.Configuration;
@@ -35,6 +36,7 @@ import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
+import dev.kubereconciler.autoconfigure.manifests.RbacProperties;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 
@@ -179,10 +181,10 @@ class UnknownPropertyKeyTests {
 	}
 
 	// a Service named kube-reconciler gives every pod KUBE_RECONCILER_SERVICE_HOST and
-	// its
-	// kin, which map to kube-reconciler.* keys that nobody wrote
+	// its kin, which map to kube-reconciler.* keys that nobody wrote
+	// (UnknownEnvironmentVariableTests judges the variables that are checked)
 	@Test
-	void environmentVariablesAreNotChecked() {
+	void serviceVariablesAreNotChecked() {
 		this.contextRunner
 			.withInitializer((context) -> context.getEnvironment()
 				.getPropertySources()
@@ -208,6 +210,30 @@ class UnknownPropertyKeyTests {
 		assertThat(ex.getProperty()).isEqualTo("kube-reconciler.manager.rate-limiter.qsp");
 		assertThat(ex.getMessage()).contains("kube-reconciler.manager.rate-limiter.qps")
 			.contains("unknown-key/application.yml");
+	}
+
+	// Spring binds a list whole from the highest-priority source that has it: the
+	// leftover rules[1].* of application.yaml bind to nothing, and are no typo
+	@Test
+	void aProfileThatShortensAListStartsWithTheProfilesList() {
+		SpringApplication application = new SpringApplication(App.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		try (ConfigurableApplicationContext context = application
+			.run("--spring.config.location=classpath:/profile-list/", "--spring.profiles.active=prod")) {
+			RbacProperties rbac = context.getBean(RbacProperties.class);
+			assertThat(rbac.getRules()).singleElement().satisfies((rule) -> {
+				assertThat(rule.getResources()).containsExactly("configmaps");
+				assertThat(rule.getVerbs()).containsExactly("get");
+			});
+		}
+	}
+
+	@Test
+	void aMisspelledKeyInAShorterListOfAProfileStillFailsStartup() {
+		InvalidPropertyException ex = runAndFail("--spring.config.location=classpath:/profile-list/",
+				"--spring.profiles.active=prod", "--kube-reconciler.rbac.rules[0].verb=list");
+		assertThat(ex.getProperty()).isEqualTo("kube-reconciler.rbac.rules[0].verb");
+		assertThat(ex.getMessage()).contains("kube-reconciler.rbac.rules[0].verbs");
 	}
 
 	private static InvalidPropertyException runAndFail(String... args) {

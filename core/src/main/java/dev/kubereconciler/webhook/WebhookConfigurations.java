@@ -115,7 +115,11 @@ public record WebhookConfigurations(String name, WebhookClientConfig client, Str
 		return new V1RuleWithOperations().apiGroups(List.of(webhook.type().group()))
 			.apiVersions(List.of(webhook.type().version()))
 			.resources(List.of(webhook.type().plural()))
-			.operations(webhook.operations().stream().map(Enum::name).sorted().toList());
+			.operations(webhook.operations().stream().map(Enum::name).sorted().toList())
+			// the server's default, written: the rules are one atomic list, and without
+			// it
+			// a client-side kubectl apply finds them changed on every run
+			.scope("*");
 	}
 
 }

@@ -28,11 +28,13 @@ import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import io.kubernetes.client.openapi.models.V1ServicePort;
 import io.kubernetes.client.openapi.models.V1ServiceSpec;
-import io.kubernetes.client.util.Yaml;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.LeaseTimingProperties;
+import dev.kubereconciler.autoconfigure.ShardingProperties;
 import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.crd.ConversionWebhook;
 import dev.kubereconciler.rbac.RbacManifests;
@@ -114,11 +116,12 @@ public class KubernetesManifests {
 		String namespace = this.deployment.getNamespace();
 		// the CRDs first: a custom resource cannot be applied before its CRD
 		Map<String, String> files = new LinkedHashMap<>(crds(name, namespace));
-		files.put("serviceaccount.yaml", Yaml
+		files.put("serviceaccount.yaml", ManifestYaml
 			.dump(new V1ServiceAccount().apiVersion("v1").kind("ServiceAccount").metadata(metadata(name, namespace))));
-		files.put("rbac.yaml", RbacManifests.yaml(this.rbac.policy(namespace), name, namespace));
-		files.put("deployment.yaml", Yaml.dump(deployment(name, namespace)));
-		files.put("service.yaml", Yaml.dump(service(name, namespace)));
+		files.put("rbac.yaml",
+				ManifestYaml.withoutEmpties(RbacManifests.yaml(this.rbac.policy(namespace), name, namespace)));
+		files.put("deployment.yaml", ManifestYaml.dump(deployment(name, namespace)));
+		files.put("service.yaml", ManifestYaml.dump(service(name, namespace)));
 		if (!this.webhooks.isEmpty()) {
 			files.putAll(webhookManifests(name, namespace).files());
 		}
@@ -205,29 +208,31 @@ public class KubernetesManifests {
 		return new WebhookManifests(this.webhooks, this.webhookProperties, name, namespace);
 	}
 
+	// generator arguments reach the pod only through these: the packaged
+	// application.yaml does not have them
 	private List<V1EnvVar> environmentVariables() {
 		List<V1EnvVar> env = new ArrayList<>();
-		env.add(new V1EnvVar().name("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED").value("true"));
+		env.add(EnvironmentVariables.of("management.endpoint.health.probes.enabled", true));
+		ports(env);
 		KubeReconcilerProperties.LeaderElection election = this.properties.getLeaderElection();
-		env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_ENABLED")
-			.value(Boolean.toString(election.isEnabled())));
+		String leaderElection = "kube-reconciler.leader-election.";
+		env.add(EnvironmentVariables.of(leaderElection + "enabled", election.isEnabled()));
 		if (election.isEnabled()) {
-			if (election.getLeaseName() != null) {
-				env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_LEASENAME").value(election.getLeaseName()));
-			}
-			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_LEASEDURATION")
-				.value(election.getLeaseDuration().toString()));
-			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RENEWDEADLINE")
-				.value(election.getRenewDeadline().toString()));
-			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_RETRYPERIOD")
-				.value(election.getRetryPeriod().toString()));
-			env.add(new V1EnvVar().name("KUBE_RECONCILER_LEADERELECTION_WARMUP")
-				.value(Boolean.toString(election.isWarmup())));
+			addIfSet(env, leaderElection + "lease-name", election.getLeaseName());
+			addIfSet(env, leaderElection + "lease-namespace", election.getLeaseNamespace());
+			addTimings(env, leaderElection, election);
+			env.add(EnvironmentVariables.of(leaderElection + "warmup", election.isWarmup()));
 		}
-		// hook (shard helper): KUBE_RECONCILER_SHARDING_ENABLED and its settings, from
-		// its properties
-		env.add(new V1EnvVar().name("KUBE_RECONCILER_SHUTDOWNTIMEOUT")
-			.value(this.properties.getShutdownTimeout().toString()));
+		ShardingProperties sharding = this.properties.getSharding();
+		if (sharding.isEnabled()) {
+			String prefix = "kube-reconciler.sharding.";
+			env.add(EnvironmentVariables.of(prefix + "enabled", true));
+			env.add(EnvironmentVariables.of(prefix + "partitions", sharding.getPartitions()));
+			addIfSet(env, prefix + "lease-prefix", sharding.getLeasePrefix());
+			addIfSet(env, prefix + "lease-namespace", sharding.getLeaseNamespace());
+			addTimings(env, prefix, sharding);
+		}
+		env.add(EnvironmentVariables.of("kube-reconciler.shutdown-timeout", this.properties.getShutdownTimeout()));
 		// the JVM reads it before the application's own arguments exist: the way to pass
 		// flags such as -XX:AOTCache to an image whose entrypoint is fixed
 		String jvmOptions = this.deployment.getJvmOptions();
@@ -235,6 +240,29 @@ public class KubernetesManifests {
 			env.add(new V1EnvVar().name("JAVA_TOOL_OPTIONS").value(jvmOptions.strip()));
 		}
 		return env;
+	}
+
+	// the probes and the Service target the port the generator was told: the pod must
+	// listen on it too
+	private void ports(List<V1EnvVar> env) {
+		for (String port : List.of("server.port", "management.server.port")) {
+			String value = this.environment.getProperty(port);
+			if (value != null) {
+				env.add(EnvironmentVariables.of(port, value));
+			}
+		}
+	}
+
+	private static void addTimings(List<V1EnvVar> env, String prefix, LeaseTimingProperties timing) {
+		env.add(EnvironmentVariables.of(prefix + "lease-duration", timing.getLeaseDuration()));
+		env.add(EnvironmentVariables.of(prefix + "renew-deadline", timing.getRenewDeadline()));
+		env.add(EnvironmentVariables.of(prefix + "retry-period", timing.getRetryPeriod()));
+	}
+
+	private static void addIfSet(List<V1EnvVar> env, String property, @Nullable String value) {
+		if (value != null) {
+			env.add(EnvironmentVariables.of(property, value));
+		}
 	}
 
 	private V1Service service(String name, String namespace) {

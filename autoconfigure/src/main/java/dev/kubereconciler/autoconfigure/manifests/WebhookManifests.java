@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import io.kubernetes.client.common.KubernetesType;
@@ -22,9 +21,7 @@ import io.kubernetes.client.openapi.models.V1ServiceSpec;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
-import io.kubernetes.client.util.Yaml;
 import org.jspecify.annotations.Nullable;
-import org.yaml.snakeyaml.DumperOptions;
 
 import dev.kubereconciler.autoconfigure.WebhookProperties;
 import dev.kubereconciler.webhook.WebhookClientConfig;
@@ -102,7 +99,7 @@ final class WebhookManifests {
 	 */
 	@SuppressWarnings("unchecked")
 	String withCaInjection(String crd) {
-		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(blockStyle());
+		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(ManifestYaml.blockStyle());
 		Map<String, Object> document = yaml.load(crd);
 		Map<String, Object> metadata = (Map<String, Object>) document.get("metadata");
 		Map<String, Object> annotations = new LinkedHashMap<>();
@@ -114,13 +111,6 @@ final class WebhookManifests {
 		return yaml.dump(document);
 	}
 
-	private static DumperOptions blockStyle() {
-		DumperOptions options = new DumperOptions();
-		options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-		options.setWidth(Integer.MAX_VALUE);
-		return options;
-	}
-
 	/**
 	 * Return the files: {@code webhook-service.yaml}, {@code webhook-certificate.yaml}
 	 * and {@code webhooks.yaml}.
@@ -128,7 +118,7 @@ final class WebhookManifests {
 	 */
 	Map<String, String> files() {
 		Map<String, String> files = new LinkedHashMap<>();
-		files.put("webhook-service.yaml", Yaml.dump(service()));
+		files.put("webhook-service.yaml", ManifestYaml.dump(service()));
 		files.put("webhook-certificate.yaml", certificate());
 		List<KubernetesType> configurations = new ArrayList<>();
 		WebhookConfigurations settings = new WebhookConfigurations(this.name, clientConfig(),
@@ -137,7 +127,7 @@ final class WebhookManifests {
 		addWithCaInjection(configurations, settings.validating(this.webhooks));
 		addWithCaInjection(configurations, settings.mutating(this.webhooks));
 		if (!configurations.isEmpty()) {
-			files.put("webhooks.yaml", Yaml.dumpAll(configurations.iterator()));
+			files.put("webhooks.yaml", ManifestYaml.dumpAll(configurations.iterator()));
 		}
 		return files;
 	}
@@ -154,12 +144,14 @@ final class WebhookManifests {
 		ports.add(new V1ContainerPort().name(PORT_NAME).containerPort(port()));
 		container.ports(ports);
 		container.volumeMounts(List.of(new V1VolumeMount().name("webhook-certs").mountPath(CERT_DIR).readOnly(true)));
-		String prefix = "SPRING_SSL_BUNDLE_PEM_" + SSL_BUNDLE.toUpperCase(Locale.ROOT) + "_";
+		String bundle = "spring.ssl.bundle.pem." + SSL_BUNDLE + ".";
 		List<V1EnvVar> env = new ArrayList<>((container.getEnv() != null) ? container.getEnv() : List.of());
-		env.add(env(prefix + "KEYSTORE_CERTIFICATE", "file:" + CERT_DIR + "/tls.crt"));
-		env.add(env(prefix + "KEYSTORE_PRIVATEKEY", "file:" + CERT_DIR + "/tls.key"));
-		env.add(env(prefix + "RELOADONUPDATE", "true"));
-		env.add(env("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", SSL_BUNDLE));
+		env.add(EnvironmentVariables.of(bundle + "keystore.certificate", "file:" + CERT_DIR + "/tls.crt"));
+		env.add(EnvironmentVariables.of(bundle + "keystore.private-key", "file:" + CERT_DIR + "/tls.key"));
+		env.add(EnvironmentVariables.of(bundle + "reload-on-update", true));
+		env.add(EnvironmentVariables.of("kube-reconciler.webhooks.ssl-bundle", SSL_BUNDLE));
+		// the container port: with 0 (a free port) the Service could not reach the server
+		env.add(EnvironmentVariables.of("kube-reconciler.webhooks.port", port()));
 		container.env(env);
 		pod.volumes(List
 			.of(new V1Volume().name("webhook-certs").secret(new V1SecretVolumeSource().secretName(secretName()))));
@@ -226,10 +218,6 @@ final class WebhookManifests {
 			mutating.getMetadata().annotations(caInjection());
 			configurations.add(mutating);
 		}
-	}
-
-	private static V1EnvVar env(String name, String value) {
-		return new V1EnvVar().name(name).value(value);
 	}
 
 }

@@ -3,7 +3,9 @@ package dev.kubereconciler.autoconfigure.manifests;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -78,10 +80,17 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(container.getPorts().get(0).getContainerPort()).isEqualTo(9090);
 		assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
 		assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
-		assertThat(container.getEnv()).extracting(V1EnvVar::getName, V1EnvVar::getValue)
-			.contains(org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_LEADERELECTION_ENABLED", "true"),
-					org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_LEADERELECTION_WARMUP", "true"),
-					org.assertj.core.groups.Tuple.tuple("MANAGEMENT_ENDPOINT_HEALTH_PROBES_ENABLED", "true"));
+		// the settings reach the pod as Spring binds them
+		// (GeneratedDeploymentEnvironmentTests
+		// binds every variable)
+		GeneratedDeploymentEnvironmentTests.Bound bound = GeneratedDeploymentEnvironmentTests
+			.bind(environment(container));
+		assertThat(bound.properties().getLeaderElection().isEnabled()).isTrue();
+		assertThat(bound.properties().getLeaderElection().isWarmup()).isTrue();
+		assertThat(bound.properties().getShutdownTimeout()).hasSeconds(20);
+		assertThat(bound.management().getPort()).isEqualTo(9090);
+		assertThat(bound.probes()).isTrue();
+		assertThat(bound.unbound()).isEmpty();
 		V1Service service = load("service.yaml", V1Service.class);
 		assertThat(service.getSpec().getPorts().get(0).getPort()).isEqualTo(9090);
 		assertThat(service.getSpec().getSelector()).isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
@@ -98,6 +107,12 @@ class KubernetesManifestsGeneratorTests {
 			.extracting(V1EnvVar::getName, V1EnvVar::getValue)
 			.contains(org.assertj.core.groups.Tuple.tuple("JAVA_TOOL_OPTIONS",
 					"-XX:AOTCache=app.aot -Dspring.aot.enabled=true"));
+	}
+
+	private static Map<String, String> environment(V1Container container) {
+		Map<String, String> environment = new LinkedHashMap<>();
+		container.getEnv().forEach((variable) -> environment.put(variable.getName(), variable.getValue()));
+		return environment;
 	}
 
 	private static V1Container container(V1Deployment deployment) {
@@ -162,11 +177,13 @@ class KubernetesManifestsGeneratorTests {
 			.satisfies((mount) -> assertThat(mount.getMountPath()).isEqualTo("/tmp/k8s-webhook-server/serving-certs"));
 		assertThat(deployment.getSpec().getTemplate().getSpec().getVolumes()).singleElement()
 			.satisfies((volume) -> assertThat(volume.getSecret().getSecretName()).isEqualTo("judge-webhook-tls"));
-		assertThat(container.getEnv()).extracting(V1EnvVar::getName, V1EnvVar::getValue)
-			.contains(org.assertj.core.groups.Tuple.tuple("KUBE_RECONCILER_WEBHOOKS_SSLBUNDLE", "webhook"),
-					org.assertj.core.groups.Tuple.tuple("SPRING_SSL_BUNDLE_PEM_WEBHOOK_RELOADONUPDATE", "true"),
-					org.assertj.core.groups.Tuple.tuple("SPRING_SSL_BUNDLE_PEM_WEBHOOK_KEYSTORE_CERTIFICATE",
-							"file:/tmp/k8s-webhook-server/serving-certs/tls.crt"));
+		GeneratedDeploymentEnvironmentTests.Bound bound = GeneratedDeploymentEnvironmentTests
+			.bind(environment(container));
+		assertThat(bound.webhooks().getSslBundle()).isEqualTo("webhook");
+		assertThat(bound.webhooks().getPort()).isEqualTo(9443);
+		assertThat(bound.ssl().getBundle().getPem().get("webhook").getKeystore().getCertificate())
+			.isEqualTo("file:/tmp/k8s-webhook-server/serving-certs/tls.crt");
+		assertThat(bound.unbound()).isEmpty();
 		// no controller names the converted resource: both its versions are written, with
 		// the conversion webhook
 		String crd = Files.readString(this.output.resolve("crds/doohickeys.webhook.test.kubereconciler.dev.yaml"));
