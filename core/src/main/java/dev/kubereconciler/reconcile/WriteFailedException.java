@@ -78,6 +78,9 @@ public final class WriteFailedException extends ApiException {
 	private WriteFailedException copy(String write, @Nullable String dependent) {
 		WriteFailedException copy = new WriteFailedException(write, this.object, dependent, client());
 		copy.setStackTrace(getStackTrace());
+		for (Throwable suppressed : getSuppressed()) {
+			copy.addSuppressed(suppressed);
+		}
 		return copy;
 	}
 

@@ -46,6 +46,9 @@ class WriteFailedExceptionTests {
 		assertThat(failed.ofDependent("web").as("apply"))
 			.hasMessageStartingWith("apply of Widget a/b (dependent 'web') failed: 422 Invalid: ");
 		assertThat(failed.as("finalizer removal").getStackTrace()).isEqualTo(failed.getStackTrace());
+		IllegalStateException suppressed = new IllegalStateException("the condition write failed too");
+		failed.addSuppressed(suppressed);
+		assertThat(failed.ofDependent("web").getSuppressed()).containsExactly(suppressed);
 	}
 
 	@Test
