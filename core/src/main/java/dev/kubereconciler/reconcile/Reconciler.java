@@ -87,9 +87,11 @@ public @interface Reconciler {
 	/**
 	 * A finalizer, such as {@code example.com/cleanup}, that the controller adds to every
 	 * primary object before its first reconcile and removes once the cleanup succeeded
-	 * after the object's deletion was requested; empty for none. The cleanup is the
-	 * bean's own {@link Cleaner} for the watched type: the bean that declares this method
-	 * implements {@code Cleaner<T>}.
+	 * after the object's deletion was requested. The cleanup is the bean's own
+	 * {@link Cleaner} for the watched type: the bean that declares this method implements
+	 * {@code Cleaner<T>}. Empty for {@code <group>/<controller name>-finalizer} (with
+	 * {@code kubereconciler.dev} for the core group) when the bean implements
+	 * {@code Cleaner<T>}, and for none otherwise.
 	 * @return the finalizer
 	 */
 	String finalizer() default "";

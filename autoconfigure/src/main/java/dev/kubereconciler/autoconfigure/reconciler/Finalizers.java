@@ -1,5 +1,7 @@
 package dev.kubereconciler.autoconfigure.reconciler;
 
+import java.util.regex.Pattern;
+
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
@@ -8,19 +10,28 @@ import org.springframework.core.ResolvableType;
 import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.reconcile.Cleaner;
 
 /**
  * Gives a controller the finalizer that its annotation, definition or properties declare,
- * with its cleanup: the {@link Cleaner} of the watched type that the bean declaring the
- * {@code @Reconciler} method implements, or the cleaner a {@link ControllerDefinition}
- * bean was built with. The cleanup is linked by type, never by a controller name.
+ * or that its bean implies by implementing {@link Cleaner}, with its cleanup: the
+ * {@link Cleaner} of the watched type that the bean declaring the {@code @Reconciler}
+ * method implements, or the cleaner a {@link ControllerDefinition} bean was built with.
+ * The cleanup is linked by type, never by a controller name.
  */
 final class Finalizers {
 
 	private static final String PREFIX = "kube-reconciler.controllers.";
+
+	private static final String DEFAULT_DOMAIN = "kubereconciler.dev";
+
+	// the name part of a qualified name, as the API server validates finalizers
+	private static final Pattern QUALIFIED_NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+
+	private static final int QUALIFIED_NAME_MAX_LENGTH = 63;
 
 	private Finalizers() {
 	}
@@ -35,9 +46,18 @@ final class Finalizers {
 			finalizer = overrides.getFinalizer().strip();
 			origin = PREFIX + name + ".finalizer";
 		}
-		else if (method != null) {
+		else if (method != null && !method.annotation().finalizer().isEmpty()) {
 			finalizer = method.annotation().finalizer();
 			origin = "@Reconciler(finalizer) of " + method.description();
+		}
+		else if (method != null && method.bean() instanceof Cleaner<?>) {
+			// the Cleaner is the declaration, as in Java Operator SDK: a cleanup that
+			// no finalizer triggers would never run
+			finalizer = implied(definition, method);
+			origin = "the Cleaner implemented by the bean of " + method.description();
+		}
+		else if (method != null) {
+			return definition;
 		}
 		else {
 			finalizer = reconciler.finalizer();
@@ -67,6 +87,27 @@ final class Finalizers {
 					+ definition.watches().getSimpleName() + "> on the bean that declares the @Reconciler method");
 		}
 		return definition.withReconciler(withFinalizer(reconciler, finalizer, cleaner));
+	}
+
+	/**
+	 * The finalizer of a controller whose bean implements {@link Cleaner} but names none:
+	 * {@code <group of the watched type>/<controller name>-finalizer}, with
+	 * {@code kubereconciler.dev} for the core group, so that two controllers of one type
+	 * hold their objects apart.
+	 */
+	static String implied(ControllerDefinition definition, ReconcilerMethod method) {
+		String group = ResourceType.of(definition.watches()).group();
+		String name = definition.name() + "-finalizer";
+		String finalizer = (group.isEmpty() ? DEFAULT_DOMAIN : group) + "/" + name;
+		if (name.length() > QUALIFIED_NAME_MAX_LENGTH || !QUALIFIED_NAME.matcher(name).matches()) {
+			throw new IllegalStateException("The bean of " + method.description() + " implements Cleaner<"
+					+ definition.watches().getSimpleName() + "> and names no finalizer, and the name of controller '"
+					+ definition.name() + "' cannot form the implied finalizer '" + finalizer
+					+ "' (a finalizer's name after the '/' has at most 63 letters, digits, '-', '_' and '.'); "
+					+ "name one with @Reconciler(finalizer = \"example.com/cleanup\") or " + PREFIX + definition.name()
+					+ ".finalizer");
+		}
+		return finalizer;
 	}
 
 	private static void checkCleanerType(Cleaner<?> cleaner, ControllerDefinition definition, ReconcilerMethod method) {

@@ -68,12 +68,45 @@ class ReconcilerMethodProcessorTests {
 			.withMessageContaining("implement Cleaner<V1ConfigMap> instead");
 	}
 
-	// the definition of the bean's one @Reconciler method, with its finalizer applied
+	@Test
+	void cleanerWithoutAFinalizerNameImpliesOneOfTheControllersName() {
+		ImpliedCleanup bean = new ImpliedCleanup();
+		ControllerDefinition definition = withFinalizer(bean);
+		assertThat(definition.reconciler().finalizer()).isEqualTo("kubereconciler.dev/held-finalizer");
+		assertThat(definition.reconciler().cleaner()).isSameAs(bean);
+	}
+
+	@Test
+	void controllerNameThatCannotFormTheImpliedFinalizerFailsNamingTheFix() {
+		assertThatIllegalStateException().isThrownBy(() -> withFinalizer(new ImpliedCleanup(), "held widgets"))
+			.withMessageContaining("cannot form the implied finalizer 'kubereconciler.dev/held widgets-finalizer'")
+			.withMessageContaining("@Reconciler(finalizer = \"example.com/cleanup\")")
+			.withMessageContaining("kube-reconciler.controllers.held widgets.finalizer");
+	}
+
+	@Test
+	void cleanerOfAnotherTypeWithoutAFinalizerNameIsRefusedToo() {
+		assertThatIllegalStateException().isThrownBy(() -> withFinalizer(new ImpliedSecretCleanup()))
+			.withMessageContaining("implements Cleaner<V1Secret>")
+			.withMessageContaining("implement Cleaner<V1ConfigMap> instead");
+	}
+
+	@Test
+	void beanWithoutCleanerAndWithoutFinalizerGetsNone() {
+		ControllerDefinition definition = withFinalizer(new Forms());
+		assertThat(definition.reconciler().finalizer()).isNull();
+	}
+
 	private ControllerDefinition withFinalizer(Object bean) {
+		return withFinalizer(bean, "held");
+	}
+
+	// the definition of the bean's first @Reconciler method, with its finalizer applied
+	private ControllerDefinition withFinalizer(Object bean, String name) {
 		this.processor.postProcessAfterInitialization(bean, "bean");
 		ReconcilerMethod method = this.processor.getMethods().get(0);
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
-			.named("held")
+			.named(name)
 			.reconcile(method.function());
 		return Finalizers.apply(definition, method, new ControllerProperties());
 	}
@@ -126,6 +159,32 @@ class ReconcilerMethodProcessorTests {
 
 		@Override
 		public Result cleanup(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+			return Result.done();
+		}
+
+	}
+
+	static class ImpliedCleanup implements Cleaner<V1ConfigMap> {
+
+		@Reconciler(name = "held", watches = V1ConfigMap.class)
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+		@Override
+		public Result cleanup(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) {
+			return Result.done();
+		}
+
+	}
+
+	static class ImpliedSecretCleanup implements Cleaner<V1Secret> {
+
+		@Reconciler(name = "held", watches = V1ConfigMap.class)
+		void reconcile(V1ConfigMap configMap) {
+		}
+
+		@Override
+		public Result cleanup(V1Secret secret, ReconcileContext<V1Secret> context) {
 			return Result.done();
 		}
 

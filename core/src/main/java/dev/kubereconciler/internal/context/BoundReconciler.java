@@ -21,6 +21,7 @@ import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
  * A {@link ReconcileSpec} bound to a controller and its manager's caches: it looks the
@@ -114,7 +115,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			status = dependents.run(cached, context);
 		}
 		catch (DependentFailure failure) {
-			Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
+			Exception cause = cause(failure);
 			writeCondition(request, new DependentsStatus(false, failure.dependent(), failure.reason()), true, cause);
 			throw cause;
 		}
@@ -156,7 +157,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 				dependents.cleanUp(cached);
 			}
 			catch (DependentFailure failure) {
-				throw (Exception) Objects.requireNonNull(failure.getCause());
+				throw cause(failure);
 			}
 		}
 		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
@@ -207,7 +208,8 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 				forgetDeleted(object);
 				return object;
 			}
-			throw ex;
+			throw (ex instanceof WriteFailedException failed)
+					? failed.as(add ? "finalizer addition" : "finalizer removal") : ex;
 		}
 		if (gone) {
 			// the server deleted the object with its last finalizer: until the watch
@@ -218,6 +220,12 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			this.toolkit.written(patched);
 		}
 		return patched;
+	}
+
+	// a failed write says which dependent it was for
+	private static Exception cause(DependentFailure failure) {
+		Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
+		return (cause instanceof WriteFailedException failed) ? failed.ofDependent(failure.dependent()) : cause;
 	}
 
 	private void forgetDeleted(KubernetesObject object) {

@@ -147,8 +147,9 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 		if (view != null) {
 			// the view holds what the server answered or sent, never an object handed out
 			KubernetesObject current = view.get(Caches.metaNamespaceKeyFunc(object));
-			if (current != null && Objects.equals(status(current), status(object))) {
-				// no request, and no update event that would reconcile the object again
+			if (current != null && StatusJson.same(status(current), status(object))) {
+				// no request, and no update event that would reconcile the object again;
+				// compared as JSON, since a status class need not have equals
 				return object;
 			}
 		}
@@ -160,7 +161,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 		return remember(this.writer.applyStatus(object, force));
 	}
 
-	private static Object status(KubernetesObject object) {
+	private static @Nullable Object status(KubernetesObject object) {
 		Method getter = STATUS_GETTERS.get(object.getClass());
 		if (getter == null) {
 			throw new IllegalArgumentException(object.getClass().getName() + " has no status");

@@ -198,7 +198,7 @@ final class KubernetesWriter {
 			if (ex.getCode() == 404 || ex.getCode() == 409) {
 				return false;
 			}
-			throw ex;
+			throw WriteFailures.of("delete", object, ex);
 		}
 	}
 
@@ -251,7 +251,7 @@ final class KubernetesWriter {
 			if (ex.getCode() == 404) {
 				return false;
 			}
-			throw ex;
+			throw WriteFailures.of("delete", object, ex);
 		}
 	}
 
@@ -268,7 +268,12 @@ final class KubernetesWriter {
 		}
 		Call call = this.apiClient.buildCall(null, path, method, query, new ArrayList<>(), payload,
 				headers(contentType), new HashMap<>(), new HashMap<>(), authNames(), null);
-		return (R) this.apiClient.execute(call, object.getClass()).getData();
+		try {
+			return (R) this.apiClient.execute(call, object.getClass()).getData();
+		}
+		catch (ApiException ex) {
+			throw WriteFailures.of(WriteFailures.write(method, contentType, path), object, ex);
+		}
 	}
 
 	private static Map<String, String> headers(String contentType) {

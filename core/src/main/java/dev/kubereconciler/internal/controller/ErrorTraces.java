@@ -7,7 +7,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
  * Remembers the last error each failing key logged a stack trace for, so that a key
@@ -49,17 +52,23 @@ final class ErrorTraces {
 	static String describe(Throwable error) {
 		Throwable root = error;
 		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-		while (root.getCause() != null && seen.add(root)) {
-			root = root.getCause();
+		for (Throwable cause = next(root); cause != null && seen.add(root); cause = next(root)) {
+			root = cause;
 		}
 		return (root != error) ? error + "; caused by " + root : error.toString();
+	}
+
+	// a failed write already says what its client exception does, whose message dumps
+	// the response with headers that change on every attempt
+	private static @Nullable Throwable next(Throwable error) {
+		return (error instanceof WriteFailedException) ? null : error.getCause();
 	}
 
 	// two errors are the same when the classes and messages of their cause chains are
 	private static String signature(Throwable error) {
 		StringBuilder signature = new StringBuilder();
 		Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-		for (Throwable cause = error; cause != null && seen.add(cause); cause = cause.getCause()) {
+		for (Throwable cause = error; cause != null && seen.add(cause); cause = next(cause)) {
 			signature.append(cause.getClass().getName())
 				.append(": ")
 				.append(Objects.toString(cause.getMessage()))
