@@ -2,8 +2,8 @@ package dev.kubereconciler.autoconfigure;
 
 import java.util.stream.IntStream;
 
-import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ServiceAccount;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,8 +22,10 @@ import dev.kubereconciler.reconcile.Result;
 
 /**
  * An operator as a user writes it from the README, for {@link PlainJvmOperatorTests} to
- * start in a JVM of its own with no flags: a {@code Fleet} owns one ConfigMap per member
- * (a bulk dependent) and reports its members in a status class without {@code equals}.
+ * start in a JVM of its own with no flags: a {@code Fleet} owns one ServiceAccount per
+ * member (a bulk dependent; a type no other test of the module writes, so that the API
+ * server's request counts are this operator's) and reports its members in a status class
+ * without {@code equals}.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
@@ -39,14 +41,15 @@ public class PlainJvmOperator {
 	}
 
 	@Bean
-	Dependent<Fleet, V1ConfigMap> fleetMembers() {
+	Dependent<Fleet, V1ServiceAccount> fleetMembers() {
 		return Dependent
-			.bulk("members", V1ConfigMap.class,
-					(Fleet fleet, ReconcileContext<Fleet> context) -> IntStream.range(0, fleet.getSpec().getMembers())
-						.mapToObj((index) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(fleet.getMetadata().getName() + "-" + index))
-							.putDataItem("index", String.valueOf(index)))
-						.toList())
+			.bulk("members", V1ServiceAccount.class,
+					(Fleet fleet,
+							ReconcileContext<Fleet> context) -> IntStream.range(0, fleet.getSpec().getMembers())
+								.mapToObj((index) -> new V1ServiceAccount().metadata(new V1ObjectMeta()
+									.name(fleet.getMetadata().getName() + "-" + index)
+									.putAnnotationsItem("plain.test.kubereconciler.dev/index", String.valueOf(index))))
+								.toList())
 			.build();
 	}
 
@@ -74,7 +77,7 @@ public class PlainJvmOperator {
 	}
 
 	/**
-	 * A fleet of {@code spec.members} ConfigMaps.
+	 * A fleet of {@code spec.members} ServiceAccounts.
 	 */
 	@KubernetesResource(group = "plain.test.kubereconciler.dev", version = "v1", kind = "Fleet", plural = "fleets")
 	public static class Fleet extends CustomResource<Fleet.Spec, Fleet.Status> {

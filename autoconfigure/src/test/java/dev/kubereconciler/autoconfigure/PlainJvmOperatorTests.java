@@ -111,7 +111,8 @@ class PlainJvmOperatorTests {
 		return Files.readString(this.log, StandardCharsets.UTF_8);
 	}
 
-	// every request but reads, of fleets (and their status) and ConfigMaps, by its labels
+	// every request but reads, of fleets (and their status) and ServiceAccounts, by
+	// labels
 	private Map<String, Double> writes() throws IOException {
 		Request request = new Request.Builder().url(this.client.getBasePath() + "/metrics").build();
 		Map<String, Double> writes = new TreeMap<>();
@@ -119,7 +120,8 @@ class PlainJvmOperatorTests {
 			Matcher matcher = REQUESTS.matcher(response.body().string());
 			while (matcher.find()) {
 				String labels = matcher.group("labels");
-				boolean ours = labels.contains("resource=\"fleets\"") || labels.contains("resource=\"configmaps\"");
+				boolean ours = labels.contains("resource=\"fleets\"")
+						|| labels.contains("resource=\"serviceaccounts\"");
 				boolean read = READS.stream().anyMatch((verb) -> labels.contains("verb=\"" + verb + "\""));
 				if (ours && !read) {
 					writes.put(labels, Double.parseDouble(matcher.group("value")));
@@ -130,11 +132,11 @@ class PlainJvmOperatorTests {
 	}
 
 	private List<String> members(String fleet) throws Exception {
-		return new CoreV1Api(this.client).listNamespacedConfigMap(this.namespace.name())
+		return new CoreV1Api(this.client).listNamespacedServiceAccount(this.namespace.name())
 			.execute()
 			.getItems()
 			.stream()
-			.map((configMap) -> configMap.getMetadata().getName())
+			.map((account) -> account.getMetadata().getName())
 			.filter((name) -> name.startsWith(fleet + "-"))
 			.sorted()
 			.toList();

@@ -121,28 +121,6 @@ final class KubernetesWriter {
 	}
 
 	/**
-	 * Read an object from the server, not the cache, with its managed fields.
-	 * @param object an object that names the one to read
-	 * @return the server's object, or {@code null} if there is none
-	 * @throws ApiException if the server refuses the read
-	 */
-	<R extends KubernetesObject> @Nullable R read(R object) throws ApiException {
-		try {
-			Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(),
-					new ArrayList<>(), null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
-			@SuppressWarnings("unchecked")
-			R read = (R) this.apiClient.execute(call, object.getClass()).getData();
-			return read;
-		}
-		catch (ApiException ex) {
-			if (ex.getCode() == 404) {
-				return null;
-			}
-			throw ex;
-		}
-	}
-
-	/**
 	 * Read an object from the server as the server's own JSON, which keeps
 	 * {@code metadata.managedFields}: client-java's models drop them when it decodes,
 	 * unless the JVM was started with {@code kubernetes.client.includeManagedFields}.
