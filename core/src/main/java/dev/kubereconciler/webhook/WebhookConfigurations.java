@@ -116,9 +116,8 @@ public record WebhookConfigurations(String name, WebhookClientConfig client, Str
 			.apiVersions(List.of(webhook.type().version()))
 			.resources(List.of(webhook.type().plural()))
 			.operations(webhook.operations().stream().map(Enum::name).sorted().toList())
-			// the server's default, written: the rules are one atomic list, and without
-			// it
-			// a client-side kubectl apply finds them changed on every run
+			// the server's default, written out: the rules are one atomic list, which a
+			// client-side kubectl apply would otherwise find changed on every run
 			.scope("*");
 	}
 
