@@ -33,6 +33,7 @@ import dev.kubereconciler.autoconfigure.reconciler.ControllerDefinitionResolver;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.CompositeControllerListener;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;

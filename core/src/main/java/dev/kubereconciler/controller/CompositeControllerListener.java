@@ -1,21 +1,20 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
-import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ControllerState;
-import dev.kubereconciler.controller.ReconcileOutcome;
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
- * Fans every callback out to several {@link ControllerListener} beans.
+ * Fans every callback out to several {@link ControllerListener}s.
  */
-final class CompositeControllerListener implements ControllerListener {
+public final class CompositeControllerListener implements ControllerListener {
 
 	private final List<ControllerListener> listeners;
 
@@ -23,7 +22,13 @@ final class CompositeControllerListener implements ControllerListener {
 		this.listeners = listeners;
 	}
 
-	static ControllerListener of(List<ControllerListener> listeners) {
+	/**
+	 * Return one listener that tells each of the given ones, in their order.
+	 * @param listeners the listeners
+	 * @return {@link ControllerListener#NONE} for none, the listener itself for one, else
+	 * a composite
+	 */
+	public static ControllerListener of(List<ControllerListener> listeners) {
 		if (listeners.isEmpty()) {
 			return ControllerListener.NONE;
 		}
@@ -37,7 +42,7 @@ final class CompositeControllerListener implements ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		this.listeners.forEach((listener) -> listener.reconcileFinished(controller, request, outcome, nanos, error));
 	}
 
@@ -67,7 +72,7 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
-	public QueueObserver<Request> queueObserver(String controller) {
+	public @Nullable QueueObserver<Request> queueObserver(String controller) {
 		List<QueueObserver<Request>> observers = this.listeners.stream()
 			.map((listener) -> listener.queueObserver(controller))
 			.filter(Objects::nonNull)

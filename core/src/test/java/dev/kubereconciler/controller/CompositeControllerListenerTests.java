@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.controller;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -8,8 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-
-import dev.kubereconciler.controller.ControllerListener;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
