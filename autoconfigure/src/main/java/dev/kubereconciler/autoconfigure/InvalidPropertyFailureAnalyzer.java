@@ -10,7 +10,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 /**
  * Explains an {@link InvalidPropertyException}: the property, its value and the fix.
  */
-class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPropertyException> {
+public class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPropertyException> {
 
 	private static final List<ChronoUnit> UNITS = List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
 			ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS);

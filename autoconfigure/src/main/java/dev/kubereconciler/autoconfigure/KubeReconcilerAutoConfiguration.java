@@ -2,35 +2,26 @@ package dev.kubereconciler.autoconfigure;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.InitializingBean;
-import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
-import dev.kubereconciler.autoconfigure.reconciler.ControllerDefinitionResolver;
-import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.CompositeControllerListener;
@@ -40,10 +31,7 @@ import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
-import dev.kubereconciler.ratelimit.RateLimiter;
-import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
-import dev.kubereconciler.reconcile.Request;
 
 /**
  * Auto-configuration that runs {@code @Reconciler} methods and
@@ -107,18 +95,6 @@ public final class KubeReconcilerAutoConfiguration {
 		return ControllerManager.informerFactory(apiClient);
 	}
 
-	// a post-processor, so that a misspelled key is named before any properties class
-	// binds and fails on it with less to say
-	@Bean
-	static UnknownPropertyCheck kubeReconcilerUnknownPropertyCheck(Environment environment) {
-		return new UnknownPropertyCheck(environment);
-	}
-
-	@Bean
-	static ReconcilerMethodProcessor reconcilerMethodProcessor() {
-		return new ReconcilerMethodProcessor();
-	}
-
 	@Bean(MANAGER_RATE_LIMITER_BEAN_NAME)
 	@ConditionalOnMissingBean(name = MANAGER_RATE_LIMITER_BEAN_NAME)
 	TokenBucketRateLimiter<Object> managerRateLimiter(KubeReconcilerProperties properties) {
@@ -127,87 +103,35 @@ public final class KubeReconcilerAutoConfiguration {
 
 	@Bean
 	ManagedControllers managedControllers(KubeReconcilerProperties properties, ApiClient apiClient,
-			SharedInformerFactory informerFactory, ReconcilerMethodProcessor methods,
-			ObjectProvider<ControllerDefinition> definitionBeans, ObjectProvider<RateLimiterCustomizer> customizers,
+			SharedInformerFactory informerFactory, ControllerDefinitionSource definitions,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
-			ObjectProvider<EventRecorders> eventRecorders, BeanFactory beanFactory, Environment environment) {
-		ControllerDefinitionResolver definitions = new ControllerDefinitionResolver(properties,
-				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
-				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null,
-				(name) -> declaredType(beanFactory, name));
-		return new ManagedControllers(
-				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
-				(resolved) -> {
-					ManagerBuilder builder = ControllerManager.builder(apiClient)
-						.informerFactory(informerFactory)
-						.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
-						.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
-						.listPageSize(ManagerSettings.listPageSize(properties))
-						.priorityQueue(properties.getDefaults().isPriorityQueue())
-						.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
-							.stripManagedFields(properties.getCache().isStripManagedFields())
-							.compact(properties.getCache().isCompact())))
-						.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
-					eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
-					resolved.forEach(builder::controller);
-					if (properties.getLeaderElection().isEnabled()) {
-						builder.leaderElection(
-								LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
-					}
-					if (properties.getSharding().isEnabled()) {
-						ShardingConfigurer.configure(builder, resolved, properties, environment,
-								LeaderElectionSettingsFactory
-									.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE),
-								LeaderElectionSettingsFactory.identity());
-					}
-					return builder.build();
-				}, properties.isAutoStartup());
-	}
-
-	private static @Nullable ResolvableType declaredType(BeanFactory beanFactory, String name) {
-		if (beanFactory instanceof ConfigurableListableBeanFactory listable) {
-			try {
-				return listable.getMergedBeanDefinition(name).getResolvableType();
+			ObjectProvider<EventRecorders> eventRecorders, Environment environment) {
+		return new ManagedControllers(definitions::definitions, (resolved) -> {
+			ManagerBuilder builder = ControllerManager.builder(apiClient)
+				.informerFactory(informerFactory)
+				.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
+				.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
+				.listPageSize(ManagerSettings.listPageSize(properties))
+				.priorityQueue(properties.getDefaults().isPriorityQueue())
+				.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
+					.stripManagedFields(properties.getCache().isStripManagedFields())
+					.compact(properties.getCache().isCompact())))
+				.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
+			eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
+			resolved.forEach(builder::controller);
+			if (properties.getLeaderElection().isEnabled()) {
+				builder
+					.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));
 			}
-			catch (NoSuchBeanDefinitionException ex) {
-				// a singleton registered without a definition: its type is not known
+			if (properties.getSharding().isEnabled()) {
+				ShardingConfigurer.configure(builder, resolved, properties, environment,
+						LeaderElectionSettingsFactory
+							.podNamespace(LeaderElectionSettingsFactory.SERVICE_ACCOUNT_NAMESPACE),
+						LeaderElectionSettingsFactory.identity());
 			}
-		}
-		return null;
-	}
-
-	/**
-	 * Looks up limiter beans by name, adapting client-java limiters; one client-java
-	 * instance always gets the same adapter, so that a manager sees when controllers
-	 * share it.
-	 */
-	static final class RateLimiterBeans {
-
-		private final BeanFactory beanFactory;
-
-		private final Map<Object, RateLimiter<Request>> adapters = new IdentityHashMap<>();
-
-		RateLimiterBeans(BeanFactory beanFactory) {
-			this.beanFactory = beanFactory;
-		}
-
-		@SuppressWarnings("unchecked")
-		@Nullable RateLimiter<Request> find(String name) {
-			if (!this.beanFactory.containsBean(name)) {
-				return null;
-			}
-			Object bean = this.beanFactory.getBean(name);
-			if (bean instanceof RateLimiter<?> limiter) {
-				return (RateLimiter<Request>) limiter;
-			}
-			if (bean instanceof io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<?> clientJava) {
-				return this.adapters.computeIfAbsent(clientJava, (key) -> RateLimiters
-					.fromClientJava((io.kubernetes.client.extended.workqueue.ratelimiter.RateLimiter<Request>) key));
-			}
-			return null;
-		}
-
+			return builder.build();
+		}, properties.isAutoStartup());
 	}
 
 }

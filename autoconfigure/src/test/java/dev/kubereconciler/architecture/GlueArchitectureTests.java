@@ -5,13 +5,16 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 /**
  * The Spring glue's architecture as build rules: it uses the engine's public API only, as
- * a user would, its top-level packages are free of cycles, and only the
- * auto-configuration packages import Spring Boot's auto-configuration.
+ * a user would, its top-level packages and the auto-configuration's sub-packages are free
+ * of cycles, the auto-configuration's root package depends on none of its sub-packages,
+ * and only the auto-configuration packages import Spring Boot's auto-configuration.
  */
 class GlueArchitectureTests {
 
@@ -34,6 +37,23 @@ class GlueArchitectureTests {
 	@Test
 	void autoconfigureAndActuateAreFreeOfCycles() {
 		slices().matching("dev.kubereconciler.(*)..").should().beFreeOfCycles().check(GLUE);
+	}
+
+	// sub-packages build on the root's properties and failure reporting; a bean that
+	// needs a sub-package's type belongs to that sub-package's auto-configuration
+	@Test
+	void autoconfigureRootDependsOnNoSubPackage() {
+		noClasses().that()
+			.resideInAPackage("dev.kubereconciler.autoconfigure")
+			.should()
+			.dependOnClassesThat(resideInAPackage("dev.kubereconciler.autoconfigure..")
+				.and(not(resideInAPackage("dev.kubereconciler.autoconfigure"))))
+			.check(GLUE);
+	}
+
+	@Test
+	void autoconfigureSubPackagesAreFreeOfCycles() {
+		slices().matching("dev.kubereconciler.autoconfigure.(*)..").should().beFreeOfCycles().check(GLUE);
 	}
 
 	@Test

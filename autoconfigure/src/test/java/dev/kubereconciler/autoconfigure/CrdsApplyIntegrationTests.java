@@ -12,6 +12,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -84,7 +85,8 @@ class CrdsApplyIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerRbacAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class WhatsitApplication {
 
@@ -98,7 +100,8 @@ class CrdsApplyIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerRbacAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class ThingummyApplication {
 

@@ -16,6 +16,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.keys.KubeReconcilerPropertyCheckAutoConfiguration;
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.Dependents;
@@ -32,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DependentConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerPropertyCheckAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

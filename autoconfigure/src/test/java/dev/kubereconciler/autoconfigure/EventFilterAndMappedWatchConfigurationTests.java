@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;
@@ -32,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class EventFilterAndMappedWatchConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

@@ -24,6 +24,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.test.KubernetesTest;
@@ -72,9 +73,9 @@ class MeterRegistrationIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerMetricsAutoConfiguration.class,
-			MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
-			CompositeMeterRegistryAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerMetricsAutoConfiguration.class, MetricsAutoConfiguration.class,
+			SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -54,7 +55,8 @@ class ReconcileRecorderIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class,
+			KubeReconcilerDefinitionsAutoConfiguration.class })
 	static class Application {
 
 		@Bean

@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -93,7 +94,8 @@ class SharedManagerBucketIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerRbacAutoConfiguration.class })
 	static class Application {
 
 		@Bean

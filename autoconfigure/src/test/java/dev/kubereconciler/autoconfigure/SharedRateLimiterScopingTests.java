@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Scope;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -33,7 +34,8 @@ class SharedRateLimiterScopingTests {
 	private static final Request KEY = new Request("ns", "same-name");
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 		.withUserConfiguration(TwoControllers.class);

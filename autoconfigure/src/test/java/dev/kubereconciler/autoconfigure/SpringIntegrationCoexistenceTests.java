@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -19,7 +21,8 @@ class SpringIntegrationCoexistenceTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubernetesInformerAutoConfiguration.class,
-				KubernetesReconcilerAutoConfiguration.class, KubeReconcilerAutoConfiguration.class))
+				KubernetesReconcilerAutoConfiguration.class, KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false");
 
 	@Test

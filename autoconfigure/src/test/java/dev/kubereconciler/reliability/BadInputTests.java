@@ -19,6 +19,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -154,7 +155,8 @@ class BadInputTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class,
+			KubeReconcilerDefinitionsAutoConfiguration.class })
 	static class Application {
 
 		@Bean

@@ -25,6 +25,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
@@ -115,8 +116,8 @@ class GracefulShutdownTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class,
-			NeighbourAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerRbacAutoConfiguration.class, NeighbourAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

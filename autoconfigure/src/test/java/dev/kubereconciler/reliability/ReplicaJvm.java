@@ -21,6 +21,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
@@ -96,7 +97,8 @@ final class ReplicaJvm {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class,
+			KubeReconcilerDefinitionsAutoConfiguration.class })
 	static class Client {
 
 		@Bean

@@ -23,7 +23,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import dev.kubereconciler.autoconfigure.WebhookServerLifecycle;
+import dev.kubereconciler.autoconfigure.webhook.WebhookServerLifecycle;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 

@@ -10,15 +10,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.test.KubernetesTestConfiguration;
 
 /**
  * An application with a validator and a defaulter of ConfigMaps, and no controller.
  */
 @Configuration(proxyBeanMethods = false)
-@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class })
+@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+		KubeReconcilerWebhookAutoConfiguration.class })
 @Import(KubernetesTestConfiguration.class)
 class ConfigMapWebhooksApplication {
 

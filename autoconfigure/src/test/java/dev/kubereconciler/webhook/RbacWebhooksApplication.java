@@ -6,8 +6,9 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.crd.StorageVersion;
@@ -22,8 +23,8 @@ import dev.kubereconciler.reconcile.Result;
  * {@code ApiClient} bean is the test's to give.
  */
 @Configuration(proxyBeanMethods = false)
-@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class,
-		KubeReconcilerRbacAutoConfiguration.class })
+@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+		KubeReconcilerWebhookAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class })
 class RbacWebhooksApplication {
 
 	static final String GROUP = "rbac.webhook.test.kubereconciler.dev";

@@ -29,8 +29,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
@@ -145,7 +146,8 @@ class RefusedFinalizerRemovalIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerWebhookAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

@@ -39,7 +39,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-import dev.kubereconciler.autoconfigure.WebhookServerLifecycle;
+import dev.kubereconciler.autoconfigure.webhook.WebhookServerLifecycle;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 

@@ -24,9 +24,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerMetricsAutoConfiguration;
-import dev.kubereconciler.autoconfigure.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
@@ -114,8 +115,9 @@ class WebhookMetricsIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class,
-			KubeReconcilerMetricsAutoConfiguration.class, MetricsAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerWebhookAutoConfiguration.class, KubeReconcilerMetricsAutoConfiguration.class,
+			MetricsAutoConfiguration.class })
 	@Import(ConfigMapWebhooksApplication.class)
 	static class Application {
 

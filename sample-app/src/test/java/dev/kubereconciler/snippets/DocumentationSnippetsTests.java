@@ -45,11 +45,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.io.ByteArrayResource;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.DependentProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
-import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -165,7 +166,9 @@ class DocumentationSnippetsTests {
 	@MethodSource("yamlSnippets")
 	void yamlSnippetStartsTheAutoConfiguration(Snippet snippet) throws IOException {
 		List<PropertySource<?>> sources = propertySources(snippet);
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class))
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+					KubeReconcilerDefinitionsAutoConfiguration.class))
 			.withInitializer((context) -> sources.forEach(context.getEnvironment().getPropertySources()::addFirst))
 			// builds every controller, limiter and the gate, but connects to nothing
 			.withPropertyValues("kube-reconciler.auto-startup=false")

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
@@ -48,7 +49,9 @@ class QuickStartTests {
 			}
 
 		};
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class))
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+					KubeReconcilerDefinitionsAutoConfiguration.class))
 			.withUserConfiguration(KubernetesTestConfiguration.class)
 			.withBean(ConfigMapAuditor.class)
 			.withBean(ControllerListener.class, () -> recorder)

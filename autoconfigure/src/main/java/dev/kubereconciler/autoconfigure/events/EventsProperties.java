@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.events;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 

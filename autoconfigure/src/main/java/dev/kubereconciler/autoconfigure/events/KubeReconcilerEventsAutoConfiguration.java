@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.events;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -21,6 +21,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.events.ApiEventSink;
 import dev.kubereconciler.events.EventDrop;
 import dev.kubereconciler.events.EventRecorderListener;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.keys;
 
 import java.beans.PropertyDescriptor;
 import java.util.ArrayList;

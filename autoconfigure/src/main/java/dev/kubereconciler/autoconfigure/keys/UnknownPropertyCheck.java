@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.keys;
 
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -29,6 +29,10 @@ import org.springframework.boot.origin.SystemEnvironmentOrigin;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
 
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.events.EventsProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.autoconfigure.manifests.DeploymentProperties;
 import dev.kubereconciler.autoconfigure.manifests.RbacProperties;
 

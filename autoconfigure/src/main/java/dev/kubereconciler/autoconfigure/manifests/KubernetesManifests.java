@@ -35,7 +35,7 @@ import org.springframework.core.env.Environment;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.LeaseTimingProperties;
 import dev.kubereconciler.autoconfigure.ShardingProperties;
-import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.crd.ConversionWebhook;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.webhook.ConvertedResource;

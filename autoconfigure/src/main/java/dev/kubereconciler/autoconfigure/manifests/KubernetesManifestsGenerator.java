@@ -10,7 +10,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
-import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.webhook.Webhooks;
 

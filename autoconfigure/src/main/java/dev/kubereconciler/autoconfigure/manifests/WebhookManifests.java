@@ -23,7 +23,7 @@ import io.kubernetes.client.openapi.models.V1Volume;
 import io.kubernetes.client.openapi.models.V1VolumeMount;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.webhook.WebhookClientConfig;
 import dev.kubereconciler.webhook.WebhookConfigurations;
 import dev.kubereconciler.webhook.WebhookServer;

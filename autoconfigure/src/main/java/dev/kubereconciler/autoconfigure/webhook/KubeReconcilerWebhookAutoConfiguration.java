@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.webhook;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,11 +20,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
-import dev.kubereconciler.rbac.PolicyRule;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.webhook.AdmissionDefaulter;
 import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.ConvertedResource;
 import dev.kubereconciler.webhook.VersionConverter;
 import dev.kubereconciler.webhook.WebhookListener;
 import dev.kubereconciler.webhook.Webhooks;
@@ -81,29 +81,6 @@ public final class KubeReconcilerWebhookAutoConfiguration {
 					"the API server calls webhooks only over HTTPS",
 					"Give an https:// URL, such as https://127.0.0.1:9443, or leave it unset.");
 		}
-	}
-
-	// what the registration writes: the configurations by server-side apply (patch, and
-	// create the first time), deleted when the application stops, and the conversion of
-	// the converted CRDs by merge patch, by name. All are cluster-scoped, which no Role
-	// can grant, so they go into a ClusterRole even when the controllers have Roles.
-	@Bean
-	@ConditionalOnBooleanProperty("kube-reconciler.webhooks.register")
-	RbacCustomizer kubeReconcilerWebhookRegistrationRbac(Webhooks webhooks) {
-		return (rules) -> {
-			if (webhooks.isEmpty()) {
-				return;
-			}
-			rules.clusterRule(PolicyRule.of("admissionregistration.k8s.io", "validatingwebhookconfigurations", "create",
-					"patch", "delete"));
-			rules.clusterRule(PolicyRule.of("admissionregistration.k8s.io", "mutatingwebhookconfigurations", "create",
-					"patch", "delete"));
-			if (!webhooks.convertedResources().isEmpty()) {
-				rules.clusterRule(new PolicyRule(List.of("apiextensions.k8s.io"), List.of("customresourcedefinitions"),
-						List.of("patch"),
-						webhooks.convertedResources().stream().map(ConvertedResource::crdName).toList()));
-			}
-		};
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.webhook;
 
 import java.net.InetAddress;
 import java.time.Duration;

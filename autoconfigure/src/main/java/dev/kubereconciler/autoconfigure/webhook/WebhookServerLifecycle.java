@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.webhook;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -29,6 +29,8 @@ import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.SmartLifecycle;
 
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.webhook.Pem;
 import dev.kubereconciler.webhook.SelfSignedCertificate;
 import dev.kubereconciler.webhook.WebhookClientConfig;

@@ -8,6 +8,7 @@ import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.actuate.ControllerActivity;
 import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.actuate.ControllersEndpointWebExtension;
@@ -25,7 +26,7 @@ class KubeReconcilerEndpointAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				KubeReconcilerEndpointAutoConfiguration.class))
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerEndpointAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
 		.withBean(ControllerDefinition.class,

@@ -9,6 +9,7 @@ import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 
@@ -21,7 +22,7 @@ class KubeReconcilerHealthAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				KubeReconcilerHealthAutoConfiguration.class))
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerHealthAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

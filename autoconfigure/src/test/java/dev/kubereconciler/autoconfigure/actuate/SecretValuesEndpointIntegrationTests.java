@@ -35,6 +35,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerMetricsAutoConfiguration;
@@ -143,8 +144,8 @@ class SecretValuesEndpointIntegrationTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ MetricsAutoConfiguration.class, KubeReconcilerAutoConfiguration.class,
-			KubeReconcilerRbacAutoConfiguration.class, KubeReconcilerMetricsAutoConfiguration.class,
-			KubeReconcilerEndpointAutoConfiguration.class })
+			KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class,
+			KubeReconcilerMetricsAutoConfiguration.class, KubeReconcilerEndpointAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class Application {
 

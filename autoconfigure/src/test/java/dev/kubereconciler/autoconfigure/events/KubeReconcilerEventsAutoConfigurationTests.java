@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.events;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -9,6 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.metrics.EventMetrics;
@@ -22,7 +25,7 @@ class KubeReconcilerEventsAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				KubeReconcilerEventsAutoConfiguration.class))
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerEventsAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 

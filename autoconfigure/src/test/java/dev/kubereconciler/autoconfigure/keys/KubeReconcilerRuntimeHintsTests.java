@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.keys;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
@@ -20,6 +20,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.javapoet.ClassName;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.ControllerProperties;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.events.EventsProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.autoconfigure.manifests.DeploymentProperties;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerRuntimeHints;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -86,7 +92,8 @@ class KubeReconcilerRuntimeHintsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(KubeReconcilerAutoConfiguration.class)
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class,
+			KubeReconcilerDefinitionsAutoConfiguration.class })
 	static class Application {
 
 		@Bean

@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.keys;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -11,6 +11,9 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;

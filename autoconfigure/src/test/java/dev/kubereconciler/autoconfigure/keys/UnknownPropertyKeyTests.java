@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.keys;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +35,11 @@ import org.springframework.core.io.ByteArrayResource;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
 import org.springframework.util.ClassUtils;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.InvalidPropertyFailureAnalyzer;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.events.KubeReconcilerEventsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.RbacProperties;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -52,6 +57,7 @@ class UnknownPropertyKeyTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerPropertyCheckAutoConfiguration.class,
 				KubeReconcilerEventsAutoConfiguration.class, KubeReconcilerRbacAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
@@ -324,7 +330,8 @@ class UnknownPropertyKeyTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerEventsAutoConfiguration.class,
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerPropertyCheckAutoConfiguration.class, KubeReconcilerEventsAutoConfiguration.class,
 			KubeReconcilerRbacAutoConfiguration.class })
 	static class App {
 

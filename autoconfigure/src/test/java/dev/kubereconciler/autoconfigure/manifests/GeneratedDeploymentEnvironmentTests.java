@@ -34,7 +34,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.ShardingProperties;
-import dev.kubereconciler.autoconfigure.WebhookProperties;
+import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

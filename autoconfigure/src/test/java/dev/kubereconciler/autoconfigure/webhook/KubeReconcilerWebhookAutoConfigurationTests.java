@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.webhook;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -15,6 +15,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.InvalidPropertyException;
+import dev.kubereconciler.autoconfigure.InvalidPropertyFailureAnalyzer;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.webhook.AdmissionDefaulter;
 import dev.kubereconciler.webhook.AdmissionValidator;
@@ -30,7 +35,7 @@ class KubeReconcilerWebhookAutoConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-				KubeReconcilerWebhookAutoConfiguration.class))
+				KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class))
 		.withPropertyValues("kube-reconciler.auto-startup=false", "kube-reconciler.webhooks.port=0")
 		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
 
@@ -72,9 +77,11 @@ class KubeReconcilerWebhookAutoConfigurationTests {
 
 	@Test
 	void registrationAddsTheRbacOfWhatItWrites() {
-		this.contextRunner.withUserConfiguration(WebhookBeans.class)
+		ApplicationContextRunner withRbac = this.contextRunner
+			.withConfiguration(AutoConfigurations.of(KubeReconcilerRbacAutoConfiguration.class));
+		withRbac.withUserConfiguration(WebhookBeans.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(RbacCustomizer.class));
-		this.contextRunner.withUserConfiguration(WebhookBeans.class)
+		withRbac.withUserConfiguration(WebhookBeans.class)
 			.withPropertyValues("kube-reconciler.webhooks.register=true")
 			.run((context) -> assertThat(context).hasSingleBean(RbacCustomizer.class));
 	}

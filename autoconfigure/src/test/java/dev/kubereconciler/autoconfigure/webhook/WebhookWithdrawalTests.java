@@ -1,4 +1,4 @@
-package dev.kubereconciler.autoconfigure;
+package dev.kubereconciler.autoconfigure.webhook;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -11,6 +11,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 
@@ -69,7 +71,7 @@ class WebhookWithdrawalTests {
 	private static ApplicationContextRunner contextRunner(ApiClient client) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
-					KubeReconcilerWebhookAutoConfiguration.class))
+					KubeReconcilerDefinitionsAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class))
 			.withPropertyValues("kube-reconciler.webhooks.port=0", "kube-reconciler.webhooks.register=true",
 					"kube-reconciler.webhooks.configuration-name=" + NAME,
 					"kube-reconciler.webhooks.namespace-selector." + NAME + "=none")

@@ -25,8 +25,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.crd.CrdInstaller;
@@ -192,7 +193,8 @@ class ConversionWebhookIntegrationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class })
+	@ImportAutoConfiguration({ KubeReconcilerAutoConfiguration.class, KubeReconcilerDefinitionsAutoConfiguration.class,
+			KubeReconcilerWebhookAutoConfiguration.class })
 	@Import(KubernetesTestConfiguration.class)
 	static class GadgetConversionApplication {
 
