@@ -3,12 +3,9 @@ package dev.kubereconciler.actuate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,9 +32,9 @@ public class ControllerActivity implements ControllerListener {
 	/** Default number of retrying keys tracked per controller. */
 	public static final int DEFAULT_ITEM_CAPACITY = 10_000;
 
-	private static final Activity NONE = Activity.none();
+	private static final ControllerTally NONE = ControllerTally.none();
 
-	private final Map<String, Activity> activities = new ConcurrentHashMap<>();
+	private final Map<String, ControllerTally> activities = new ConcurrentHashMap<>();
 
 	private final Clock clock;
 
@@ -71,7 +68,7 @@ public class ControllerActivity implements ControllerListener {
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
 			Throwable error) {
-		Activity activity = record(controller);
+		ControllerTally activity = record(controller);
 		activity.outcomes.get(outcome).increment();
 		if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
 			activity.conflicts.increment();
@@ -85,7 +82,7 @@ public class ControllerActivity implements ControllerListener {
 
 	@Override
 	public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
-		Activity activity = record(controller);
+		ControllerTally activity = record(controller);
 		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
 			activity.delays.get(source).add(delay.toNanos());
@@ -162,7 +159,7 @@ public class ControllerActivity implements ControllerListener {
 	 * @return the counts
 	 */
 	public ReconcileCounts reconciles(String controller) {
-		Activity activity = read(controller);
+		ControllerTally activity = read(controller);
 		return new ReconcileCounts(activity.count(ReconcileOutcome.SUCCESS),
 				activity.count(ReconcileOutcome.ERROR) + activity.count(ReconcileOutcome.PANIC)
 						+ activity.count(ReconcileOutcome.TIMEOUT),
@@ -186,14 +183,14 @@ public class ControllerActivity implements ControllerListener {
 	 * @return the statistics, with every source present
 	 */
 	public DelayStatistics delays(String controller) {
-		Activity activity = read(controller);
+		ControllerTally activity = read(controller);
 		synchronized (activity) {
 			Map<String, SourceStatistics> bySource = new LinkedHashMap<>();
 			long count = 0;
 			long total = 0;
 			long max = 0;
-			for (Map.Entry<DelaySource, Delays> entry : activity.delays.entrySet()) {
-				Delays delays = entry.getValue();
+			for (Map.Entry<DelaySource, ControllerTally.Delays> entry : activity.delays.entrySet()) {
+				ControllerTally.Delays delays = entry.getValue();
 				bySource.put(entry.getKey().label(),
 						new SourceStatistics(delays.count, seconds(delays.totalNanos), seconds(delays.maxNanos)));
 				count += delays.count;
@@ -210,7 +207,7 @@ public class ControllerActivity implements ControllerListener {
 	 * @return the decisions, at most the event capacity
 	 */
 	public List<Decision> decisions(String controller) {
-		Activity activity = read(controller);
+		ControllerTally activity = read(controller);
 		synchronized (activity) {
 			List<Decision> decisions = new ArrayList<>(activity.events);
 			Collections.reverse(decisions);
@@ -241,17 +238,17 @@ public class ControllerActivity implements ControllerListener {
 	 * @param request the key
 	 */
 	public void forget(String controller, Request request) {
-		Activity activity = this.activities.get(controller);
+		ControllerTally activity = this.activities.get(controller);
 		if (activity != null) {
 			activity.retrying.remove(request);
 		}
 	}
 
-	private Activity record(String controller) {
-		return this.activities.computeIfAbsent(controller, (name) -> new Activity());
+	private ControllerTally record(String controller) {
+		return this.activities.computeIfAbsent(controller, (name) -> new ControllerTally());
 	}
 
-	private Activity read(String controller) {
+	private ControllerTally read(String controller) {
 		// reads never create state, so asking about unknown names cannot grow the map
 		return this.activities.getOrDefault(controller, NONE);
 	}
@@ -321,81 +318,6 @@ public class ControllerActivity implements ControllerListener {
 	 * @param retries its rate-limited requeues since it last succeeded
 	 */
 	public record RetryingKey(Request request, long retries) {
-
-	}
-
-	private static final class Delays {
-
-		long count;
-
-		long totalNanos;
-
-		long maxNanos;
-
-		void add(long nanos) {
-			this.count++;
-			this.totalNanos += nanos;
-			this.maxNanos = Math.max(this.maxNanos, nanos);
-		}
-
-	}
-
-	private static final class Activity {
-
-		final Map<ReconcileOutcome, LongAdder> outcomes;
-
-		final LongAdder retries = new LongAdder();
-
-		final LongAdder conflicts = new LongAdder();
-
-		final Map<String, LongAdder> filtered = new ConcurrentHashMap<>();
-
-		final Map<String, DependentTally> dependents = new ConcurrentHashMap<>();
-
-		// guarded by this Activity, like events
-		final Map<DelaySource, Delays> delays;
-
-		final Deque<Decision> events;
-
-		final Map<Request, Long> retrying;
-
-		Activity() {
-			this.outcomes = new EnumMap<>(ReconcileOutcome.class);
-			for (ReconcileOutcome outcome : ReconcileOutcome.values()) {
-				this.outcomes.put(outcome, new LongAdder());
-			}
-			this.delays = new EnumMap<>(DelaySource.class);
-			for (DelaySource source : DelaySource.values()) {
-				this.delays.put(source, new Delays());
-			}
-			this.events = new ArrayDeque<>();
-			this.retrying = new ConcurrentHashMap<>();
-		}
-
-		private Activity(Activity empty) {
-			this.outcomes = Collections.unmodifiableMap(empty.outcomes);
-			this.delays = Collections.unmodifiableMap(empty.delays);
-			// only record() appends events, and it never hands out this instance
-			this.events = new ArrayDeque<>(0);
-			this.retrying = Collections.emptyMap();
-		}
-
-		/**
-		 * Return the activity of a controller that recorded nothing, which reads of
-		 * unknown names share and which therefore must never change.
-		 */
-		static Activity none() {
-			return new Activity(new Activity());
-		}
-
-		long count(ReconcileOutcome outcome) {
-			return this.outcomes.get(outcome).sum();
-		}
-
-		DependentTally dependent(String name) {
-			DependentTally tally = this.dependents.get(name);
-			return (tally != null) ? tally : this.dependents.computeIfAbsent(name, (key) -> new DependentTally());
-		}
 
 	}
 

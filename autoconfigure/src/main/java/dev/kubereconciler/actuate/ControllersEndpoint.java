@@ -1,10 +1,7 @@
 package dev.kubereconciler.actuate;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -22,10 +19,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import dev.kubereconciler.actuate.ControllerActivity.DelayStatistics;
 import dev.kubereconciler.actuate.ControllerActivity.ReconcileCounts;
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiterState;
-import dev.kubereconciler.ratelimit.StormSimulator;
 import dev.kubereconciler.reconcile.Request;
 
 /**
@@ -45,25 +40,13 @@ public class ControllersEndpoint {
 	/** The most retrying keys listed for one controller. */
 	static final int MAX_ITEMS = 20;
 
-	static final int DEFAULT_SIMULATED_ITEMS = 1000;
-
-	static final int DEFAULT_SIMULATED_SECONDS = 60;
-
-	static final int MAX_SIMULATED_ITEMS = 100_000;
-
-	static final int MAX_SIMULATED_SECONDS = 3_600;
-
-	// a limiter that never delays would retry forever at one instant; this bounds
-	// the work
-	static final long MAX_SIMULATED_ATTEMPTS = 5_000_000;
-
-	private static final String HIDDEN = "******";
-
 	private final Supplier<ControllerManager> manager;
 
 	private final ControllerActivity activity;
 
 	private final Show showItems;
+
+	private final Descriptors descriptors;
 
 	/**
 	 * Create the endpoint.
@@ -76,14 +59,16 @@ public class ControllersEndpoint {
 		this.manager = manager;
 		this.activity = activity;
 		this.showItems = showItems;
+		this.descriptors = new Descriptors(activity);
 	}
 
 	@ReadOperation
 	public ControllersDescriptor controllers() {
 		ControllerManager manager = this.manager.get();
 		Map<String, ControllerDescriptor> controllers = new LinkedHashMap<>();
-		manager.controllers().forEach((name, controller) -> controllers.put(name, describe(controller)));
-		return new ControllersDescriptor(describe(manager), controllers);
+		manager.controllers()
+			.forEach((name, controller) -> controllers.put(name, this.descriptors.controller(controller)));
+		return new ControllersDescriptor(this.descriptors.manager(manager), controllers);
 	}
 
 	@ReadOperation
@@ -98,15 +83,15 @@ public class ControllersEndpoint {
 		}
 		List<ItemDescriptor> items = this.activity.retrying(name, MAX_ITEMS)
 			.stream()
-			.map((retrying) -> describe(controller, retrying.request(), retrying.retries(), showKeys))
+			.map((retrying) -> Descriptors.item(controller, retrying.request(), retrying.retries(), showKeys))
 			.toList();
 		List<DecisionDescriptor> events = this.activity.decisions(name)
 			.stream()
-			.map((decision) -> new DecisionDescriptor(showKeys ? decision.request().key() : HIDDEN,
-					label(decision.cause()), decision.source().label(), decision.delay().toString(),
+			.map((decision) -> new DecisionDescriptor(showKeys ? decision.request().key() : Descriptors.HIDDEN,
+					Descriptors.label(decision.cause()), decision.source().label(), decision.delay().toString(),
 					decision.time().toString()))
 			.toList();
-		return new ControllerDetails(name, describe(controller), items, events);
+		return new ControllerDetails(name, this.descriptors.controller(controller), items, events);
 	}
 
 	/**
@@ -126,27 +111,9 @@ public class ControllersEndpoint {
 					"Unknown operation '" + operation + "'; GET " + name + "/simulate is the only one",
 					"Unknown operation");
 		}
-		int keys = within("items", (items != null) ? items : DEFAULT_SIMULATED_ITEMS, MAX_SIMULATED_ITEMS);
-		int horizon = within("seconds", (seconds != null) ? seconds : DEFAULT_SIMULATED_SECONDS, MAX_SIMULATED_SECONDS);
+		StormReplay replay = StormReplay.of(items, seconds);
 		Controller controller = this.manager.get().controller(name);
-		if (controller == null) {
-			return null;
-		}
-		RateLimiterState state = controller.rateLimiter().state();
-		StormSimulator simulator = new StormSimulator(keys, Duration.ofSeconds(horizon), Duration.ofSeconds(1),
-				MAX_SIMULATED_ATTEMPTS);
-		try {
-			StormSimulator.Storm storm = simulator.run(state::rebuild);
-			List<Long> requeues = new ArrayList<>(storm.attempts());
-			// every key's first attempt happens at time 0 and is not a requeue
-			requeues.set(0, requeues.get(0) - keys);
-			return new SimulationDescriptor(name, keys, horizon, state, requeues, storm.total() - keys);
-		}
-		catch (IllegalArgumentException | IllegalStateException ex) {
-			throw new InvalidEndpointRequestException(
-					"Cannot simulate the limiter of controller '" + name + "': " + ex.getMessage(),
-					"Cannot simulate this limiter");
-		}
+		return (controller != null) ? replay.run(name, controller.rateLimiter().state()) : null;
 	}
 
 	/**
@@ -159,13 +126,15 @@ public class ControllersEndpoint {
 	public ManagerDescriptor retuneManager(@Nullable Double qps, @Nullable Integer burst) {
 		ControllerManager manager = this.manager.get();
 		WriteArguments.apply(manager.gate().bucket(), qps, burst);
-		return describe(manager);
+		return this.descriptors.manager(manager);
 	}
 
 	/**
 	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget}
 	 * the backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst}
-	 * of its token bucket.
+	 * of its token bucket. The web maps every action to one path,
+	 * {@code controllers/{name}/{action}}, so this operation only checks the arguments
+	 * and hands over to the action's own method.
 	 * @param name the controller name
 	 * @param action {@code pause}, {@code resume}, {@code forget} or {@code retune}
 	 * @param key the {@code namespace/name} key, for {@code forget} only
@@ -176,91 +145,74 @@ public class ControllersEndpoint {
 	@WriteOperation
 	public ControllerDescriptor act(@Selector String name, @Selector String action, @Nullable String key,
 			@Nullable Double qps, @Nullable Integer burst) {
+		requireController(name);
+		WriteArguments.check(action, key, qps, burst);
+		return switch (action) {
+			case "pause" -> pause(name);
+			case "resume" -> resume(name);
+			case "forget" -> forget(name, key);
+			default -> retune(name, qps, burst);
+		};
+	}
+
+	/**
+	 * Pause a controller: its workers finish their reconcile and take no new keys.
+	 * @param name the controller name
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor pause(String name) {
+		Controller controller = requireController(name);
+		controller.pause();
+		return this.descriptors.controller(controller);
+	}
+
+	/**
+	 * Resume a paused controller's workers.
+	 * @param name the controller name
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor resume(String name) {
+		Controller controller = requireController(name);
+		controller.resume();
+		return this.descriptors.controller(controller);
+	}
+
+	/**
+	 * Forget a key's failure history in a controller's rate limiter.
+	 * @param name the controller name
+	 * @param key the {@code namespace/name} key
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor forget(String name, @Nullable String key) {
+		Controller controller = requireController(name);
+		Request request = WriteArguments.parseKey(key);
+		controller.forget(request);
+		this.activity.forget(name, request);
+		return this.descriptors.controller(controller);
+	}
+
+	/**
+	 * Change the rate and burst of the token bucket in a controller's limiter from now
+	 * on.
+	 * @param name the controller name
+	 * @param qps the new rate in tokens per second, or {@code null} to keep it
+	 * @param burst the new burst, or {@code null} to keep it
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor retune(String name, @Nullable Double qps, @Nullable Integer burst) {
+		Controller controller = requireController(name);
+		WriteArguments.apply(WriteArguments.bucketOf(name, controller.rateLimiter()), qps, burst);
+		return this.descriptors.controller(controller);
+	}
+
+	private Controller requireController(String name) {
 		Controller controller = this.manager.get().controller(name);
 		if (controller == null) {
 			throw new InvalidEndpointRequestException(
 					"No controller named '" + name + "'; there are " + this.manager.get().controllers().keySet(),
 					"Unknown controller");
 		}
-		switch (action) {
-			case "pause", "resume" -> {
-				WriteArguments.none(action, key, qps, burst);
-				if ("pause".equals(action)) {
-					controller.pause();
-				}
-				else {
-					controller.resume();
-				}
-			}
-			case "forget" -> {
-				if (qps != null || burst != null) {
-					throw new InvalidEndpointRequestException("forget takes only 'key'", "Unexpected argument");
-				}
-				Request request = WriteArguments.parseKey(key);
-				controller.forget(request);
-				this.activity.forget(name, request);
-			}
-			case "retune" -> {
-				if (key != null) {
-					throw new InvalidEndpointRequestException("retune takes only 'qps' and 'burst'",
-							"Unexpected argument");
-				}
-				WriteArguments.apply(WriteArguments.bucketOf(name, controller.rateLimiter()), qps, burst);
-			}
-			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "'; use pause, resume, forget or retune", "Unknown action");
-		}
-		return describe(controller);
-	}
-
-	private int within(String name, int value, int max) {
-		if (value < 1 || value > max) {
-			throw new InvalidEndpointRequestException(name + " must be between 1 and " + max + ", was " + value,
-					"Invalid " + name);
-		}
-		return value;
-	}
-
-	private ManagerDescriptor describe(ControllerManager manager) {
-		ManagerGate gate = manager.gate();
-		return new ManagerDescriptor(manager.isLeader(), manager.isLeaderElectionEnabled(), gate.bucket().state(),
-				gate.appliesTo().stream().map(ControllersEndpoint::label).toList(),
-				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted(),
-				ShardingDescriptor.of(manager));
-	}
-
-	private ControllerDescriptor describe(Controller controller) {
-		String name = controller.name();
-		return new ControllerDescriptor(controller.resourceType().displayName(), controller.state().label(),
-				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
-				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
-						controller.queue().inFlight(), depthByPriority(controller)),
-				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
-				this.activity.delays(name),
-				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
-				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity));
-	}
-
-	private static Map<String, Integer> depthByPriority(Controller controller) {
-		// highest priority first, the order in which the keys are handed out
-		Map<String, Integer> depth = new LinkedHashMap<>();
-		controller.queue()
-			.depthByPriority()
-			.entrySet()
-			.stream()
-			.sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
-			.forEach((entry) -> depth.put(String.valueOf(entry.getKey()), entry.getValue()));
-		return depth;
-	}
-
-	private static ItemDescriptor describe(Controller controller, Request request, long retries, boolean showKeys) {
-		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
-		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
-				nextAttemptIn.toString());
-	}
-
-	private static String label(Enum<?> value) {
-		return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+		return controller;
 	}
 
 	/**

@@ -21,9 +21,29 @@ final class WriteArguments {
 	private WriteArguments() {
 	}
 
-	static void none(String action, @Nullable String key, @Nullable Double qps, @Nullable Integer burst) {
-		if (key != null || qps != null || burst != null) {
-			throw new InvalidEndpointRequestException(action + " takes no arguments", "Unexpected argument");
+	/**
+	 * Check that an action is known and that it was given only the arguments it takes.
+	 */
+	static void check(String action, @Nullable String key, @Nullable Double qps, @Nullable Integer burst) {
+		switch (action) {
+			case "pause", "resume" -> {
+				if (key != null || qps != null || burst != null) {
+					throw new InvalidEndpointRequestException(action + " takes no arguments", "Unexpected argument");
+				}
+			}
+			case "forget" -> {
+				if (qps != null || burst != null) {
+					throw new InvalidEndpointRequestException("forget takes only 'key'", "Unexpected argument");
+				}
+			}
+			case "retune" -> {
+				if (key != null) {
+					throw new InvalidEndpointRequestException("retune takes only 'qps' and 'burst'",
+							"Unexpected argument");
+				}
+			}
+			default -> throw new InvalidEndpointRequestException(
+					"Unknown action '" + action + "'; use pause, resume, forget or retune", "Unknown action");
 		}
 	}
 

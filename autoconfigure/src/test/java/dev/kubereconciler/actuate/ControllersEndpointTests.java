@@ -310,8 +310,8 @@ class ControllersEndpointTests {
 	void pauseAndResumeAController() {
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("flaky", this::failTwiceThenSucceed));
 		start("flaky");
-		assertThat(endpoint.act("flaky", "pause", null, null, null).state()).isEqualTo("paused");
-		assertThat(endpoint.act("flaky", "resume", null, null, null).state()).isEqualTo("running");
+		assertThat(endpoint.pause("flaky").state()).isEqualTo("paused");
+		assertThat(endpoint.resume("flaky").state()).isEqualTo("running");
 	}
 
 	@Test
@@ -321,7 +321,7 @@ class ControllersEndpointTests {
 		flaky.enqueue(new Request("ns", "a"));
 		await().until(() -> idle(flaky) && flaky.queue().waiting() == 1);
 		assertThat(flaky.queue().numRequeues(new Request("ns", "a"))).isEqualTo(1);
-		endpoint.act("flaky", "forget", "ns/a", null, null);
+		endpoint.forget("flaky", "ns/a");
 		assertThat(flaky.queue().numRequeues(new Request("ns", "a"))).isZero();
 		assertThat(endpoint.controller("flaky").items()).isEmpty();
 		// the count of what happened stays
@@ -331,11 +331,10 @@ class ControllersEndpointTests {
 	@Test
 	void retuneChangesAControllersBucketAndTheManagersBucket() {
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("flaky", this::failTwiceThenSucceed));
-		ControllerDescriptor retuned = endpoint.act("flaky", "retune", null, 2.5, 7);
+		ControllerDescriptor retuned = endpoint.retune("flaky", 2.5, 7);
 		assertThat(retuned.rateLimiter().children().get(1).config()).containsEntry("qps", 2.5)
 			.containsEntry("burst", 7);
-		assertThat(endpoint.act("flaky", "retune", null, null, 3).rateLimiter().children().get(1).config())
-			.containsEntry("qps", 2.5)
+		assertThat(endpoint.retune("flaky", null, 3).rateLimiter().children().get(1).config()).containsEntry("qps", 2.5)
 			.containsEntry("burst", 3);
 		assertThat(endpoint.retuneManager(50.0, 5).rateLimiter().config()).containsEntry("qps", 50.0)
 			.containsEntry("burst", 5);
@@ -350,17 +349,17 @@ class ControllersEndpointTests {
 				definition("two-buckets", (request) -> Result.done())
 					.rateLimiter(RateLimiters.maxOf(RateLimiters.bucket(1, 1), RateLimiters.bucket(2, 2))));
 		start("flaky");
-		assertInvalid(() -> endpoint.act("flaky", "retune", null, 0.0, 5), "qps must be greater than 0");
-		assertInvalid(() -> endpoint.act("flaky", "retune", null, Double.NaN, null), "qps must be greater than 0");
-		assertInvalid(() -> endpoint.act("flaky", "retune", null, 5.0, 0), "burst must be at least 1");
-		assertInvalid(() -> endpoint.act("flaky", "retune", null, null, null), "retune needs 'qps', 'burst' or both");
+		assertInvalid(() -> endpoint.retune("flaky", 0.0, 5), "qps must be greater than 0");
+		assertInvalid(() -> endpoint.retune("flaky", Double.NaN, null), "qps must be greater than 0");
+		assertInvalid(() -> endpoint.retune("flaky", 5.0, 0), "burst must be at least 1");
+		assertInvalid(() -> endpoint.retune("flaky", null, null), "retune needs 'qps', 'burst' or both");
 		assertInvalid(() -> endpoint.act("flaky", "retune", "ns/a", 1.0, null), "retune takes only 'qps' and 'burst'");
 		assertInvalid(() -> endpoint.retuneManager(-1.0, 5), "qps must be greater than 0");
-		assertInvalid(() -> endpoint.act("backoff-only", "retune", null, 1.0, null), "has 0 token buckets");
-		assertInvalid(() -> endpoint.act("two-buckets", "retune", null, 1.0, null), "has 2 token buckets");
-		assertInvalid(() -> endpoint.act("flaky", "forget", null, null, null), "forget needs a 'key'");
-		assertInvalid(() -> endpoint.act("flaky", "forget", "ns/", null, null), "'ns/' is not a key");
-		assertInvalid(() -> endpoint.act("flaky", "forget", "a/b/c", null, null), "'a/b/c' is not a key");
+		assertInvalid(() -> endpoint.retune("backoff-only", 1.0, null), "has 0 token buckets");
+		assertInvalid(() -> endpoint.retune("two-buckets", 1.0, null), "has 2 token buckets");
+		assertInvalid(() -> endpoint.forget("flaky", null), "forget needs a 'key'");
+		assertInvalid(() -> endpoint.forget("flaky", "ns/"), "'ns/' is not a key");
+		assertInvalid(() -> endpoint.forget("flaky", "a/b/c"), "'a/b/c' is not a key");
 		assertInvalid(() -> endpoint.act("flaky", "forget", "ns/a", 1.0, null), "forget takes only 'key'");
 		assertInvalid(() -> endpoint.act("flaky", "pause", "ns/a", null, null), "pause takes no arguments");
 		assertInvalid(() -> endpoint.act("flaky", "restart", null, null, null), "Unknown action 'restart'");

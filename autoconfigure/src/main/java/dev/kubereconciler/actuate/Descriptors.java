@@ -1,0 +1,74 @@
+package dev.kubereconciler.actuate;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDescriptor;
+import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
+import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
+import dev.kubereconciler.actuate.ControllersEndpoint.QueueDescriptor;
+import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ManagerGate;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Request;
+
+/**
+ * Describes the manager and its controllers for the {@code controllers} endpoint, from
+ * their live state and the recorded {@link ControllerActivity}.
+ */
+final class Descriptors {
+
+	/** What a key is shown as to those who may not see keys. */
+	static final String HIDDEN = "******";
+
+	private final ControllerActivity activity;
+
+	Descriptors(ControllerActivity activity) {
+		this.activity = activity;
+	}
+
+	ManagerDescriptor manager(ControllerManager manager) {
+		ManagerGate gate = manager.gate();
+		return new ManagerDescriptor(manager.isLeader(), manager.isLeaderElectionEnabled(), gate.bucket().state(),
+				gate.appliesTo().stream().map(Descriptors::label).toList(),
+				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted(),
+				ShardingDescriptor.of(manager));
+	}
+
+	ControllerDescriptor controller(Controller controller) {
+		String name = controller.name();
+		return new ControllerDescriptor(controller.resourceType().displayName(), controller.state().label(),
+				controller.definition().maxConcurrentReconciles(), controller.activeWorkers(),
+				new QueueDescriptor(controller.queue().depth(), controller.queue().waiting(),
+						controller.queue().inFlight(), depthByPriority(controller)),
+				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
+				this.activity.delays(name),
+				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
+				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity));
+	}
+
+	private static Map<String, Integer> depthByPriority(Controller controller) {
+		// highest priority first, the order in which the keys are handed out
+		Map<String, Integer> depth = new LinkedHashMap<>();
+		controller.queue()
+			.depthByPriority()
+			.entrySet()
+			.stream()
+			.sorted(Map.Entry.<Integer, Integer>comparingByKey().reversed())
+			.forEach((entry) -> depth.put(String.valueOf(entry.getKey()), entry.getValue()));
+		return depth;
+	}
+
+	static ItemDescriptor item(Controller controller, Request request, long retries, boolean showKeys) {
+		Duration nextAttemptIn = controller.queue().remainingDelay(request).orElse(Duration.ZERO);
+		return new ItemDescriptor(showKeys ? request.key() : HIDDEN, retries, controller.queue().numRequeues(request),
+				nextAttemptIn.toString());
+	}
+
+	static String label(Enum<?> value) {
+		return value.name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+}
