@@ -2,23 +2,16 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.crd.CrdFiles;
-import dev.kubereconciler.leaderelection.LeaderElectionSettings;
-import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.reconcile.Trigger;
 
 /**
  * Configuration properties for kube-reconciler.
@@ -61,7 +54,8 @@ public class KubeReconcilerProperties {
 	/**
 	 * Leader election through a coordination.k8s.io/v1 Lease.
 	 */
-	private final LeaderElection leaderElection = new LeaderElection();
+	@NestedConfigurationProperty
+	private final LeaderElectionProperties leaderElection = new LeaderElectionProperties();
 
 	/**
 	 * Sharding of the keys across replicas through coordination.k8s.io/v1 Leases.
@@ -120,7 +114,7 @@ public class KubeReconcilerProperties {
 		return this.manager;
 	}
 
-	public LeaderElection getLeaderElection() {
+	public LeaderElectionProperties getLeaderElection() {
 		return this.leaderElection;
 	}
 
@@ -209,16 +203,16 @@ public class KubeReconcilerProperties {
 			return this.resyncPeriod;
 		}
 
+		public void setResyncPeriod(Duration resyncPeriod) {
+			this.resyncPeriod = resyncPeriod;
+		}
+
 		public boolean isPriorityQueue() {
 			return this.priorityQueue;
 		}
 
 		public void setPriorityQueue(boolean priorityQueue) {
 			this.priorityQueue = priorityQueue;
-		}
-
-		public void setResyncPeriod(Duration resyncPeriod) {
-			this.resyncPeriod = resyncPeriod;
 		}
 
 		public RateLimiterProperties getRateLimiter() {
@@ -236,143 +230,11 @@ public class KubeReconcilerProperties {
 		 * The token bucket that every reconcile of every controller passes before it
 		 * runs.
 		 */
-		private final ManagerRateLimiter rateLimiter = new ManagerRateLimiter();
+		@NestedConfigurationProperty
+		private final ManagerRateLimiterProperties rateLimiter = new ManagerRateLimiterProperties();
 
-		public ManagerRateLimiter getRateLimiter() {
+		public ManagerRateLimiterProperties getRateLimiter() {
 			return this.rateLimiter;
-		}
-
-	}
-
-	/**
-	 * The shared manager-level token bucket.
-	 */
-	public static class ManagerRateLimiter extends TokenBucketProperties {
-
-		/**
-		 * Longest a worker waits at the gate; a key that would wait longer gives its
-		 * token back and waits in the queue instead. Unset means no limit.
-		 */
-		private @Nullable Duration maxWait;
-
-		/**
-		 * Which causes of a reconcile pass through the bucket: event, retry,
-		 * requeue-after.
-		 */
-		private Set<Trigger> appliesTo = EnumSet.copyOf(Trigger.queued());
-
-		/**
-		 * Whether qps and burst are each replica's (replica) or the whole cluster's,
-		 * divided among the live members when sharding is enabled (cluster).
-		 */
-		private Scope scope = Scope.REPLICA;
-
-		public @Nullable Duration getMaxWait() {
-			return this.maxWait;
-		}
-
-		public void setMaxWait(@Nullable Duration maxWait) {
-			this.maxWait = maxWait;
-		}
-
-		public Set<Trigger> getAppliesTo() {
-			return this.appliesTo;
-		}
-
-		public void setAppliesTo(Set<Trigger> appliesTo) {
-			this.appliesTo = appliesTo;
-		}
-
-		public Scope getScope() {
-			return this.scope;
-		}
-
-		public void setScope(Scope scope) {
-			this.scope = scope;
-		}
-
-	}
-
-	/**
-	 * Whose rate the manager bucket's qps and burst are.
-	 */
-	public enum Scope {
-
-		/**
-		 * Each replica's own rate.
-		 */
-		REPLICA,
-
-		/**
-		 * The whole cluster's rate: with sharding, each replica gets qps/N and burst/N of
-		 * the N live members, retuned when they change.
-		 */
-		CLUSTER
-
-	}
-
-	/**
-	 * Leader election settings.
-	 */
-	public static class LeaderElection extends LeaseTimingProperties {
-
-		/**
-		 * Whether only the instance holding the Lease runs controllers.
-		 */
-		private boolean enabled;
-
-		/**
-		 * Name of the Lease. Defaults to "<spring.application.name>-leader", or
-		 * "kube-reconciler-leader" without an application name.
-		 */
-		private @Nullable String leaseName;
-
-		/**
-		 * Namespace of the Lease. Defaults to the pod's namespace, else "default".
-		 */
-		private @Nullable String leaseNamespace;
-
-		/**
-		 * Whether followers start their informers and sync their caches before they win
-		 * the Lease (a warm standby), so that a new leader does not wait for a full list.
-		 * With false, a follower lists only once it wins the Lease.
-		 */
-		private boolean warmup = LeaderElectionSettings.DEFAULT_WARMUP;
-
-		public LeaderElection() {
-			super(LeaseTiming.DEFAULTS);
-		}
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public @Nullable String getLeaseName() {
-			return this.leaseName;
-		}
-
-		public void setLeaseName(@Nullable String leaseName) {
-			this.leaseName = leaseName;
-		}
-
-		public @Nullable String getLeaseNamespace() {
-			return this.leaseNamespace;
-		}
-
-		public void setLeaseNamespace(@Nullable String leaseNamespace) {
-			this.leaseNamespace = leaseNamespace;
-		}
-
-		public boolean isWarmup() {
-			return this.warmup;
-		}
-
-		public void setWarmup(boolean warmup) {
-			this.warmup = warmup;
 		}
 
 	}

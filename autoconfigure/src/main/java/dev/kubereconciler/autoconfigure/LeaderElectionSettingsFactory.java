@@ -9,7 +9,6 @@ import java.util.UUID;
 
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.LeaderElection;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.leaderelection.LeaseTiming;
 
@@ -28,11 +27,11 @@ public final class LeaderElectionSettingsFactory {
 	private LeaderElectionSettingsFactory() {
 	}
 
-	static LeaderElectionSettings create(LeaderElection config, Environment environment) {
+	static LeaderElectionSettings create(LeaderElectionProperties config, Environment environment) {
 		return create(config, environment, SERVICE_ACCOUNT_NAMESPACE);
 	}
 
-	static LeaderElectionSettings create(LeaderElection config, Environment environment, Path namespaceFile) {
+	static LeaderElectionSettings create(LeaderElectionProperties config, Environment environment, Path namespaceFile) {
 		String name = (config.getLeaseName() != null) ? config.getLeaseName()
 				: environment.getProperty("spring.application.name", "kube-reconciler") + "-leader";
 		String namespace = (config.getLeaseNamespace() != null) ? config.getLeaseNamespace()

@@ -3,7 +3,6 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 import java.util.EnumSet;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.ManagerRateLimiter;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -23,7 +22,7 @@ final class ManagerSettings {
 	private ManagerSettings() {
 	}
 
-	static TokenBucketRateLimiter<Object> bucket(ManagerRateLimiter config) {
+	static TokenBucketRateLimiter<Object> bucket(ManagerRateLimiterProperties config) {
 		if (config.getBurst() != null) {
 			RateLimiterFactory.requireBurst(BUCKET + "burst", config.getBurst());
 		}
@@ -37,7 +36,7 @@ final class ManagerSettings {
 		return RateLimiters.bucket(config.getQps(), burst);
 	}
 
-	static ManagerGate gate(ManagerRateLimiter config, TokenBucketRateLimiter<?> bucket) {
+	static ManagerGate gate(ManagerRateLimiterProperties config, TokenBucketRateLimiter<?> bucket) {
 		Duration maxWait = config.getMaxWait();
 		if (maxWait != null && maxWait.isNegative()) {
 			throw new InvalidPropertyException(BUCKET + "max-wait", maxWait, "the max wait cannot be negative",

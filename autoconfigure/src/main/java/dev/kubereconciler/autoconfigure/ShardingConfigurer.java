@@ -5,7 +5,7 @@ import java.util.List;
 
 import org.springframework.core.env.Environment;
 
-import dev.kubereconciler.autoconfigure.KubeReconcilerProperties.Scope;
+import dev.kubereconciler.autoconfigure.ManagerRateLimiterProperties.Scope;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ManagerBuilder;

@@ -33,6 +33,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.LeaderElectionProperties;
 import dev.kubereconciler.autoconfigure.LeaseTimingProperties;
 import dev.kubereconciler.autoconfigure.ShardingProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
@@ -214,7 +215,7 @@ public class KubernetesManifests {
 		List<V1EnvVar> env = new ArrayList<>();
 		env.add(EnvironmentVariables.of("management.endpoint.health.probes.enabled", true));
 		ports(env);
-		KubeReconcilerProperties.LeaderElection election = this.properties.getLeaderElection();
+		LeaderElectionProperties election = this.properties.getLeaderElection();
 		String leaderElection = "kube-reconciler.leader-election.";
 		env.add(EnvironmentVariables.of(leaderElection + "enabled", election.isEnabled()));
 		if (election.isEnabled()) {

@@ -33,6 +33,7 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.LeaderElectionProperties;
 import dev.kubereconciler.autoconfigure.ShardingProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 
@@ -61,7 +62,7 @@ class GeneratedDeploymentEnvironmentTests {
 				"--kube-reconciler.shutdown-timeout=20s", "--kube-reconciler.webhooks.port=9555",
 				"--management.server.port=9090", "--kube-reconciler.deployment.jvm-options=-Dspring.aot.enabled=true");
 		Bound bound = bind(environment());
-		KubeReconcilerProperties.LeaderElection election = bound.properties().getLeaderElection();
+		LeaderElectionProperties election = bound.properties().getLeaderElection();
 		assertThat(election.isEnabled()).isTrue();
 		assertThat(election.getLeaseName()).isEqualTo("judge-leader");
 		assertThat(election.getLeaseNamespace()).isEqualTo("ops");
