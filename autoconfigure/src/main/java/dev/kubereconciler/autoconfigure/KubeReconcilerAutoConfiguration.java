@@ -35,7 +35,9 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
  * Auto-configuration that runs {@code @Reconciler} methods and
- * {@link ControllerDefinition} beans as managed Kubernetes controllers.
+ * {@link ControllerDefinition} beans as managed Kubernetes controllers: the client, the
+ * informer factory, the CRDs applied at startup, the manager bucket and the manager
+ * itself, built from the definitions a {@link ControllerDefinitionSource} resolves.
  */
 @AutoConfiguration(
 		afterName = { "io.kubernetes.client.spring.extended.controller.config.KubernetesInformerAutoConfiguration",
