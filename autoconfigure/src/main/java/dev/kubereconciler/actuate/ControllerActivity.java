@@ -12,8 +12,11 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
@@ -70,9 +73,9 @@ public class ControllerActivity implements ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		Activity activity = record(controller);
-		activity.outcomes.get(outcome).increment();
+		activity.outcome(outcome).increment();
 		if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
 			activity.conflicts.increment();
 		}
@@ -88,7 +91,7 @@ public class ControllerActivity implements ControllerListener {
 		Activity activity = record(controller);
 		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
-			activity.delays.get(source).add(delay.toNanos());
+			activity.delays(source).add(delay.toNanos());
 			if (this.eventCapacity > 0) {
 				if (activity.events.size() == this.eventCapacity) {
 					activity.events.removeFirst();
@@ -389,7 +392,16 @@ public class ControllerActivity implements ControllerListener {
 		}
 
 		long count(ReconcileOutcome outcome) {
-			return this.outcomes.get(outcome).sum();
+			return outcome(outcome).sum();
+		}
+
+		// both constructors fill the outcomes and the delays with every constant
+		LongAdder outcome(ReconcileOutcome outcome) {
+			return Objects.requireNonNull(this.outcomes.get(outcome));
+		}
+
+		Delays delays(DelaySource source) {
+			return Objects.requireNonNull(this.delays.get(source));
 		}
 
 		DependentTally dependent(String name) {

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.controller.ReconcileOutcome;
@@ -37,7 +39,7 @@ final class CompositeControllerListener implements ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		this.listeners.forEach((listener) -> listener.reconcileFinished(controller, request, outcome, nanos, error));
 	}
 
@@ -67,7 +69,7 @@ final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
-	public QueueObserver<Request> queueObserver(String controller) {
+	public @Nullable QueueObserver<Request> queueObserver(String controller) {
 		List<QueueObserver<Request>> observers = this.listeners.stream()
 			.map((listener) -> listener.queueObserver(controller))
 			.filter(Objects::nonNull)

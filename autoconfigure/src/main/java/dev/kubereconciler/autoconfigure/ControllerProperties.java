@@ -55,7 +55,7 @@ public class ControllerProperties {
 	 * Finalizer, such as "example.com/cleanup", that the controller adds to its objects
 	 * and removes once its cleanup succeeded; overrides @Reconciler(finalizer).
 	 */
-	private String finalizer;
+	private @Nullable String finalizer;
 
 	/**
 	 * Event filters that every update of a primary object must pass to reconcile it:
@@ -63,7 +63,7 @@ public class ControllerProperties {
 	 * or the name of an EventPredicate bean. Replaces the filters set in code; empty for
 	 * none.
 	 */
-	private List<String> eventFilters;
+	private @Nullable List<String> eventFilters;
 
 	/**
 	 * Rate limiter for failures and Result.requeue().
@@ -140,11 +140,11 @@ public class ControllerProperties {
 		this.labelSelector = labelSelector;
 	}
 
-	public List<String> getEventFilters() {
+	public @Nullable List<String> getEventFilters() {
 		return this.eventFilters;
 	}
 
-	public void setEventFilters(List<String> eventFilters) {
+	public void setEventFilters(@Nullable List<String> eventFilters) {
 		this.eventFilters = (eventFilters != null) ? new ArrayList<>(eventFilters) : null;
 	}
 

@@ -1,5 +1,6 @@
 package dev.kubereconciler.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -24,7 +25,7 @@ public class EventsProperties {
 	 * The reportingInstance of every event; defaults to the HOSTNAME environment variable
 	 * (the pod name), else the host name.
 	 */
-	private String reportingInstance;
+	private @Nullable String reportingInstance;
 
 	public boolean isEnabled() {
 		return this.enabled;
@@ -42,11 +43,11 @@ public class EventsProperties {
 		this.bufferCapacity = bufferCapacity;
 	}
 
-	public String getReportingInstance() {
+	public @Nullable String getReportingInstance() {
 		return this.reportingInstance;
 	}
 
-	public void setReportingInstance(String reportingInstance) {
+	public void setReportingInstance(@Nullable String reportingInstance) {
 		this.reportingInstance = reportingInstance;
 	}
 

@@ -2,6 +2,8 @@ package dev.kubereconciler.autoconfigure;
 
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.leaderelection.LeaseTiming;
 
 /**
@@ -33,12 +35,12 @@ public class ShardingProperties extends LeaseTimingProperties {
 	 * Prefix of the Lease names ("<prefix>-member-<identity>", "<prefix>-partition-<n>").
 	 * Defaults to "<spring.application.name>-shard", or "kube-reconciler-shard".
 	 */
-	private String leasePrefix;
+	private @Nullable String leasePrefix;
 
 	/**
 	 * Namespace of the Leases. Defaults to the pod's namespace, else "default".
 	 */
-	private String leaseNamespace;
+	private @Nullable String leaseNamespace;
 
 	public ShardingProperties() {
 		super(DEFAULT_TIMING);
@@ -60,19 +62,19 @@ public class ShardingProperties extends LeaseTimingProperties {
 		this.partitions = partitions;
 	}
 
-	public String getLeasePrefix() {
+	public @Nullable String getLeasePrefix() {
 		return this.leasePrefix;
 	}
 
-	public void setLeasePrefix(String leasePrefix) {
+	public void setLeasePrefix(@Nullable String leasePrefix) {
 		this.leasePrefix = leasePrefix;
 	}
 
-	public String getLeaseNamespace() {
+	public @Nullable String getLeaseNamespace() {
 		return this.leaseNamespace;
 	}
 
-	public void setLeaseNamespace(String leaseNamespace) {
+	public void setLeaseNamespace(@Nullable String leaseNamespace) {
 		this.leaseNamespace = leaseNamespace;
 	}
 

@@ -100,13 +100,18 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	 */
 	private static boolean inOverriddenList(ConfigurationProperty property, List<ConfigurationPropertySource> sources) {
 		ConfigurationPropertyName name = property.getName();
+		ConfigurationPropertySource own = property.getSource();
+		if (own == null) {
+			// every unbound property was read from a source; one from none is in no list
+			return false;
+		}
 		for (int i = 1; i < name.getNumberOfElements(); i++) {
 			if (!name.isNumericIndex(i)) {
 				continue;
 			}
 			ConfigurationPropertyName list = name.chop(i);
 			for (ConfigurationPropertySource source : sources) {
-				if (source.getUnderlyingSource() == property.getSource().getUnderlyingSource()) {
+				if (source.getUnderlyingSource() == own.getUnderlyingSource()) {
 					break;
 				}
 				if (source.getConfigurationProperty(list) != null

@@ -3,6 +3,8 @@ package dev.kubereconciler.test;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.annotation.AnnotatedGenericBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -24,7 +26,7 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory {
 
 	@Override
-	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		// searches superclasses, meta-annotations and, for @Nested classes, the
 		// enclosing class, as the JUnit extension itself does

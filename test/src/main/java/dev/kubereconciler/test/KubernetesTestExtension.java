@@ -205,7 +205,11 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			if (type == KubernetesTestServer.class) {
 				return this.server;
 			}
-			return (type == TestNamespace.class) ? this.namespace : null;
+			if (type == TestNamespace.class) {
+				return this.namespace;
+			}
+			// both callers ask supports(type) first
+			throw new IllegalArgumentException("@KubernetesTest injects no " + type.getName());
 		}
 
 		@Override
