@@ -79,8 +79,7 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 			}
 		});
 		// a KUBE_RECONCILER_ variable that binds once respelled is the wrong spelling of
-		// a
-		// real key; one that binds to nothing either way is someone else's
+		// a real key; one that binds to nothing either way is someone else's
 		Map<String, String> respelled = new LinkedHashMap<>(checked.respelled());
 		unknown.removeIf((property) -> respelled.remove(variable(property)) != null);
 		if (!respelled.isEmpty()) {

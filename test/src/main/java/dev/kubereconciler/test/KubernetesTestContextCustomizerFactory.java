@@ -47,8 +47,7 @@ class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			// several test contexts live at once in one JVM: each serves its webhooks on
-			// a
-			// free port unless the test or the application names one
+			// a free port unless the test or the application names one
 			context.getEnvironment()
 				.getPropertySources()
 				.addLast(new MapPropertySource("kubernetesTest", Map.of(WEBHOOK_PORT, "0")));

@@ -361,8 +361,7 @@ class DependentsIntegrationTests {
 			this.manager.stop();
 			patchSpec("restart", "{\"spec\":{\"exposed\":false}}");
 			// as after a restart, or on another replica: a controller that applied
-			// nothing
-			// yet
+			// nothing yet
 			this.manager = publishing(elsewhere);
 			this.manager.start();
 			await().atMost(TIMEOUT)
