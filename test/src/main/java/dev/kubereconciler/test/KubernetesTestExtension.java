@@ -27,6 +27,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;
+import dev.kubereconciler.test.rbac.RbacProofExtension;
 
 /**
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the

@@ -5,11 +5,9 @@
  * Public API: {@link dev.kubereconciler.test.KubernetesTest} and its extension, the
  * {@link dev.kubereconciler.test.KubernetesTestServer} with its assets and namespaces,
  * the Spring wiring ({@link dev.kubereconciler.test.KubernetesTestConfiguration},
- * {@link dev.kubereconciler.test.LocalApiServerConfiguration}), the RBAC proof
- * ({@link dev.kubereconciler.test.RbacProofExtension},
- * {@link dev.kubereconciler.test.RbacAuthorizer},
- * {@link dev.kubereconciler.test.ApiRequestRecorder}) and the envtest downloader behind
- * {@code ./dev setup}. The package-private types are internal.
+ * {@link dev.kubereconciler.test.LocalApiServerConfiguration}) and the envtest downloader
+ * behind {@code ./dev setup}. The package-private types are internal. The RBAC proof that
+ * runs after a Spring test class is in {@link dev.kubereconciler.test.rbac}.
  */
 @NullMarked
 package dev.kubereconciler.test;
