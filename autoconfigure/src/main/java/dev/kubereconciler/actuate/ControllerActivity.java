@@ -67,7 +67,7 @@ public class ControllerActivity implements ControllerListener {
 
 	@Override
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
-			Throwable error) {
+			@Nullable Throwable error) {
 		ControllerTally activity = record(controller);
 		activity.outcomes.get(outcome).increment();
 		if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {

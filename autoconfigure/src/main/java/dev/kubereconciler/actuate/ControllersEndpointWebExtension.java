@@ -153,9 +153,9 @@ public class ControllersEndpointWebExtension {
 	 * @param error always {@code Bad Request}
 	 * @param message what is wrong, and what would be right
 	 */
-	public record BadRequest(int status, String error, String message) implements OperationResponseBody {
+	public record BadRequest(int status, String error, @Nullable String message) implements OperationResponseBody {
 
-		BadRequest(String message) {
+		BadRequest(@Nullable String message) {
 			this(WebEndpointResponse.STATUS_BAD_REQUEST, "Bad Request", message);
 		}
 

@@ -1,5 +1,7 @@
 package dev.kubereconciler.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Thrown at startup when a {@code kube-reconciler.*} property, or the annotation
  * attribute it overrides, has a value that cannot work. Reported by
@@ -11,13 +13,13 @@ public class InvalidPropertyException extends RuntimeException {
 
 	private final String property;
 
-	private final transient Object value;
+	private final transient @Nullable Object value;
 
-	private final String reason;
+	private final @Nullable String reason;
 
 	private final String action;
 
-	public InvalidPropertyException(String property, Object value, String reason, String action) {
+	public InvalidPropertyException(String property, @Nullable Object value, @Nullable String reason, String action) {
 		super("Invalid value '" + value + "' for '" + property + "': " + reason);
 		this.property = property;
 		this.value = value;
@@ -29,11 +31,11 @@ public class InvalidPropertyException extends RuntimeException {
 		return this.property;
 	}
 
-	public Object getValue() {
+	public @Nullable Object getValue() {
 		return this.value;
 	}
 
-	public String getReason() {
+	public @Nullable String getReason() {
 		return this.reason;
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
@@ -33,7 +34,7 @@ public class InvalidPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Inva
 	 * @param value the value
 	 * @return the rendering
 	 */
-	static String format(Object value) {
+	static String format(@Nullable Object value) {
 		if (!(value instanceof Duration duration)) {
 			return String.valueOf(value);
 		}

@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Lister;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,7 +49,7 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 
 	private final ThreadFactory shutdownThreads;
 
-	private volatile ControllerManager manager;
+	private volatile @Nullable ControllerManager manager;
 
 	private volatile boolean running;
 
@@ -151,7 +152,7 @@ public class ManagedControllers implements SmartInitializingSingleton, SmartLife
 	}
 
 	@Override
-	public Controller controller(String name) {
+	public @Nullable Controller controller(String name) {
 		return getManager().controller(name);
 	}
 

@@ -3,6 +3,7 @@ package dev.kubereconciler.autoconfigure;
 import java.time.Duration;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -21,7 +22,7 @@ import dev.kubereconciler.reconcile.Trigger;
 class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException> {
 
 	@Override
-	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
+	protected @Nullable FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
 		String name = cause.getName().toString();
 		if (!name.startsWith("kube-reconciler.")) {
 			return null;
@@ -42,12 +43,12 @@ class PropertyBindFailureAnalyzer extends AbstractFailureAnalyzer<BindException>
 		return new FailureAnalysis(description, action(name, type), cause);
 	}
 
-	private static String origin(ConfigurationProperty property) {
+	private static String origin(@Nullable ConfigurationProperty property) {
 		return (property != null && property.getOrigin() != null)
 				? String.format("    Origin: %s%n", property.getOrigin()) : "";
 	}
 
-	private static String reason(Throwable failure) {
+	private static @Nullable String reason(Throwable failure) {
 		Throwable cause = failure;
 		while (cause.getCause() != null) {
 			cause = cause.getCause();

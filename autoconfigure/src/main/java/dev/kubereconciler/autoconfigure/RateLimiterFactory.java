@@ -6,6 +6,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -56,7 +57,8 @@ public final class RateLimiterFactory {
 		Type type = properties.effectiveType();
 		for (Map.Entry<String, Object> entry : properties.setFields().entrySet()) {
 			String field = entry.getKey();
-			if (!FIELDS.get(type).contains(field)) {
+			// fields() lists every type
+			if (!Objects.requireNonNull(FIELDS.get(type)).contains(field)) {
 				throw new InvalidPropertyException(prefix + "." + field, entry.getValue(),
 						"type " + name(type) + " does not use " + field, "Remove " + prefix + "." + field + ", or set "
 								+ prefix + ".type to a type that uses it (" + typesUsing(field) + ").");
@@ -191,14 +193,14 @@ public final class RateLimiterFactory {
 		}
 	}
 
-	private static <V> V require(String property, V value) {
+	private static <V> V require(String property, @Nullable V value) {
 		if (value == null) {
 			throw new InvalidPropertyException(property, null, "this limiter type needs it", "Set " + property + ".");
 		}
 		return value;
 	}
 
-	private static Duration orDefault(Duration value, Duration defaultValue) {
+	private static Duration orDefault(@Nullable Duration value, Duration defaultValue) {
 		return (value != null) ? value : defaultValue;
 	}
 

@@ -36,10 +36,10 @@ import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.rbac.RbacPolicy;
-import dev.kubereconciler.test.ApiRequestRecorder;
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.RbacAuthorizer;
+import dev.kubereconciler.test.rbac.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;

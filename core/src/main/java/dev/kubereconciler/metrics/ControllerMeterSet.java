@@ -108,32 +108,17 @@ final class ControllerMeterSet {
 		this.conflicts = counter(registry, "kube.reconciler.reconcile.conflicts",
 				"Total number of reconcile errors caused by a write conflict (HTTP 409) per controller",
 				controllerTags);
-		gauge(registry, "controller.runtime.max.concurrent.reconciles",
-				"Maximum number of concurrent reconciles per controller", controllerTags, null, controller,
-				(c) -> c.definition().maxConcurrentReconciles());
-		gauge(registry, "controller.runtime.active.workers", "Number of currently used workers per controller",
-				controllerTags, null, controller, Controller::activeWorkers);
+		gauges(registry, controllerTags, queueTags, controller);
 		this.depthByPriority = new DepthByPriority(registry, queueTags, controller);
 		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
 		this.queueDuration = timer(registry, "workqueue.queue.duration",
 				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);
 		this.workDuration = timer(registry, "workqueue.work.duration",
 				"How long in seconds processing an item from workqueue takes.", queueTags, QUEUE_BUCKETS);
-		gauge(registry, "workqueue.unfinished.work",
-				"How many seconds of work has been done that is in progress and hasn't been observed by "
-						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
-						+ "threads by observing the rate at which this increases.",
-				queueTags, "seconds", controller, (c) -> c.queue().unfinishedWorkNanos() / 1e9);
-		gauge(registry, "workqueue.longest.running.processor",
-				"How many seconds has the longest running processor for workqueue been running.", queueTags, "seconds",
-				controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
 		this.retries = counter(registry, "workqueue.retries",
 				"Total number of items added to the workqueue with a non-zero delay "
 						+ "(rate-limited requeues, explicit RequeueAfter or AddAfter calls)",
 				queueTags);
-		gauge(registry, "workqueue.waiting",
-				"Current number of keys in workqueue waiting out a delay before they become ready", queueTags, null,
-				controller, (c) -> c.queue().waiting());
 		for (DelaySource source : DelaySource.values()) {
 			this.delays.put(source,
 					timer(registry, "ratelimiter.delay",
@@ -215,6 +200,27 @@ final class ControllerMeterSet {
 			.tags(tags)
 			.serviceLevelObjectives(HistogramBuckets.forRegistry(registry, buckets))
 			.register(registry);
+	}
+
+	// the gauges read the controller when scraped, so nothing keeps them
+	private static void gauges(MeterRegistry registry, Tags controllerTags, Tags queueTags,
+			Supplier<Controller> controller) {
+		gauge(registry, "controller.runtime.max.concurrent.reconciles",
+				"Maximum number of concurrent reconciles per controller", controllerTags, null, controller,
+				(c) -> c.definition().maxConcurrentReconciles());
+		gauge(registry, "controller.runtime.active.workers", "Number of currently used workers per controller",
+				controllerTags, null, controller, Controller::activeWorkers);
+		gauge(registry, "workqueue.unfinished.work",
+				"How many seconds of work has been done that is in progress and hasn't been observed by "
+						+ "work_duration. Large values indicate stuck threads. One can deduce the number of stuck "
+						+ "threads by observing the rate at which this increases.",
+				queueTags, "seconds", controller, (c) -> c.queue().unfinishedWorkNanos() / 1e9);
+		gauge(registry, "workqueue.longest.running.processor",
+				"How many seconds has the longest running processor for workqueue been running.", queueTags, "seconds",
+				controller, (c) -> c.queue().longestRunningProcessorNanos() / 1e9);
+		gauge(registry, "workqueue.waiting",
+				"Current number of keys in workqueue waiting out a delay before they become ready", queueTags, null,
+				controller, (c) -> c.queue().waiting());
 	}
 
 	private static void gauge(MeterRegistry registry, String name, String description, Tags tags,

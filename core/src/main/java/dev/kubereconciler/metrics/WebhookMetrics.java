@@ -105,8 +105,7 @@ public final class WebhookMetrics implements MeterBinder, WebhookListener {
 				.tag("webhook", path)
 				.register(registry);
 			// controller-runtime's buckets: ExponentialBuckets(10e-9, 10, 12), as the
-			// work
-			// queue's
+			// work queue's
 			this.latency = Timer.builder("controller.runtime.webhook.latency")
 				.description("Histogram of the latency of processing admission requests")
 				.tag("webhook", path)

@@ -39,13 +39,8 @@ import dev.kubereconciler.time.Ticker;
  */
 public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> {
 
-	private static final double NANOS_PER_SECOND = 1_000_000_000d;
-
 	// marks the state while a rate, burst or cancel update holds it
 	private static final long HELD = Long.MIN_VALUE;
-
-	// the farthest the state may get from now, far from overflow and beyond any real wait
-	private static final long MAX_SPAN = Long.MAX_VALUE / 4;
 
 	private final Ticker ticker;
 
@@ -57,7 +52,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	private final AtomicLong zeroAt;
 
 	// replaced only while the state is held
-	private volatile Rate rate;
+	private volatile BucketRate rate;
 
 	/**
 	 * Create a full bucket.
@@ -73,7 +68,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			throw new IllegalArgumentException("ticker must not be null");
 		}
 		this.ticker = ticker;
-		this.rate = new Rate(qps, burst);
+		this.rate = new BucketRate(qps, burst);
 		long now = ticker.read();
 		this.zeroAt = new AtomicLong(this.rate.zeroAtFor(now, burst));
 	}
@@ -87,7 +82,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 				awaitUpdate();
 				continue;
 			}
-			Rate rate = this.rate;
+			BucketRate rate = this.rate;
 			if (rate.unlimited) {
 				return 0;
 			}
@@ -135,7 +130,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 				awaitUpdate();
 				continue;
 			}
-			Rate rate = this.rate;
+			BucketRate rate = this.rate;
 			if (rate.unlimited) {
 				// an unlimited bucket takes no token, so there is nothing to give back
 				return new BucketReservation(this, true, 0, now, rate.qps, 0);
@@ -156,7 +151,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 			long zeroAt = hold();
 			try {
 				long now = this.ticker.read();
-				Rate rate = this.rate;
+				BucketRate rate = this.rate;
 				if (reservation.reservedTokens == 0 || reservation.returned || rate.unlimited
 						|| reservation.timeToAct - now < 0) {
 					return;
@@ -169,7 +164,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 				// can give back more than was taken when the rate changed in between; we
 				// never do.
 				double restore = reservation.reservedTokens
-						- Math.max(0, tokensFor(lastEvent - reservation.timeToAct, reservation.qps));
+						- Math.max(0, BucketRate.tokensFor(lastEvent - reservation.timeToAct, reservation.qps));
 				if (restore <= 0) {
 					return;
 				}
@@ -225,7 +220,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	public void setRate(double qps) {
 		validateQps(qps);
 		synchronized (this.lock) {
-			update(new Rate(qps, this.rate.burst), Integer.MAX_VALUE);
+			update(new BucketRate(qps, this.rate.burst), Integer.MAX_VALUE);
 		}
 	}
 
@@ -237,12 +232,12 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	public void setBurst(int burst) {
 		validateBurst(burst);
 		synchronized (this.lock) {
-			update(new Rate(this.rate.qps, burst), burst);
+			update(new BucketRate(this.rate.qps, burst), burst);
 		}
 	}
 
 	// keeps the tokens of now, at most cap, under the new rate; called with the lock held
-	private void update(Rate next, int cap) {
+	private void update(BucketRate next, int cap) {
 		long zeroAt = hold();
 		try {
 			long now = this.ticker.read();
@@ -258,7 +253,7 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	@Override
 	public RateLimiterState state() {
 		synchronized (this.lock) {
-			Rate rate = this.rate;
+			BucketRate rate = this.rate;
 			// JSON has no infinity, so an unlimited rate is rendered as Prometheus does.
 			Object qps = rate.unlimited ? "+Inf" : rate.qps;
 			return new RateLimiterState("bucket", StateMapBuilder.of("qps", qps, "burst", rate.burst),
@@ -294,11 +289,6 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		}
 	}
 
-	private static double tokensFor(long nanos, double qps) {
-		// Multiplying first keeps whole results exact, such as 100 ms at 10 qps.
-		return nanos * qps / NANOS_PER_SECOND;
-	}
-
 	private static void validateQps(double qps) {
 		if (!(qps > 0)) {
 			throw new IllegalArgumentException(
@@ -310,55 +300,6 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 		if (burst < 1) {
 			throw new IllegalArgumentException("burst must be at least 1 but was " + burst);
 		}
-	}
-
-	/**
-	 * A rate and burst, with the period of one token and the span of a full bucket in
-	 * nanoseconds.
-	 */
-	private static final class Rate {
-
-		private final double qps;
-
-		private final int burst;
-
-		private final boolean unlimited;
-
-		private final long period;
-
-		private final long fullSpan;
-
-		Rate(double qps, int burst) {
-			this.qps = qps;
-			this.burst = burst;
-			this.unlimited = qps == Double.POSITIVE_INFINITY;
-			this.period = this.unlimited ? 1 : Math.max(1, Math.min(MAX_SPAN, Math.round(NANOS_PER_SECOND / qps)));
-			this.fullSpan = (burst > MAX_SPAN / this.period) ? MAX_SPAN : burst * this.period;
-		}
-
-		// the zero instant after taking one token at now: a full bucket has been full
-		// since now - fullSpan, and a token is one period
-		long take(long zeroAt, long now) {
-			long full = now - this.fullSpan;
-			long next = ((zeroAt - full > 0) ? zeroAt : full) + this.period;
-			return (next - now > MAX_SPAN) ? now + MAX_SPAN : next;
-		}
-
-		double tokensAt(long zeroAt, long now) {
-			if (this.unlimited) {
-				return this.burst;
-			}
-			return Math.min((double) (now - zeroAt) / this.period, this.burst);
-		}
-
-		long zeroAtFor(long now, double tokens) {
-			if (this.unlimited) {
-				return now;
-			}
-			double span = tokens * this.period;
-			return now - (long) Math.max(-MAX_SPAN, Math.min(MAX_SPAN, Math.rint(span)));
-		}
-
 	}
 
 }

@@ -33,8 +33,7 @@ public final class ControllerRbac {
 		// one informer per type serves every controller that uses it, and it lists and
 		// watches in one namespace only when they all name that one; otherwise it reads
 		// every namespace and each controller filters, which namespaced Roles cannot
-		// allow:
-		// a ClusterRole of reads covers it, and the writes stay in the namespaced Roles
+		// allow: a ClusterRole of reads covers it; writes stay in the namespaced Roles
 		Map<Class<?>, Set<String>> namespaces = new LinkedHashMap<>();
 		Set<Class<?>> everywhere = new HashSet<>();
 		for (ControllerDefinition definition : definitions) {

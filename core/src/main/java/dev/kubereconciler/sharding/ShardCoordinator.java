@@ -164,49 +164,11 @@ public final class ShardCoordinator {
 
 	private void partition(int p, @Nullable V1Lease lease, boolean creatable, Assignment assignment, long now)
 			throws ApiException {
-		String self = this.settings.identity();
 		if (this.table.holds(p)) {
-			boolean renewed = false;
-			if (lease == null) {
-				// deleted by hand: the others wait a lease duration before they create
-				// it, so the holder writes it again and keeps its reconciles running
-				long sentAt = this.ticker.read();
-				lease = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
-				if (lease == null) {
-					lose(p, "its Lease was deleted and another replica created it");
-					return;
-				}
-				logger.warn("The Lease of partition {} was deleted; this replica holds it and wrote it again", p);
-				this.lastRenewed[p] = sentAt;
-				this.table.renewed(p, sentAt);
-				renewed = true;
-			}
-			else if (!self.equals(ShardLeases.holder(lease))) {
-				lose(p, "another replica holds its Lease");
-				return;
-			}
-			// the list is at least as recent as this replica's last write
-			this.held[p] = lease;
-			if (!this.table.isHandingOver(p) && !self.equals(assignment.ownerOf(p))) {
-				logger.info("Handing partition {} over to {}", p, assignment.ownerOf(p));
-				this.table.beginHandover(p);
-			}
-			if (this.table.isHandingOver(p) && this.table.pollHandover(p) == HandoverStep.RELEASE) {
-				V1Lease released = this.leases.release(this.held[p]);
-				this.held[p] = null;
-				if (released != null) {
-					this.handovers.incrementAndGet();
-					this.listener.handedOver(p);
-				}
-				return;
-			}
-			if (!renewed) {
-				// read per call: a round of many partitions takes a while on a loaded
-				// API server
-				renew(p, this.ticker.read());
-			}
+			keep(p, lease, assignment);
 			return;
 		}
+		String self = this.settings.identity();
 		if (!self.equals(assignment.ownerOf(p))) {
 			return;
 		}
@@ -227,6 +189,51 @@ public final class ShardCoordinator {
 			this.table.acquired(p, sentAt);
 			logger.info("Acquired partition {}", p);
 			this.listener.acquired(p);
+		}
+	}
+
+	// a partition this replica holds: write its Lease again if it was deleted, renew it,
+	// or hand it over when the assignment gave it to another replica
+	private void keep(int p, @Nullable V1Lease lease, Assignment assignment) throws ApiException {
+		String self = this.settings.identity();
+		boolean renewed = false;
+		if (lease == null) {
+			// deleted by hand: the others wait a lease duration before they create
+			// it, so the holder writes it again and keeps its reconciles running
+			long sentAt = this.ticker.read();
+			lease = this.leases.create(this.settings.partitionLeaseName(p), ShardLeases.PARTITION);
+			if (lease == null) {
+				lose(p, "its Lease was deleted and another replica created it");
+				return;
+			}
+			logger.warn("The Lease of partition {} was deleted; this replica holds it and wrote it again", p);
+			this.lastRenewed[p] = sentAt;
+			this.table.renewed(p, sentAt);
+			renewed = true;
+		}
+		else if (!self.equals(ShardLeases.holder(lease))) {
+			lose(p, "another replica holds its Lease");
+			return;
+		}
+		// the list is at least as recent as this replica's last write
+		this.held[p] = lease;
+		if (!this.table.isHandingOver(p) && !self.equals(assignment.ownerOf(p))) {
+			logger.info("Handing partition {} over to {}", p, assignment.ownerOf(p));
+			this.table.beginHandover(p);
+		}
+		if (this.table.isHandingOver(p) && this.table.pollHandover(p) == HandoverStep.RELEASE) {
+			V1Lease released = this.leases.release(this.held[p]);
+			this.held[p] = null;
+			if (released != null) {
+				this.handovers.incrementAndGet();
+				this.listener.handedOver(p);
+			}
+			return;
+		}
+		if (!renewed) {
+			// read per call: a round of many partitions takes a while on a loaded
+			// API server
+			renew(p, this.ticker.read());
 		}
 	}
 

@@ -58,8 +58,7 @@ final class DefaultsPatch {
 	}
 
 	// the received JSON where the model saw no change, the defaulter's value where it
-	// did;
-	// null where the defaulter removed the value
+	// did; null where the defaulter removed the value
 	private static @Nullable JsonElement merge(@Nullable JsonElement received, @Nullable JsonElement before,
 			@Nullable JsonElement after) {
 		if (before == null ? after == null : before.equals(after)) {
@@ -90,8 +89,7 @@ final class DefaultsPatch {
 		if (after.isJsonArray() && before != null && before.isJsonArray() && received != null && received.isJsonArray()
 				&& sameSize(received, before, after)) {
 			// element by element, so that a default set inside a list keeps the fields
-			// the
-			// model does not know in the list's other elements and its own
+			// the model does not know in the list's other elements and its own
 			JsonArray merged = new JsonArray();
 			for (int i = 0; i < after.getAsJsonArray().size(); i++) {
 				JsonElement value = merge(received.getAsJsonArray().get(i), before.getAsJsonArray().get(i),

@@ -196,11 +196,10 @@ public final class WebhookServer {
 
 	// The JDK's server writes a response's headers and its body in two writes, and sets
 	// TCP_NODELAY only when this property is true. Without it, Nagle's algorithm holds
-	// the
-	// body back until the API server acknowledges the headers, which it delays by up to
-	// 40 ms: every webhook call would take that long. The property is read once, when the
-	// JDK's server configuration is first loaded, so it is set before the first server is
-	// created, unless the application set it itself.
+	// the body back until the API server acknowledges the headers, which it delays by up
+	// to 40 ms: every webhook call would take that long. The property is read once, when
+	// the JDK's server configuration is first loaded, so it is set before the first
+	// server is created, unless the application set it itself.
 	private static void enableNoDelay() {
 		String value = System.getProperty(NO_DELAY_PROPERTY);
 		if (value == null) {

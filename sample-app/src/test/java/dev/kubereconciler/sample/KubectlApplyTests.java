@@ -37,8 +37,7 @@ class KubectlApplyTests {
 		Path kubectl = kubectl();
 		List<Path> manifests = manifests();
 		// a server of its own: the webhook configurations would refuse the shared
-		// server's
-		// widget writes, as their Service cannot be reached from here
+		// server's widget writes, as their Service cannot be reached from here
 		try (KubernetesTestServer server = KubernetesTestServer.start(KubernetesTestAssets.discover())) {
 			String first = apply(kubectl, server, manifests);
 			assertThat(first).contains("deployment.apps/kube-reconciler-sample created");

@@ -221,7 +221,7 @@ public record KubernetesTestAssets(Path etcd, Path kubeApiServer) {
 		}
 	}
 
-	private static Optional<Path> onPath(String path, String name) {
+	private static Optional<Path> onPath(@Nullable String path, String name) {
 		if (path == null) {
 			return Optional.empty();
 		}

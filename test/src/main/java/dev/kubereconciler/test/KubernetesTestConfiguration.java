@@ -5,6 +5,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
+
 /**
  * Spring test configuration that points an application at the JVM's
  * {@linkplain KubernetesTestServer#shared() shared} Kubernetes test server.

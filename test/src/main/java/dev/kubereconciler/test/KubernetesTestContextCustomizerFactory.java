@@ -3,6 +3,8 @@ package dev.kubereconciler.test;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.beans.factory.annotation.AnnotatedGenericBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -24,7 +26,7 @@ import org.springframework.test.context.TestContextAnnotationUtils;
 class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory {
 
 	@Override
-	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		// searches superclasses, meta-annotations and, for @Nested classes, the
 		// enclosing class, as the JUnit extension itself does
@@ -45,8 +47,7 @@ class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			// several test contexts live at once in one JVM: each serves its webhooks on
-			// a
-			// free port unless the test or the application names one
+			// a free port unless the test or the application names one
 			context.getEnvironment()
 				.getPropertySources()
 				.addLast(new MapPropertySource("kubernetesTest", Map.of(WEBHOOK_PORT, "0")));

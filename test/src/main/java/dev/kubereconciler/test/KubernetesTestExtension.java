@@ -27,6 +27,7 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;
+import dev.kubereconciler.test.rbac.RbacProofExtension;
 
 /**
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the
@@ -205,7 +206,11 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			if (type == KubernetesTestServer.class) {
 				return this.server;
 			}
-			return (type == TestNamespace.class) ? this.namespace : null;
+			if (type == TestNamespace.class) {
+				return this.namespace;
+			}
+			// both callers ask supports(type) first
+			throw new IllegalArgumentException("@KubernetesTest injects no " + type.getName());
 		}
 
 		@Override

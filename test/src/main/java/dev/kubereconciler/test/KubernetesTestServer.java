@@ -18,6 +18,8 @@ import io.kubernetes.client.util.KubeConfig;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.jspecify.annotations.Nullable;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +64,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private final Thread shutdownHook = new Thread(this::shutdown, "kubernetes-test-server-shutdown");
 
-	private OkHttpClient probe;
+	private @Nullable OkHttpClient probe;
 
 	private boolean stopped;
 
@@ -325,21 +327,22 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private static final class SharedServer {
 
-		private KubernetesTestServer server;
+		private @Nullable KubernetesTestServer server;
 
-		private RuntimeException failure;
+		private @Nullable RuntimeException failure;
 
 		synchronized KubernetesTestServer get() {
-			if (this.server == null && this.failure == null) {
+			if (this.failure != null) {
+				throw this.failure;
+			}
+			if (this.server == null) {
 				try {
 					this.server = start(KubernetesTestAssets.discover(), true);
 				}
 				catch (RuntimeException ex) {
 					this.failure = ex;
+					throw ex;
 				}
-			}
-			if (this.failure != null) {
-				throw this.failure;
 			}
 			return this.server;
 		}

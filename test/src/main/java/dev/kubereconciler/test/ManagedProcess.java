@@ -17,6 +17,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One child process of a test server, with its output appended to a log file so that the
  * test's own output stays clean and a failure can quote what the process said.
@@ -37,7 +39,7 @@ final class ManagedProcess {
 
 	private final Path log;
 
-	private Process process;
+	private @Nullable Process process;
 
 	ManagedProcess(String name, List<String> command, Map<String, String> environment, Path log) {
 		this.name = name;
@@ -74,6 +76,9 @@ final class ManagedProcess {
 	 */
 	void awaitReady(Duration timeout, BooleanSupplier ready) {
 		Process running = this.process;
+		if (running == null) {
+			throw failure("was not started");
+		}
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (!ready.getAsBoolean()) {
 			if (System.nanoTime() - deadline > 0) {

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.test.ApiRequest;
-import dev.kubereconciler.test.ApiRequestRecorder;
+import dev.kubereconciler.test.rbac.ApiRequest;
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 

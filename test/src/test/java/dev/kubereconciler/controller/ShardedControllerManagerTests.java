@@ -29,10 +29,10 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sharding.Assignment;
 import dev.kubereconciler.sharding.Partitioner;
 import dev.kubereconciler.sharding.ShardingSettings;
-import dev.kubereconciler.test.ApiRequestRecorder;
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.RbacAuthorizer;
+import dev.kubereconciler.test.rbac.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -34,11 +34,11 @@ import dev.kubereconciler.rbac.ControllerRbac;
 import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.test.ApiRequest;
-import dev.kubereconciler.test.ApiRequestRecorder;
+import dev.kubereconciler.test.rbac.ApiRequest;
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.RbacAuthorizer;
+import dev.kubereconciler.test.rbac.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -13,6 +13,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextCustomizer;
 
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -3,6 +3,7 @@ package dev.kubereconciler.autoconfigure.actuate;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.health.actuate.endpoint.AdditionalHealthEndpointPath;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroup;
@@ -71,7 +72,7 @@ class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 		}
 
 		@Override
-		public AdditionalHealthEndpointPath getAdditionalPath() {
+		public @Nullable AdditionalHealthEndpointPath getAdditionalPath() {
 			return this.delegate.getAdditionalPath();
 		}
 

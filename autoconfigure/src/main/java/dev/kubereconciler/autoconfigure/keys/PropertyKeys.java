@@ -83,7 +83,7 @@ final class PropertyKeys {
 	}
 
 	private void nested(@Nullable Class<?> element, List<String> elementPath, List<String> leaf) {
-		if (isGroup(element)) {
+		if (element != null && isGroup(element)) {
 			walk(element, elementPath);
 		}
 		else {

@@ -83,8 +83,7 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 			}
 		});
 		// a KUBE_RECONCILER_ variable that binds once respelled is the wrong spelling of
-		// a
-		// real key; one that binds to nothing either way is someone else's
+		// a real key; one that binds to nothing either way is someone else's
 		Map<String, String> respelled = new LinkedHashMap<>(checked.respelled());
 		unknown.removeIf((property) -> respelled.remove(variable(property)) != null);
 		if (!respelled.isEmpty()) {
@@ -104,13 +103,18 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	 */
 	private static boolean inOverriddenList(ConfigurationProperty property, List<ConfigurationPropertySource> sources) {
 		ConfigurationPropertyName name = property.getName();
+		ConfigurationPropertySource own = property.getSource();
+		if (own == null) {
+			// every unbound property was read from a source; one from none is in no list
+			return false;
+		}
 		for (int i = 1; i < name.getNumberOfElements(); i++) {
 			if (!name.isNumericIndex(i)) {
 				continue;
 			}
 			ConfigurationPropertyName list = name.chop(i);
 			for (ConfigurationPropertySource source : sources) {
-				if (source.getUnderlyingSource() == property.getSource().getUnderlyingSource()) {
+				if (source.getUnderlyingSource() == own.getUnderlyingSource()) {
 					break;
 				}
 				if (source.getConfigurationProperty(list) != null

@@ -25,8 +25,7 @@ final class EnvironmentVariables {
 	}
 
 	// Spring's own rule: dots become underscores, dashes go, upper case; a dash kept as
-	// an
-	// underscore (KUBE_RECONCILER_) would name another key, which binds to nothing
+	// an underscore (KUBE_RECONCILER_) would name another key, which binds to nothing
 	static String name(String property) {
 		return property.replace("-", "").replace('.', '_').toUpperCase(Locale.ROOT);
 	}

@@ -9,6 +9,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.LeaderElectionSettingsFactory;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.rbac.ControllerRbac;
 import dev.kubereconciler.rbac.PolicyRule;
@@ -74,10 +75,11 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 		ControllerManager manager = this.controllers.getManager();
 		RbacRules rules = ControllerRbac
 			.derive(manager.controllers().values().stream().map(Controller::definition).toList());
-		if (manager.isLeaderElectionEnabled()) {
+		LeaderElectionSettings leaderElection = manager.leaderElection();
+		if (leaderElection != null) {
 			String configured = this.properties.getLeaderElection().getLeaseNamespace();
 			rules.leases((configured != null) ? configured
-					: (deploymentNamespace != null) ? deploymentNamespace : manager.leaderElection().leaseNamespace());
+					: (deploymentNamespace != null) ? deploymentNamespace : leaderElection.leaseNamespace());
 		}
 		if (this.properties.getSharding().isEnabled()) {
 			String configured = this.properties.getSharding().getLeaseNamespace();

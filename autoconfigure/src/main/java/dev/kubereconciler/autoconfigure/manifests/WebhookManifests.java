@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.custom.IntOrString;
@@ -101,7 +102,8 @@ final class WebhookManifests {
 	String withCaInjection(String crd) {
 		org.yaml.snakeyaml.Yaml yaml = new org.yaml.snakeyaml.Yaml(ManifestYaml.blockStyle());
 		Map<String, Object> document = yaml.load(crd);
-		Map<String, Object> metadata = (Map<String, Object>) document.get("metadata");
+		// every CRD has metadata, as the API server requires a name
+		Map<String, Object> metadata = (Map<String, Object>) Objects.requireNonNull(document.get("metadata"));
 		Map<String, Object> annotations = new LinkedHashMap<>();
 		if (metadata.get("annotations") instanceof Map<?, ?> existing) {
 			annotations.putAll((Map<String, Object>) existing);

@@ -277,20 +277,20 @@ public final class ControllerDefinitionResolver {
 	 * Return the controller's own value, else the inherited one, naming the property it
 	 * came from when it cannot work.
 	 */
-	private static Duration duration(String prefix, String name, Duration override, String fallbackOrigin,
+	private static Duration duration(String prefix, String name, @Nullable Duration override, String fallbackOrigin,
 			Duration fallback) {
 		String property = origin(prefix, name, override, fallbackOrigin);
 		Duration value = (override != null) ? override : fallback;
 		return PropertyDurations.requireNotNegative(property, value);
 	}
 
-	private static Duration positive(String prefix, String name, Duration override, String fallbackOrigin,
+	private static Duration positive(String prefix, String name, @Nullable Duration override, String fallbackOrigin,
 			Duration fallback) {
 		String property = origin(prefix, name, override, fallbackOrigin);
 		return PropertyDurations.requirePositive(property, (override != null) ? override : fallback);
 	}
 
-	private static String origin(String prefix, String name, Duration override, String fallbackOrigin) {
+	private static String origin(String prefix, String name, @Nullable Duration override, String fallbackOrigin) {
 		if (override != null) {
 			return prefix + "." + name;
 		}

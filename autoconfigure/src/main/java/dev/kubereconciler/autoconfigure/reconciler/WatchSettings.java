@@ -7,6 +7,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.cache.MappedWatch;
@@ -38,7 +39,7 @@ final class WatchSettings {
 		this.beans = beans;
 	}
 
-	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
+	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
 			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);
@@ -55,7 +56,7 @@ final class WatchSettings {
 		}
 	}
 
-	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
+	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
 			ControllerDefinition bean) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);

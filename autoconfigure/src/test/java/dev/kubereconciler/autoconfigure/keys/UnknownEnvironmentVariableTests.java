@@ -43,8 +43,7 @@ class UnknownEnvironmentVariableTests {
 	void serviceAndScriptVariablesStartAndAWellSpelledVariableBinds() {
 		Map<String, Object> variables = Map.of("KUBERECONCILER_LEADERELECTION_LEASEDURATION", "21s",
 				// a Service named kubereconciler, one named kubereconciler-webhook, one
-				// named
-				// kube-reconciler
+				// named kube-reconciler
 				"KUBERECONCILER_SERVICE_HOST", "10.0.0.1", "KUBERECONCILER_PORT", "tcp://10.0.0.1:80",
 				"KUBERECONCILER_PORT_80_TCP_ADDR", "10.0.0.1", "KUBERECONCILER_WEBHOOK_SERVICE_PORT_WEBHOOK", "443",
 				"KUBE_RECONCILER_SERVICE_PORT", "80", "KUBE_RECONCILER_PORT_80_TCP", "tcp://10.0.0.1:80",

@@ -81,8 +81,7 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/liveness");
 		assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/actuator/health/readiness");
 		// the settings reach the pod as Spring binds them
-		// (GeneratedDeploymentEnvironmentTests
-		// binds every variable)
+		// (GeneratedDeploymentEnvironmentTests binds every variable)
 		GeneratedDeploymentEnvironmentTests.Bound bound = GeneratedDeploymentEnvironmentTests
 			.bind(environment(container));
 		assertThat(bound.properties().getLeaderElection().isEnabled()).isTrue();

@@ -124,8 +124,7 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		}
 		if ("0".equals(options.getResourceVersion())) {
 			// "any version" is served whole from the watch cache, which ignores the
-			// limit:
-			// the newest version, which any version allows, is served in pages
+			// limit: the newest version, which any version allows, is served in pages
 			options.setResourceVersion(null);
 		}
 		options.setLimit(this.pageSize);

@@ -218,8 +218,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 			}
 		}
 		// replaced in place, as controller-runtime's upsertOwnerRef does: the order of
-		// the
-		// references does not change
+		// the references does not change
 		int index = -1;
 		for (int i = 0; i < references.size(); i++) {
 			if (sameOwner(references.get(i), reference)) {

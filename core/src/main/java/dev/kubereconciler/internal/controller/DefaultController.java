@@ -2,8 +2,6 @@ package dev.kubereconciler.internal.controller;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
@@ -31,7 +29,8 @@ import dev.kubereconciler.time.DelayScheduler;
 /**
  * Runs one controller: a work queue of {@link Request keys} and the workers that
  * reconcile them, with controller-runtime's outcome handling. This class keeps the
- * lifecycle state machine; a {@link WorkerPool} runs the workers.
+ * lifecycle state machine; a {@link WorkerPool} runs the workers, and a
+ * {@link CurrentQueue} holds the queue of the current run.
  *
  * <p>
  * The controller manager builds every controller, starts and stops it, and the informer
@@ -49,25 +48,17 @@ public final class DefaultController implements Controller, KeySink {
 
 	private final ControllerListener listener;
 
-	private final QueueObserver<Request> queueObserver;
-
-	private final DelayScheduler clock;
-
 	private final WorkerContext workerContext;
 
 	private final WorkerPool workers;
 
 	private final PauseSwitch pause = new PauseSwitch();
 
-	private final QueueGauges<Request> gauges = new CurrentQueueGauges();
-
 	private final Object lifecycleMonitor = new Object();
 
-	private volatile ReconcileQueue<Request> queue;
+	private final CurrentQueue queue;
 
 	private volatile ControllerState state = ControllerState.NEW;
-
-	private final boolean priorityQueue;
 
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
@@ -89,27 +80,15 @@ public final class DefaultController implements Controller, KeySink {
 			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory, Duration abandonGrace,
 			boolean priorityQueue) {
 		this.definition = definition;
-		this.priorityQueue = priorityQueue;
 		this.resourceType = ResourceType.of(definition.watches());
 		this.listener = listener;
 		QueueObserver<Request> observer = listener.queueObserver(definition.name());
-		this.queueObserver = (observer != null) ? observer : QueueObserver.none();
-		this.clock = clock;
 		this.workers = new WorkerPool(definition.name(), threadFactory, clock, abandonGrace);
-		this.queue = newQueue();
-		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue,
+		this.queue = new CurrentQueue(definition, clock, (observer != null) ? observer : QueueObserver.none(),
+				priorityQueue);
+		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue.get(),
 				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
 				this.pause, this::keyOwnership);
-	}
-
-	private ReconcileQueue<Request> newQueue() {
-		return ReconcileQueue.<Request>builder()
-			.name(this.definition.name())
-			.rateLimiter(this.definition.rateLimiter())
-			.scheduler(this.clock)
-			.observer(this.queueObserver)
-			.priority(this.priorityQueue)
-			.build();
 	}
 
 	@Override
@@ -138,17 +117,17 @@ public final class DefaultController implements Controller, KeySink {
 	 * @return the queue
 	 */
 	public ReconcileQueue<Request> workQueue() {
-		return this.queue;
+		return this.queue.get();
 	}
 
 	@Override
 	public QueueGauges<Request> queue() {
-		return this.gauges;
+		return this.queue;
 	}
 
 	@Override
 	public void forget(Request request) {
-		this.queue.forget(request);
+		this.queue.get().forget(request);
 	}
 
 	@Override
@@ -163,7 +142,7 @@ public final class DefaultController implements Controller, KeySink {
 
 	@Override
 	public void enqueue(Request request) {
-		this.queue.add(request, Trigger.EVENT);
+		this.queue.get().add(request, Trigger.EVENT);
 	}
 
 	/**
@@ -174,7 +153,7 @@ public final class DefaultController implements Controller, KeySink {
 	 */
 	@Override
 	public void add(Request request, int priority) {
-		this.queue.add(request, Trigger.EVENT, priority);
+		this.queue.get().add(request, Trigger.EVENT, priority);
 	}
 
 	/**
@@ -220,16 +199,14 @@ public final class DefaultController implements Controller, KeySink {
 			if (isActive()) {
 				return;
 			}
-			if (this.queue.isShuttingDown()) {
-				this.queue = newQueue();
-			}
+			ReconcileQueue<Request> fresh = this.queue.renew();
 			// every cached key, as an initial list is: low priority, behind real changes
 			for (Request request : this.initialKeys.get()) {
-				this.queue.add(request, Trigger.EVENT, Priorities.LOW);
+				fresh.add(request, Trigger.EVENT, Priorities.LOW);
 			}
 			this.pause.engage();
 			for (int i = 0; i < this.definition.maxConcurrentReconciles(); i++) {
-				this.workers.start(this.workerContext.withQueue(this.queue));
+				this.workers.start(this.workerContext.withQueue(fresh));
 			}
 			setState(this.pause.isPaused() ? ControllerState.PAUSED : ControllerState.RUNNING);
 		}
@@ -256,13 +233,13 @@ public final class DefaultController implements Controller, KeySink {
 		synchronized (this.lifecycleMonitor) {
 			if (!isActive()) {
 				if (this.state == ControllerState.WAITING_FOR_LEADERSHIP || this.state == ControllerState.NEW) {
-					this.queue.shutDown();
+					this.queue.get().shutDown();
 					setState(ControllerState.STOPPED);
 				}
 				return true;
 			}
 			setState(ControllerState.STOPPED);
-			stopping = this.queue;
+			stopping = this.queue.get();
 			stopped = this.workers.detachAll();
 		}
 		// drain outside the lifecycle monitor: finishing workers must not queue up
@@ -340,62 +317,10 @@ public final class DefaultController implements Controller, KeySink {
 		for (int i = 0; i < abandoned; i++) {
 			synchronized (this.lifecycleMonitor) {
 				if (isActive()) {
-					this.workers.start(this.workerContext.withQueue(this.queue));
+					this.workers.start(this.workerContext.withQueue(this.queue.get()));
 				}
 			}
 		}
-	}
-
-	/**
-	 * The gauges of whichever queue the controller runs now.
-	 */
-	private final class CurrentQueueGauges implements QueueGauges<Request> {
-
-		@Override
-		public int depth() {
-			return DefaultController.this.queue.depth();
-		}
-
-		@Override
-		public int waiting() {
-			return DefaultController.this.queue.waiting();
-		}
-
-		@Override
-		public int numRequeues(Request item) {
-			return DefaultController.this.queue.numRequeues(item);
-		}
-
-		@Override
-		public boolean isPriorityQueue() {
-			return DefaultController.this.queue.isPriorityQueue();
-		}
-
-		@Override
-		public int inFlight() {
-			return DefaultController.this.queue.gauges().inFlight();
-		}
-
-		@Override
-		public long unfinishedWorkNanos() {
-			return DefaultController.this.queue.gauges().unfinishedWorkNanos();
-		}
-
-		@Override
-		public long longestRunningProcessorNanos() {
-			return DefaultController.this.queue.gauges().longestRunningProcessorNanos();
-		}
-
-		@Override
-		public Optional<Duration> remainingDelay(Request item) {
-			return DefaultController.this.queue.gauges().remainingDelay(item);
-		}
-
-		@Override
-		public Map<Integer, Integer> depthByPriority() {
-			return DefaultController.this.queue.gauges().depthByPriority();
-		}
-
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.kubereconciler.internal.controller;
 
 import java.util.Objects;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -129,7 +130,7 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	/**
-	 * Reconcile one key.
+	 * Reconcile one key, if this replica may and the manager gate lets it through.
 	 * @return what became of the key
 	 */
 	private WorkerStep process(Taken<Request> taken) throws InterruptedException {
@@ -146,7 +147,25 @@ final class ReconcileWorker implements Runnable {
 			this.release.drop(ownership, taken);
 			return WorkerStep.RELEASED;
 		}
-		long started = taken.takenAt();
+		OptionalLong started = passGate(taken);
+		if (started.isEmpty()) {
+			return WorkerStep.RELEASED;
+		}
+		KeyOwnership.Permit permit = ownership.tryDispatch(request);
+		if (permit == null) {
+			this.release.drop(ownership, taken);
+			return WorkerStep.RELEASED;
+		}
+		return reconcile(taken, permit, started.getAsLong());
+	}
+
+	/**
+	 * Pass the manager gate.
+	 * @return the clock reading the reconcile starts at, or empty if the key went back to
+	 * the queue
+	 */
+	private OptionalLong passGate(Taken<Request> taken) throws InterruptedException {
+		Request request = taken.item();
 		try {
 			GatePassage.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(),
 					() -> this.stopped);
@@ -154,21 +173,23 @@ final class ReconcileWorker implements Runnable {
 				// handed back to the queue with a delay, or the queue shuts down; release
 				// it so that a delayed add is not deferred behind this worker forever
 				this.queue.done(request);
-				return WorkerStep.RELEASED;
+				return OptionalLong.empty();
 			}
-			if (passage == GatePassage.Passage.AFTER_WAIT) {
-				started = this.context.clock().read();
-			}
+			return OptionalLong
+				.of((passage == GatePassage.Passage.AFTER_WAIT) ? this.context.clock().read() : taken.takenAt());
 		}
 		catch (InterruptedException ex) {
 			this.queue.done(request);
 			throw ex;
 		}
-		KeyOwnership.Permit permit = ownership.tryDispatch(request);
-		if (permit == null) {
-			this.release.drop(ownership, taken);
-			return WorkerStep.RELEASED;
-		}
+	}
+
+	/**
+	 * Run the reconciler on a key this worker may dispatch, and hand its outcome on.
+	 * @return what became of the key
+	 */
+	private WorkerStep reconcile(Taken<Request> taken, KeyOwnership.Permit permit, long started) {
+		Request request = taken.item();
 		synchronized (this) {
 			this.state = RUNNING;
 			this.startedAt = started;
@@ -192,19 +213,7 @@ final class ReconcileWorker implements Runnable {
 		permit.close();
 		long ended = this.context.clock().read();
 		long nanos = ended - started;
-		int finalState;
-		synchronized (this) {
-			finalState = this.state;
-			if (finalState != ABANDONED) {
-				this.state = IDLE;
-				this.current = null;
-			}
-			if (finalState != RUNNING) {
-				// the watchdog's interrupt belongs to this reconcile, not to the
-				// next wait
-				Thread.interrupted();
-			}
-		}
+		int finalState = endRun();
 		if (finalState == ABANDONED) {
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
 					+ "retried", request, this.context.controller(), nanos / 1_000_000);
@@ -217,6 +226,23 @@ final class ReconcileWorker implements Runnable {
 					finalState == TIMED_OUT, result, error, nanos);
 		this.endedAt = ended;
 		return WorkerStep.FINISHED;
+	}
+
+	/**
+	 * End the run of the reconciler, unless the watchdog abandoned it.
+	 * @return the state the run ended in: running, timed out or abandoned
+	 */
+	private synchronized int endRun() {
+		int finalState = this.state;
+		if (finalState != ABANDONED) {
+			this.state = IDLE;
+			this.current = null;
+		}
+		if (finalState != RUNNING) {
+			// the watchdog's interrupt belongs to this reconcile, not to the next wait
+			Thread.interrupted();
+		}
+		return finalState;
 	}
 
 	/**

@@ -60,7 +60,9 @@ record Check<T>(@Nullable T value, @Nullable String failure) {
 			String failure = (result != null) ? result.failure() : "it was never checked";
 			throw new AssertionFailedError("After " + timeout.toMillis() + " ms: " + failure);
 		}
-		return Objects.requireNonNull(last.get().value());
+		// Awaitility returned normally, so the condition ran and passed at least once
+		Check<T> passed = Objects.requireNonNull(last.get());
+		return Objects.requireNonNull(passed.value());
 	}
 
 }

@@ -92,8 +92,7 @@ public final class ReconcileAssert {
 			Awaitility.await()
 				.during(window)
 				// the failFast check ends the wait at the first reconcile; atMost only
-				// has
-				// to leave room for the window's last poll
+				// has to leave room for the window's last poll
 				.atMost(window.plus(Duration.ofSeconds(5)))
 				.pollInterval(Check.POLL_INTERVAL)
 				.failFast(() -> this.recorder.started(this.controller, this.request) != startedBefore)

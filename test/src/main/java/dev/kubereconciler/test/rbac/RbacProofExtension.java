@@ -1,4 +1,4 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.test.rbac;
 
 import java.util.List;
 
@@ -13,13 +13,15 @@ import org.springframework.test.context.junit.jupiter.SpringExtension;
 import dev.kubereconciler.rbac.RbacPolicyProvider;
 
 /**
- * After a Spring test class of {@link KubernetesTest @KubernetesTest}, called by its
+ * After a Spring test class of
+ * {@link dev.kubereconciler.test.KubernetesTest @KubernetesTest}, called by its
  * extension, checks that the RBAC rules the application derives (its
  * {@link RbacPolicyProvider} bean) allow every request its {@code ApiClient} bean sent,
- * as recorded by the {@link ApiRequestRecorder} of {@link KubernetesTestConfiguration}:
- * each with its own verb, resource, subresource, namespace and object name, so that a
- * rule limited by resource names is checked against every name the application touched.
- * Test fixtures use the class's own client, which is not recorded.
+ * as recorded by the {@link ApiRequestRecorder} of
+ * {@link dev.kubereconciler.test.KubernetesTestConfiguration}: each with its own verb,
+ * resource, subresource, namespace and object name, so that a rule limited by resource
+ * names is checked against every name the application touched. Test fixtures use the
+ * class's own client, which is not recorded.
  */
 public final class RbacProofExtension implements AfterAllCallback {
 

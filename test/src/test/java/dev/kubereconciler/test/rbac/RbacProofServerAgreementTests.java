@@ -1,4 +1,4 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.test.rbac;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +20,9 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.rbac.RbacPolicy;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

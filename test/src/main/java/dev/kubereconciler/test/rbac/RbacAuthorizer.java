@@ -1,4 +1,4 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.test.rbac;
 
 import java.util.Collection;
 import java.util.List;

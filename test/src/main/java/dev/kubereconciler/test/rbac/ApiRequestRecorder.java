@@ -1,4 +1,4 @@
-package dev.kubereconciler.test;
+package dev.kubereconciler.test.rbac;
 
 import java.io.IOException;
 import java.util.ArrayList;
