@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.ratelimit.DelaySource;
@@ -69,7 +71,7 @@ public class ControllerActivity implements ControllerListener {
 	public void reconcileFinished(String controller, Request request, ReconcileOutcome outcome, long nanos,
 			@Nullable Throwable error) {
 		ControllerTally activity = record(controller);
-		activity.outcomes.get(outcome).increment();
+		activity.outcome(outcome).increment();
 		if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
 			activity.conflicts.increment();
 		}
@@ -85,7 +87,7 @@ public class ControllerActivity implements ControllerListener {
 		ControllerTally activity = record(controller);
 		Decision decision = new Decision(request, cause, source, delay, this.clock.instant());
 		synchronized (activity) {
-			activity.delays.get(source).add(delay.toNanos());
+			activity.delays(source).add(delay.toNanos());
 			if (this.eventCapacity > 0) {
 				if (activity.events.size() == this.eventCapacity) {
 					activity.events.removeFirst();

@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -67,7 +68,16 @@ final class ControllerTally {
 	}
 
 	long count(ReconcileOutcome outcome) {
-		return this.outcomes.get(outcome).sum();
+		return outcome(outcome).sum();
+	}
+
+	// both constructors fill the outcomes and the delays with every constant
+	LongAdder outcome(ReconcileOutcome outcome) {
+		return Objects.requireNonNull(this.outcomes.get(outcome));
+	}
+
+	Delays delays(DelaySource source) {
+		return Objects.requireNonNull(this.delays.get(source));
 	}
 
 	DependentTally dependent(String name) {

@@ -1,8 +1,6 @@
 package dev.kubereconciler.autoconfigure.events;
 
 import org.jspecify.annotations.Nullable;
-
-import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**

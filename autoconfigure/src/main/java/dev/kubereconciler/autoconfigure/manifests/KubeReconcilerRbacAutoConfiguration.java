@@ -43,10 +43,10 @@ public final class KubeReconcilerRbacAutoConfiguration {
 	}
 
 	// what the webhook registration writes: the configurations by server-side apply
-	// (patch, and
-	// create the first time), deleted when the application stops, and the conversion of
-	// the converted CRDs by merge patch, by name. All are cluster-scoped, which no Role
-	// can grant, so they go into a ClusterRole even when the controllers have Roles.
+	// (patch, and create the first time), deleted when the application stops, and the
+	// conversion of the converted CRDs by merge patch, by name. All are cluster-scoped,
+	// which no Role can grant, so they go into a ClusterRole even when the controllers
+	// have Roles.
 	@Bean
 	@ConditionalOnBooleanProperty("kube-reconciler.webhooks.register")
 	@ConditionalOnBean(Webhooks.class)
