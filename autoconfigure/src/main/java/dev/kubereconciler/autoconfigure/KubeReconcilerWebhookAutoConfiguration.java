@@ -22,11 +22,11 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.rbac.PolicyRule;
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.ConvertedResource;
-import dev.kubereconciler.webhook.VersionConverter;
-import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.conversion.ConvertedResource;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
+import dev.kubereconciler.webhook.server.WebhookListener;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

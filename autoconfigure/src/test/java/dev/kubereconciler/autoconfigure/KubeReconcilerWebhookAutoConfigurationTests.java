@@ -16,9 +16,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.AdmissionWebhook;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionWebhook;
 import dev.kubereconciler.webhook.Webhooks;
 
 import static org.assertj.core.api.Assertions.assertThat;
