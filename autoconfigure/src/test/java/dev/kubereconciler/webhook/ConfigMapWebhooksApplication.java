@@ -14,6 +14,10 @@ import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAuto
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.test.KubernetesTestConfiguration;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionResult;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
 
 /**
  * An application with a validator and a defaulter of ConfigMaps, and no controller.

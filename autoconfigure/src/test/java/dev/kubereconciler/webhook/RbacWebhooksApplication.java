@@ -16,6 +16,9 @@ import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 /**
  * An operator's usual shape: a controller of ConfigMaps, a validator and a defaulter of

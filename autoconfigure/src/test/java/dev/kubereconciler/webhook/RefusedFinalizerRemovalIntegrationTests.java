@@ -40,6 +40,9 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestConfiguration;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionResult;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -42,6 +42,7 @@ import org.springframework.context.annotation.Import;
 import dev.kubereconciler.autoconfigure.webhook.WebhookServerLifecycle;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.webhook.server.SelfSignedCertificate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

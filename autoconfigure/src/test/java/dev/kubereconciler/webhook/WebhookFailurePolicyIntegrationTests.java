@@ -30,8 +30,13 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import dev.kubereconciler.autoconfigure.webhook.WebhookServerLifecycle;
+import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.registration.WebhookRegistration;
+import dev.kubereconciler.webhook.server.SelfSignedCertificate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

@@ -34,6 +34,7 @@ import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.crd.CrdInstaller;
+import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.rbac.RbacPolicy;
 import dev.kubereconciler.test.rbac.ApiRequestRecorder;
@@ -41,6 +42,8 @@ import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.rbac.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.registration.WebhookRegistration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;

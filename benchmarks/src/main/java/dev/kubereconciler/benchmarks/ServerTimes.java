@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
-import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.server.WebhookListener;
 
 /**
  * The webhook server's own time per request, as its {@link WebhookListener} hears it:

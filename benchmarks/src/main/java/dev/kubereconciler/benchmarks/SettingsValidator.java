@@ -10,9 +10,9 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.webhook.AdmissionRequest;
-import dev.kubereconciler.webhook.AdmissionResult;
-import dev.kubereconciler.webhook.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionResult;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
 
 /**
  * The validator of the webhook benchmark: judges a ConfigMap as an application's

@@ -30,11 +30,11 @@ import io.kubernetes.client.util.Config;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.webhook.SelfSignedCertificate;
-import dev.kubereconciler.webhook.WebhookClientConfig;
-import dev.kubereconciler.webhook.WebhookConfigurations;
-import dev.kubereconciler.webhook.WebhookRegistration;
-import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.webhook.server.SelfSignedCertificate;
+import dev.kubereconciler.crd.WebhookClientConfig;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.registration.WebhookRegistration;
+import dev.kubereconciler.webhook.server.WebhookServer;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import dev.kubereconciler.webhook.WebhookConfigurations;
-import dev.kubereconciler.webhook.WebhookRegistration;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.registration.WebhookRegistration;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

@@ -78,7 +78,7 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * Kubernetes ranks their priority (GA before beta before alpha, higher numbers first:
  * {@code v2, v1, v1beta2, v1beta1, v1alpha1}; other names last, alphabetically), which is
  * also the order {@code kubectl} and discovery list them in. Without a
- * {@link ConversionWebhook} the CRD has no {@code conversion}, and the API server's
+ * {@link WebhookClientConfig} the CRD has no {@code conversion}, and the API server's
  * default, {@code None}, only rewrites {@code apiVersion}: the schemas must then hold the
  * same fields.
  *
@@ -148,7 +148,7 @@ public final class CrdGenerator {
 	 * @return the YAML
 	 * @throws IllegalArgumentException if a class is not annotated, a field has no
 	 * structural schema, or the classes are not the versions of one CRD (see
-	 * {@link #yaml(Collection, ConversionWebhook)})
+	 * {@link #yaml(Collection, WebhookClientConfig)})
 	 */
 	public String yaml(Collection<? extends Class<?>> versions) {
 		return yaml(versions, null);
@@ -167,7 +167,7 @@ public final class CrdGenerator {
 	 * one version twice, or, when there are several, not exactly one is marked with
 	 * {@link StorageVersion}; the message names the classes and the fix
 	 */
-	public String yaml(Collection<? extends Class<?>> versions, @Nullable ConversionWebhook webhook) {
+	public String yaml(Collection<? extends Class<?>> versions, @Nullable WebhookClientConfig webhook) {
 		return YAML.dump(plain(crd(versions, webhook)));
 	}
 
@@ -202,7 +202,7 @@ public final class CrdGenerator {
 	 * @throws IOException if a file cannot be written
 	 * @throws IllegalArgumentException if a class is not annotated, a field has no
 	 * structural schema, or the classes of one CRD do not agree (see
-	 * {@link #yaml(Collection, ConversionWebhook)})
+	 * {@link #yaml(Collection, WebhookClientConfig)})
 	 */
 	public List<Path> write(Path directory, Collection<? extends Class<?>> models) throws IOException {
 		return write(directory, models, Map.of());
@@ -219,11 +219,11 @@ public final class CrdGenerator {
 	 * @throws IOException if a file cannot be written
 	 * @throws IllegalArgumentException if a class is not annotated, a field has no
 	 * structural schema, the classes of one CRD do not agree (see
-	 * {@link #yaml(Collection, ConversionWebhook)}), or a webhook names a CRD of none of
-	 * the classes
+	 * {@link #yaml(Collection, WebhookClientConfig)}), or a webhook names a CRD of none
+	 * of the classes
 	 */
 	public List<Path> write(Path directory, Collection<? extends Class<?>> models,
-			Map<String, ConversionWebhook> webhooks) throws IOException {
+			Map<String, WebhookClientConfig> webhooks) throws IOException {
 		Map<String, String> files = files(models, webhooks);
 		Files.createDirectories(directory);
 		List<Path> written = new ArrayList<>();
@@ -241,7 +241,7 @@ public final class CrdGenerator {
 	 * @return the YAML of each CRD by its file name, {@code <plural>.<group>.yaml}
 	 * @throws IllegalArgumentException as {@link #write(Path, Collection, Map) write}
 	 */
-	public Map<String, String> files(Collection<? extends Class<?>> models, Map<String, ConversionWebhook> webhooks) {
+	public Map<String, String> files(Collection<? extends Class<?>> models, Map<String, WebhookClientConfig> webhooks) {
 		Map<String, List<Class<?>>> crds = byCrd(models);
 		for (String name : webhooks.keySet()) {
 			if (!crds.containsKey(name)) {
@@ -259,7 +259,7 @@ public final class CrdGenerator {
 		return crd(List.of(model), null);
 	}
 
-	ObjectNode crd(Collection<? extends Class<?>> models, @Nullable ConversionWebhook webhook) {
+	ObjectNode crd(Collection<? extends Class<?>> models, @Nullable WebhookClientConfig webhook) {
 		CrdVersions versions = CrdVersions.of(models);
 		KubernetesResource resource = versions.resource();
 		ObjectNode crd = NODES.objectNode()

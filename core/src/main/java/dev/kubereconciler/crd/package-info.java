@@ -5,7 +5,7 @@
  *
  * <p>
  * Public API: the annotations, {@link dev.kubereconciler.crd.CrdGenerator} and the
- * {@link dev.kubereconciler.crd.ConversionWebhook} it writes into a multi-version CRD,
+ * {@link dev.kubereconciler.crd.WebhookClientConfig} it writes into a multi-version CRD,
  * {@link dev.kubereconciler.crd.CrdFiles} and
  * {@link dev.kubereconciler.crd.CrdInstaller}; the schema walk and the checks and order
  * of a CRD's versions are package-private. The annotations are read only at build time;

@@ -14,7 +14,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.server.WebhookListener;
 
 /**
  * The webhook server's meters, with controller-runtime's names, help texts and buckets:

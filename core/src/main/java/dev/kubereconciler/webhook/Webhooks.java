@@ -11,6 +11,16 @@ import java.util.Set;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionOperation;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionWebhook;
+import dev.kubereconciler.webhook.admission.MutatingEndpoint;
+import dev.kubereconciler.webhook.admission.ValidatingEndpoint;
+import dev.kubereconciler.webhook.conversion.ConversionEndpoint;
+import dev.kubereconciler.webhook.conversion.ConvertedResource;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
+import dev.kubereconciler.webhook.server.WebhookEndpoint;
 
 /**
  * The admission and conversion webhooks of an application: its validators, defaulters and

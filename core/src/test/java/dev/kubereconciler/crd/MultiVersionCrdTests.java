@@ -164,7 +164,7 @@ class MultiVersionCrdTests {
 
 	@Test
 	void aServiceWebhookBecomesTheConversionOfTheCrd() {
-		ConversionWebhook webhook = ConversionWebhook.service("operators", "database-operator", "/convert", 9443)
+		WebhookClientConfig webhook = WebhookClientConfig.service("operators", "database-operator", "/convert", 9443)
 			.withCaBundle("-----BEGIN CERTIFICATE-----".getBytes(StandardCharsets.US_ASCII));
 		JsonNode converted = this.generator.crd(List.of(DatabaseV1alpha1.class, DatabaseV1.class), webhook);
 		assertJson(converted.at("/spec/conversion"),
@@ -179,7 +179,7 @@ class MultiVersionCrdTests {
 
 	@Test
 	void aUrlWebhookHasNoCaBundleUnlessGiven() {
-		assertThat(ConversionWebhook.url("https://convert.example.com:8443/databases").conversion())
+		assertThat(WebhookClientConfig.url("https://convert.example.com:8443/databases").conversion())
 			.isEqualTo(Map.of("strategy", "Webhook", "webhook",
 					Map.of("clientConfig", Map.of("url", "https://convert.example.com:8443/databases"),
 							"conversionReviewVersions", List.of("v1"))));
@@ -187,32 +187,32 @@ class MultiVersionCrdTests {
 
 	@Test
 	void theConversionAloneIsTheOneInTheCrd() {
-		ConversionWebhook webhook = ConversionWebhook.service("operators", "database-operator", "/convert", 443);
+		WebhookClientConfig webhook = WebhookClientConfig.service("operators", "database-operator", "/convert", 443);
 		assertThat(JSON.<JsonNode>valueToTree(webhook.conversion()))
 			.isEqualTo(this.generator.crd(List.of(DatabaseV1.class), webhook).at("/spec/conversion"));
 	}
 
 	@Test
 	void aWebhookTheApiServerWouldRefuseIsRefusedFirst() {
-		assertThatIllegalArgumentException().isThrownBy(() -> new ConversionWebhook(null, null, null))
+		assertThatIllegalArgumentException().isThrownBy(() -> new WebhookClientConfig(null, null, null))
 			.withMessage("A conversion webhook is reached by a Service or by a URL, not neither");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new ConversionWebhook(new ConversionWebhook.ServiceReference("ns", "svc", null, 443),
+			.isThrownBy(() -> new WebhookClientConfig(new WebhookClientConfig.ServiceReference("ns", "svc", null, 443),
 					"https://example.com", null))
 			.withMessage("A conversion webhook is reached by a Service or by a URL, not both");
-		assertThatIllegalArgumentException().isThrownBy(() -> ConversionWebhook.url("http://example.com/convert"))
+		assertThatIllegalArgumentException().isThrownBy(() -> WebhookClientConfig.url("http://example.com/convert"))
 			.withMessageContaining("must be https://<host>[:port]/<path>");
-		assertThatIllegalArgumentException().isThrownBy(() -> ConversionWebhook.url("https://example.com/c?x=1"))
+		assertThatIllegalArgumentException().isThrownBy(() -> WebhookClientConfig.url("https://example.com/c?x=1"))
 			.withMessageContaining("may have no query, fragment or user info");
-		assertThatIllegalArgumentException().isThrownBy(() -> ConversionWebhook.service("ns", "svc", "convert", 443))
+		assertThatIllegalArgumentException().isThrownBy(() -> WebhookClientConfig.service("ns", "svc", "convert", 443))
 			.withMessageContaining("must start with a slash, such as /convert");
-		assertThatIllegalArgumentException().isThrownBy(() -> ConversionWebhook.service("ns", "svc", "/convert", 0))
+		assertThatIllegalArgumentException().isThrownBy(() -> WebhookClientConfig.service("ns", "svc", "/convert", 0))
 			.withMessageContaining("is not a port");
 	}
 
 	@Test
 	void webhooksWithEqualCaBundlesAreEqual() {
-		ConversionWebhook webhook = ConversionWebhook.url("https://example.com/convert");
+		WebhookClientConfig webhook = WebhookClientConfig.url("https://example.com/convert");
 		assertThat(webhook.withCaBundle(new byte[] { 1, 2 })).isEqualTo(webhook.withCaBundle(new byte[] { 1, 2 }))
 			.hasSameHashCodeAs(webhook.withCaBundle(new byte[] { 1, 2 }))
 			.isNotEqualTo(webhook);
@@ -220,7 +220,7 @@ class MultiVersionCrdTests {
 
 	@Test
 	void writeGroupsTheVersionsOfEachCrdIntoOneFile(@TempDir Path directory) throws IOException {
-		ConversionWebhook webhook = ConversionWebhook.service("operators", "database-operator", "/convert", 443);
+		WebhookClientConfig webhook = WebhookClientConfig.service("operators", "database-operator", "/convert", 443);
 		List<Path> written = this.generator.write(directory,
 				List.of(DatabaseV1alpha1.class, Backup.class, DatabaseV1.class), Map.of(NAME, webhook));
 		assertThat(written).extracting((path) -> path.getFileName().toString())
@@ -237,7 +237,7 @@ class MultiVersionCrdTests {
 	void aWebhookForACrdOfNoClassIsRefused(@TempDir Path directory) {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.generator.write(directory, List.of(Backup.class),
-					Map.of(NAME, ConversionWebhook.url("https://example.com/convert"))))
+					Map.of(NAME, WebhookClientConfig.url("https://example.com/convert"))))
 			.withMessage("A conversion webhook is given for the CRD " + NAME
 					+ ", but no model class declares it; the CRDs are [backups.crd.kubereconciler.dev]");
 	}

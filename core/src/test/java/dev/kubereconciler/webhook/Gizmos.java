@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
 import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 /**
  * Two versions of a test custom resource and the converter between them: v1alpha1 has a

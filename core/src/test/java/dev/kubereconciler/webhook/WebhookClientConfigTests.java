@@ -11,7 +11,7 @@ import io.kubernetes.client.openapi.models.V1CustomResourceConversion;
 import io.kubernetes.client.openapi.models.V1WebhookConversion;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.crd.ConversionWebhook;
+import dev.kubereconciler.crd.WebhookClientConfig;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,30 +24,31 @@ class WebhookClientConfigTests {
 
 	@Test
 	void aUrlGivesAConversionWebhookAtTheUrlAndPathWithTheCaBundle() {
-		ConversionWebhook webhook = WebhookClientConfig.url("https://127.0.0.1:9443/", CA_BUNDLE)
-			.conversionWebhook(Webhooks.CONVERSION_PATH);
-		assertThat(webhook).isEqualTo(ConversionWebhook.url("https://127.0.0.1:9443/convert").withCaBundle(CA_BUNDLE));
+		WebhookClientConfig webhook = WebhookClientConfig.url("https://127.0.0.1:9443/", CA_BUNDLE)
+			.withPath(Webhooks.CONVERSION_PATH);
+		assertThat(webhook)
+			.isEqualTo(WebhookClientConfig.url("https://127.0.0.1:9443/convert").withCaBundle(CA_BUNDLE));
 	}
 
 	@Test
 	void aServiceGivesAConversionWebhookThroughTheServiceWithoutACaBundle() {
-		ConversionWebhook webhook = WebhookClientConfig.service("ops", "widgets-webhook", 443)
-			.conversionWebhook(Webhooks.CONVERSION_PATH);
-		assertThat(webhook).isEqualTo(ConversionWebhook.service("ops", "widgets-webhook", "/convert", 443));
+		WebhookClientConfig webhook = WebhookClientConfig.service("ops", "widgets-webhook", 443)
+			.withPath(Webhooks.CONVERSION_PATH);
+		assertThat(webhook).isEqualTo(WebhookClientConfig.service("ops", "widgets-webhook", "/convert", 443));
 	}
 
 	@Test
 	void theConversionOfAUrlIsTheOneClientJavasModelWrites() {
-		ConversionWebhook webhook = WebhookClientConfig.url("https://127.0.0.1:9443", CA_BUNDLE)
-			.conversionWebhook(Webhooks.CONVERSION_PATH);
+		WebhookClientConfig webhook = WebhookClientConfig.url("https://127.0.0.1:9443", CA_BUNDLE)
+			.withPath(Webhooks.CONVERSION_PATH);
 		assertThat(json(webhook.conversion())).isEqualTo(json(conversion(
 				new ApiextensionsV1WebhookClientConfig().url("https://127.0.0.1:9443/convert").caBundle(CA_BUNDLE))));
 	}
 
 	@Test
 	void theConversionOfAServiceIsTheOneClientJavasModelWrites() {
-		ConversionWebhook webhook = WebhookClientConfig.service("ops", "widgets-webhook", 443)
-			.conversionWebhook(Webhooks.CONVERSION_PATH);
+		WebhookClientConfig webhook = WebhookClientConfig.service("ops", "widgets-webhook", 443)
+			.withPath(Webhooks.CONVERSION_PATH);
 		assertThat(json(webhook.conversion())).isEqualTo(json(conversion(
 				new ApiextensionsV1WebhookClientConfig().service(new ApiextensionsV1ServiceReference().namespace("ops")
 					.name("widgets-webhook")

@@ -15,6 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.webhook.Gizmos.GizmoV1;
 import dev.kubereconciler.webhook.Gizmos.GizmoV1alpha1;
+import dev.kubereconciler.webhook.admission.AdmissionOperation;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionResult;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionWebhook;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
+import dev.kubereconciler.webhook.server.WebhookEndpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

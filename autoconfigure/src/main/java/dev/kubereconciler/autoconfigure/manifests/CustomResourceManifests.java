@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.crd.ConversionWebhook;
+import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
@@ -54,7 +54,7 @@ final class CustomResourceManifests {
 	 * @return the YAML of each CRD by its file, under {@link #FOLDER}
 	 * @throws IllegalStateException if the CRD generator's dependencies are missing
 	 * @throws IllegalArgumentException if the classes of one CRD do not agree, as
-	 * {@link CrdGenerator#yaml(Collection, ConversionWebhook)} says
+	 * {@link CrdGenerator#yaml(Collection, WebhookClientConfig)} says
 	 */
 	static Map<String, String> crds(List<Class<?>> models) {
 		return crds(models, Map.of());
@@ -72,10 +72,10 @@ final class CustomResourceManifests {
 	 * the CRDs' first classes
 	 * @throws IllegalStateException if the CRD generator's dependencies are missing
 	 * @throws IllegalArgumentException if the classes of one CRD do not agree, as
-	 * {@link CrdGenerator#yaml(Collection, ConversionWebhook)} says, or a webhook is
+	 * {@link CrdGenerator#yaml(Collection, WebhookClientConfig)} says, or a webhook is
 	 * given for a CRD of none of the classes
 	 */
-	static Map<String, String> crds(List<Class<?>> models, Map<String, ConversionWebhook> conversionWebhooks) {
+	static Map<String, String> crds(List<Class<?>> models, Map<String, WebhookClientConfig> conversionWebhooks) {
 		Map<String, String> files = new LinkedHashMap<>();
 		if (models.isEmpty()) {
 			if (!conversionWebhooks.isEmpty()) {

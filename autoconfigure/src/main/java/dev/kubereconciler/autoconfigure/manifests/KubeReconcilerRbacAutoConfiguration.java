@@ -16,7 +16,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.rbac.PolicyRule;
-import dev.kubereconciler.webhook.ConvertedResource;
+import dev.kubereconciler.webhook.conversion.ConvertedResource;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

@@ -37,9 +37,9 @@ import dev.kubereconciler.autoconfigure.LeaderElectionProperties;
 import dev.kubereconciler.autoconfigure.LeaseTimingProperties;
 import dev.kubereconciler.autoconfigure.ShardingProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
-import dev.kubereconciler.crd.ConversionWebhook;
+import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.rbac.RbacManifests;
-import dev.kubereconciler.webhook.ConvertedResource;
+import dev.kubereconciler.webhook.conversion.ConvertedResource;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**
@@ -185,13 +185,12 @@ public class KubernetesManifests {
 			return CustomResourceManifests.crds(this.customResources);
 		}
 		Set<Class<?>> models = new LinkedHashSet<>(this.customResources);
-		Map<String, ConversionWebhook> conversions = new LinkedHashMap<>();
+		Map<String, WebhookClientConfig> conversions = new LinkedHashMap<>();
 		WebhookManifests webhookManifests = webhookManifests(name, namespace);
 		for (ConvertedResource resource : this.webhooks.convertedResources()) {
 			models.add(resource.hub().apiType());
 			resource.spokes().forEach((spoke) -> models.add(spoke.apiType()));
-			conversions.put(resource.crdName(),
-					webhookManifests.clientConfig().conversionWebhook(Webhooks.CONVERSION_PATH));
+			conversions.put(resource.crdName(), webhookManifests.clientConfig().withPath(Webhooks.CONVERSION_PATH));
 		}
 		Map<String, String> files = new LinkedHashMap<>();
 		CustomResourceManifests.crds(List.copyOf(models), conversions)

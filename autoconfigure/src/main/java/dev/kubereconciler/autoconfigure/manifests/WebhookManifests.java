@@ -25,9 +25,9 @@ import io.kubernetes.client.openapi.models.V1VolumeMount;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
-import dev.kubereconciler.webhook.WebhookClientConfig;
-import dev.kubereconciler.webhook.WebhookConfigurations;
-import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.crd.WebhookClientConfig;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.server.WebhookServer;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

@@ -23,10 +23,10 @@ import org.springframework.core.env.Environment;
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.VersionConverter;
-import dev.kubereconciler.webhook.WebhookListener;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
+import dev.kubereconciler.webhook.server.WebhookListener;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

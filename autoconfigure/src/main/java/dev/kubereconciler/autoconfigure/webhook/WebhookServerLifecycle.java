@@ -31,13 +31,13 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
-import dev.kubereconciler.webhook.Pem;
-import dev.kubereconciler.webhook.SelfSignedCertificate;
-import dev.kubereconciler.webhook.WebhookClientConfig;
-import dev.kubereconciler.webhook.WebhookConfigurations;
-import dev.kubereconciler.webhook.WebhookListener;
-import dev.kubereconciler.webhook.WebhookRegistration;
-import dev.kubereconciler.webhook.WebhookServer;
+import dev.kubereconciler.crd.WebhookClientConfig;
+import dev.kubereconciler.webhook.registration.WebhookConfigurations;
+import dev.kubereconciler.webhook.registration.WebhookRegistration;
+import dev.kubereconciler.webhook.server.Pem;
+import dev.kubereconciler.webhook.server.SelfSignedCertificate;
+import dev.kubereconciler.webhook.server.WebhookListener;
+import dev.kubereconciler.webhook.server.WebhookServer;
 import dev.kubereconciler.webhook.Webhooks;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.crd.ConversionWebhook;
+import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.crd.CrdGenerator;
 import dev.kubereconciler.crd.StorageVersion;
 import dev.kubereconciler.reconcile.CustomResource;
@@ -38,7 +38,7 @@ class CustomResourceManifestsTests {
 
 	@Test
 	void aConversionWebhookGivenByCrdNameIsWrittenIntoThatCrdOnly() {
-		ConversionWebhook webhook = ConversionWebhook.service("ops", "doohickey-operator", "/convert", 443);
+		WebhookClientConfig webhook = WebhookClientConfig.service("ops", "doohickey-operator", "/convert", 443);
 		Map<String, String> files = CustomResourceManifests.crds(
 				List.of(DoohickeyV1alpha1.class, DoohickeyV1.class, Whatsit.class),
 				Map.of("doohickeys." + GROUP, webhook));
@@ -50,7 +50,7 @@ class CustomResourceManifestsTests {
 
 	@Test
 	void aConversionWebhookForACrdOfNoCustomResourceIsRefused() {
-		ConversionWebhook webhook = ConversionWebhook.url("https://example.com/convert");
+		WebhookClientConfig webhook = WebhookClientConfig.url("https://example.com/convert");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> CustomResourceManifests.crds(List.of(Whatsit.class), Map.of("gizmos." + GROUP, webhook)))
 			.withMessageContaining("gizmos." + GROUP);

@@ -32,9 +32,9 @@ import dev.kubereconciler.crd.StorageVersion;
 import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.VersionConverter;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -21,9 +21,9 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyFailureAnalyzer;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionValidator;
-import dev.kubereconciler.webhook.AdmissionWebhook;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionWebhook;
 import dev.kubereconciler.webhook.Webhooks;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -4,8 +4,8 @@ import java.util.Locale;
 
 import org.springframework.stereotype.Component;
 
-import dev.kubereconciler.webhook.AdmissionDefaulter;
-import dev.kubereconciler.webhook.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
 
 /**
  * The mutating webhook of widgets: colors are stored in lower case, as the external API

@@ -4,9 +4,9 @@ import java.util.Objects;
 
 import org.springframework.stereotype.Component;
 
-import dev.kubereconciler.webhook.AdmissionRequest;
-import dev.kubereconciler.webhook.AdmissionResult;
-import dev.kubereconciler.webhook.AdmissionValidator;
+import dev.kubereconciler.webhook.admission.AdmissionRequest;
+import dev.kubereconciler.webhook.admission.AdmissionResult;
+import dev.kubereconciler.webhook.admission.AdmissionValidator;
 
 /**
  * The validating webhook of widgets: what the CRD's schema cannot say. A widget's color

@@ -5,7 +5,7 @@ import java.util.Map;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.webhook.VersionConverter;
+import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 /**
  * Converts gadgets between v1alpha1 and the hub, v1, losing nothing: what one version has
