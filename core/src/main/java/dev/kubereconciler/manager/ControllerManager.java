@@ -118,7 +118,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
-		binder.attach(this.caches.informers(), this.controllers, this.caches::stripsManagedFields);
+		binder.attach(this.caches.informers(), this.caches::stripsManagedFields);
 		if (builder.sharding != null && builder.leaderElection != null) {
 			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
 		}

@@ -12,11 +12,11 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
-import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
+import dev.kubereconciler.internal.cache.ResyncTracker;
 import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -34,32 +34,30 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private final ReconcileSpec<T> reconciler;
 
-	private final ReconcilerBinder toolkit;
+	private final ControllerDefinition definition;
+
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
-	private volatile @Nullable Controller controller;
-
-	private volatile @Nullable ResyncTracker resyncs;
+	private final ResyncTracker resyncs;
 
 	private final @Nullable DependentsRunner<T> dependents;
 
 	private final @Nullable ReadyCondition readyCondition;
 
-	BoundReconciler(ReconcileSpec<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
+	BoundReconciler(ReconcileSpec<T> reconciler, ControllerDefinition definition, ReconcileSupport support,
+			ResyncTracker resyncs) {
 		this.reconciler = reconciler;
-		this.toolkit = toolkit;
-		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
-		Dependents<T> declared = reconciler.dependents();
-		this.dependents = declared.isEmpty() ? null : new DependentsRunner<>(declared, controllerName, toolkit,
-				this.writer, reconciler.finalizer() != null);
-		this.readyCondition = declared.readyCondition() ? new ReadyCondition(this.writer, toolkit, Clock.systemUTC())
-				: null;
-	}
-
-	void attach(Controller controller, ResyncTracker resyncs) {
-		this.controller = controller;
+		this.definition = definition;
+		this.support = support;
 		this.resyncs = resyncs;
+		this.writer = new KubernetesWriter(support.apiClient(), definition.name());
+		Dependents<T> declared = reconciler.dependents();
+		this.dependents = declared.isEmpty() ? null : new DependentsRunner<>(declared, definition.name(), support,
+				this.writer, reconciler.finalizer() != null);
+		this.readyCondition = declared.readyCondition() ? new ReadyCondition(this.writer, support, Clock.systemUTC())
+				: null;
 	}
 
 	public ReconcileSpec<T> reconciler() {
@@ -69,15 +67,10 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 	@Override
 	@SuppressWarnings("unchecked")
 	public Result reconcile(Request request, Trigger cause) throws Exception {
-		Controller controller = this.controller;
-		if (controller == null) {
-			throw new IllegalStateException("Controller for " + this.reconciler.type().getSimpleName()
-					+ " is not attached to a manager's caches");
-		}
-		CacheView view = this.toolkit.requireView(controller.definition().watches());
+		CacheView view = this.support.views().require(this.definition.watches());
 		T cached = (T) view.get(request.key());
 		DefaultReconcileContext<T> context = new DefaultReconcileContext<>(request, trigger(cause, request),
-				controller.rateLimiter().numRequeues(request), this.toolkit, this.writer);
+				this.definition.rateLimiter().numRequeues(request), this.support, this.writer);
 		DependentsRunner<T> dependents = this.dependents;
 		if (cached == null && dependents != null) {
 			dependents.forget(request.key());
@@ -97,7 +90,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			return Result.done();
 		}
 		if (dependents == null || cached == null) {
-			return this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+			return this.reconciler.invoke(request, this.support.copy(cached), context);
 		}
 		return reconcileWithDependents(request, cached, dependents, context);
 	}
@@ -122,7 +115,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		context.dependents(status);
 		Result result;
 		try {
-			result = this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+			result = this.reconciler.invoke(request, this.support.copy(cached), context);
 		}
 		catch (Exception ex) {
 			writeCondition(request, status, false, ex);
@@ -160,7 +153,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 				throw cause(failure);
 			}
 		}
-		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
+		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.support.copy(cached)), context);
 		if (result == null || !result.isDone()) {
 			// not finished: keep the finalizer and come back as the result says; a null
 			// is an error for the worker, retried through the rate limiter
@@ -169,7 +162,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		// the cleanup may have written the object; remove the finalizer from the
 		// newest version
 		@SuppressWarnings("unchecked")
-		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
+		T current = (T) this.support.views().require(cached.getClass()).get(context.request().key());
 		patchFinalizers((current != null) ? current : cached, finalizer, false);
 		return result;
 	}
@@ -217,7 +210,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			forgetDeleted(patched);
 		}
 		else {
-			this.toolkit.written(patched);
+			this.support.views().written(patched);
 		}
 		return patched;
 	}
@@ -229,18 +222,14 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 	}
 
 	private void forgetDeleted(KubernetesObject object) {
-		CacheView view = this.toolkit.view(object.getClass());
-		if (view != null) {
-			view.deleted(object);
-		}
+		this.support.views().deleted(object);
 	}
 
 	private Trigger trigger(Trigger cause, Request request) {
 		if (cause != Trigger.EVENT) {
 			return cause;
 		}
-		ResyncTracker resyncs = this.resyncs;
-		return (resyncs != null && resyncs.take(request)) ? Trigger.RESYNC : Trigger.EVENT;
+		return this.resyncs.take(request) ? Trigger.RESYNC : Trigger.EVENT;
 	}
 
 }

@@ -50,18 +50,18 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	private final int failures;
 
-	private final ReconcilerBinder toolkit;
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
 	private volatile DependentsStatus dependents = DependentsStatus.NONE;
 
-	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcilerBinder toolkit,
+	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcileSupport support,
 			KubernetesWriter writer) {
 		this.request = request;
 		this.trigger = trigger;
 		this.failures = failures;
-		this.toolkit = toolkit;
+		this.support = support;
 		this.writer = writer;
 	}
 
@@ -83,20 +83,22 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name) {
 		String key = (namespace == null || namespace.isEmpty()) ? name : namespace + "/" + name;
-		return Optional.ofNullable(type.cast(this.toolkit.requireView(type).get(key))).map(this::copy);
+		return Optional.ofNullable(type.cast(this.support.views().require(type).get(key))).map(this::copy);
 	}
 
 	@Override
 	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
 		LabelMatcher selector = LabelMatcher.parse(labelSelector);
-		return copies(type, this.toolkit.requireView(type)
-			.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
+		return copies(type,
+				this.support.views()
+					.require(type)
+					.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
 	}
 
 	@Override
 	public <R extends KubernetesObject> List<R> owned(Class<R> type, KubernetesObject owner) {
 		String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner must have metadata.uid");
-		return copies(type, this.toolkit.requireView(type).owned(uid));
+		return copies(type, this.support.views().require(type).owned(uid));
 	}
 
 	private <R extends KubernetesObject> List<R> copies(Class<R> type, List<KubernetesObject> objects) {
@@ -108,7 +110,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	}
 
 	private <R> @Nullable R copy(@Nullable R object) {
-		return this.toolkit.copier().copy(object);
+		return this.support.copy(object);
 	}
 
 	@Override
@@ -129,7 +131,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public boolean delete(KubernetesObject object) throws Exception {
 		boolean deleted = this.writer.delete(object);
-		CacheView view = this.toolkit.view(object.getClass());
+		CacheView view = this.support.views().view(object.getClass());
 		if (view != null) {
 			view.forget(Caches.metaNamespaceKeyFunc(object));
 		}
@@ -143,7 +145,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	@Override
 	public <R extends KubernetesObject> R updateStatus(R object) throws Exception {
-		CacheView view = this.toolkit.view(object.getClass());
+		CacheView view = this.support.views().view(object.getClass());
 		if (view != null) {
 			// the view holds what the server answered or sent, never an object handed out
 			KubernetesObject current = view.get(Caches.metaNamespaceKeyFunc(object));
@@ -182,7 +184,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	private <R extends KubernetesObject> R remember(R written) {
 		// copied first: the caller gets the whole answer, the view the cached shape
 		R copy = Objects.requireNonNull(copy(written));
-		this.toolkit.written(written);
+		this.support.views().written(written);
 		return copy;
 	}
 
@@ -272,7 +274,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public EventRecorder events() {
 		// the writer's field manager is the controller's name
-		return this.toolkit.events(this.writer.fieldManager());
+		return this.support.events(this.writer.fieldManager());
 	}
 
 }

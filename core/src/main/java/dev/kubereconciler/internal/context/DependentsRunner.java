@@ -58,7 +58,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 
 	private final String controller;
 
-	private final ReconcilerBinder toolkit;
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
@@ -76,16 +76,16 @@ final class DependentsRunner<P extends KubernetesObject> {
 
 	private final DependentPruner<P> pruner;
 
-	DependentsRunner(Dependents<P> dependents, String controller, ReconcilerBinder toolkit, KubernetesWriter writer,
+	DependentsRunner(Dependents<P> dependents, String controller, ReconcileSupport support, KubernetesWriter writer,
 			boolean hasFinalizer) {
 		this.dependents = dependents;
 		this.controller = controller;
-		this.toolkit = toolkit;
+		this.support = support;
 		this.writer = writer;
-		this.scopes = new ResourceScopes(toolkit.apiClient());
+		this.scopes = new ResourceScopes(support.apiClient());
 		this.hasFinalizer = hasFinalizer;
-		this.ticker = toolkit.ticker();
-		this.pruner = new DependentPruner<>(dependents, controller, toolkit, writer);
+		this.ticker = support.ticker();
+		this.pruner = new DependentPruner<>(dependents, controller, support, writer);
 	}
 
 	/**
@@ -131,7 +131,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 					KubernetesObject actual = apply(dependent, desired, primary, uid, setId);
 					keys.add(Caches.metaNamespaceKeyFunc(actual));
 					if (notReady == null) {
-						String reason = dependent.notReady(Objects.requireNonNull(this.toolkit.copier().copy(actual)));
+						String reason = dependent.notReady(Objects.requireNonNull(this.support.copy(actual)));
 						if (reason != null) {
 							notReady = describe(actual) + ": " + reason;
 						}
@@ -144,7 +144,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 					this.warned.remove(since);
 					Long first = this.notReadySince.remove(since);
 					if (first != null) {
-						this.toolkit.listener()
+						this.support.listener()
 							.dependentReady(this.controller, dependent.name(), Duration.ofNanos(now - first));
 					}
 				}
@@ -229,7 +229,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 		metadata.putLabelsItem(PART_OF, setId);
 		metadata.putLabelsItem(DEPENDENT, dependent.name());
 		String key = Caches.metaNamespaceKeyFunc(desired);
-		CacheView view = this.toolkit.requireView(desired.getClass());
+		CacheView view = this.support.views().require(desired.getClass());
 		KubernetesObject actual = view.get(key);
 		if (ownable) {
 			checkNotOwnedByAnother(actual, uid);
@@ -260,15 +260,15 @@ final class DependentsRunner<P extends KubernetesObject> {
 				&& hash.equals(actual.getMetadata().getAnnotations().get(DESIRED_HASH));
 		if (actual != null && sameDesire
 				&& DependentJson.covers(JSON.getGson().toJsonTree(actual), DependentJson.asStored(json))) {
-			this.toolkit.listener().dependentApplied(this.controller, dependent.name(), false, false);
+			this.support.listener().dependentApplied(this.controller, dependent.name(), false, false);
 			return actual;
 		}
 		// forced: the controller's fields are its own, whoever changed them since
 		KubernetesObject applied = this.writer.apply(desired, json, true);
-		this.toolkit.written(applied);
+		this.support.views().written(applied);
 		boolean changed = actual == null || !Objects.equals(actual.getMetadata().getResourceVersion(),
 				applied.getMetadata().getResourceVersion());
-		this.toolkit.listener().dependentApplied(this.controller, dependent.name(), changed, sameDesire && changed);
+		this.support.listener().dependentApplied(this.controller, dependent.name(), changed, sameDesire && changed);
 		return applied;
 	}
 
@@ -294,7 +294,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	}
 
 	private P copy(P primary) {
-		return Objects.requireNonNull(this.toolkit.copier().copy(primary));
+		return Objects.requireNonNull(this.support.copy(primary));
 	}
 
 	static String describe(KubernetesObject object) {
