@@ -33,7 +33,7 @@ import dev.kubereconciler.reconcile.TerminalReconcileException;
  * {@code GenericKubernetesApi.updateStatus} sends a JSON patch that the API server
  * refuses while an object has no status yet.
  */
-final class KubernetesWriter {
+public final class KubernetesWriter {
 
 	static final String MERGE_PATCH = "application/merge-patch+json";
 
@@ -49,7 +49,7 @@ final class KubernetesWriter {
 		return this.fieldManager;
 	}
 
-	KubernetesWriter(ApiClient apiClient, String fieldManager) {
+	public KubernetesWriter(ApiClient apiClient, String fieldManager) {
 		this.apiClient = apiClient;
 		this.fieldManager = fieldManager;
 	}
@@ -85,7 +85,7 @@ final class KubernetesWriter {
 	 * Server-side apply a body made by {@link #applyJson(KubernetesObject)}, which the
 	 * caller already has.
 	 */
-	<R extends KubernetesObject> R apply(R object, JsonObject body, boolean force) throws ApiException {
+	public <R extends KubernetesObject> R apply(R object, JsonObject body, boolean force) throws ApiException {
 		return call(object, "PATCH", itemPath(object, false), APPLY_PATCH, body.toString(), force);
 	}
 
@@ -128,7 +128,7 @@ final class KubernetesWriter {
 	 * @return the server's object, or {@code null} if there is none
 	 * @throws ApiException if the server refuses the read
 	 */
-	@Nullable JsonObject readJson(KubernetesObject object) throws ApiException {
+	public @Nullable JsonObject readJson(KubernetesObject object) throws ApiException {
 		Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(), new ArrayList<>(),
 				null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
 		try (Response response = call.execute()) {
@@ -157,7 +157,7 @@ final class KubernetesWriter {
 	 * @throws ApiException if the server refuses it, other than for a gone object or
 	 * another uid
 	 */
-	boolean deleteExactly(KubernetesObject object, String uid) throws ApiException {
+	public boolean deleteExactly(KubernetesObject object, String uid) throws ApiException {
 		JsonObject preconditions = new JsonObject();
 		preconditions.addProperty("uid", uid);
 		JsonObject options = new JsonObject();
@@ -187,7 +187,7 @@ final class KubernetesWriter {
 	 * @return the object the server stored
 	 * @throws ApiException if the server refuses it
 	 */
-	<R extends KubernetesObject> R mergePatchStatus(R object, String patch) throws ApiException {
+	public <R extends KubernetesObject> R mergePatchStatus(R object, String patch) throws ApiException {
 		try {
 			return call(object, "PATCH", itemPath(object, true), MERGE_PATCH, patch, false);
 		}
@@ -202,7 +202,7 @@ final class KubernetesWriter {
 	 * @param object the object
 	 * @return the JSON
 	 */
-	JsonObject applyJson(KubernetesObject object) {
+	public JsonObject applyJson(KubernetesObject object) {
 		return applyBody(object, false);
 	}
 

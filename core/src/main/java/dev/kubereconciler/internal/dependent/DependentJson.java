@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +18,8 @@ import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.context.KubernetesWriter;
+import dev.kubereconciler.internal.context.ReconcileSupport;
 
 /**
  * Deletes the objects a controller applied for a primary and no longer wants. An object

@@ -1,9 +1,9 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 /**
  * A dependent's desired-state function, precondition, apply or prune failed.
  */
-final class DependentFailure extends Exception {
+public final class DependentFailure extends Exception {
 
 	private final String dependent;
 
@@ -15,11 +15,11 @@ final class DependentFailure extends Exception {
 		this.message = dependent + ": " + cause.getMessage();
 	}
 
-	String reason() {
+	public String reason() {
 		return this.message;
 	}
 
-	String dependent() {
+	public String dependent() {
 		return this.dependent;
 	}
 

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,8 +23,11 @@ import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.context.KubernetesWriter;
+import dev.kubereconciler.internal.context.ReconcileSupport;
 import dev.kubereconciler.reconcile.AlreadyOwnedException;
 import dev.kubereconciler.reconcile.DependentsStatus;
+import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 import dev.kubereconciler.time.Ticker;
 
@@ -44,7 +47,7 @@ import dev.kubereconciler.time.Ticker;
  *
  * @param <P> the primary type
  */
-final class DependentsRunner<P extends KubernetesObject> {
+public final class DependentsRunner<P extends KubernetesObject> {
 
 	private static final String PART_OF = DependentLabels.PART_OF;
 
@@ -76,8 +79,8 @@ final class DependentsRunner<P extends KubernetesObject> {
 
 	private final DependentPruner<P> pruner;
 
-	DependentsRunner(Dependents<P> dependents, String controller, ReconcileSupport support, KubernetesWriter writer,
-			boolean hasFinalizer) {
+	public DependentsRunner(Dependents<P> dependents, String controller, ReconcileSupport support,
+			KubernetesWriter writer, boolean hasFinalizer) {
 		this.dependents = dependents;
 		this.controller = controller;
 		this.support = support;
@@ -95,7 +98,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 * @return where the dependents stand
 	 * @throws DependentFailure if a dependent's function, apply or prune failed
 	 */
-	DependentsStatus run(P primary, DefaultReconcileContext<P> context) throws DependentFailure {
+	public DependentsStatus run(P primary, ReconcileContext<P> context) throws DependentFailure {
 		String uid = Objects.requireNonNull(primary.getMetadata().getUid(), "primary must have metadata.uid");
 		String setId = DependentJson.applySetId(primary);
 		String primaryKey = Caches.metaNamespaceKeyFunc(primary);
@@ -184,7 +187,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 * @return whether none is left
 	 * @throws DependentFailure if a delete failed
 	 */
-	boolean cleanUp(P primary) throws DependentFailure {
+	public boolean cleanUp(P primary) throws DependentFailure {
 		String uid = Objects.requireNonNull(primary.getMetadata().getUid());
 		this.pruner.prune(uid, DependentJson.applySetId(primary), Map.of(), true);
 		return true;
@@ -194,7 +197,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 	 * Forget what was remembered of a primary object that is gone.
 	 * @param primaryKey its {@code namespace/name} key
 	 */
-	void forget(String primaryKey) {
+	public void forget(String primaryKey) {
 		String prefix = primaryKey + "|";
 		this.notReadySince.keySet().removeIf((key) -> key.startsWith(prefix));
 		this.warned.removeIf((key) -> key.startsWith(prefix));

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -13,6 +13,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.internal.context.KubernetesWriter;
+import dev.kubereconciler.internal.context.ReconcileSupport;
 import dev.kubereconciler.reconcile.DependentsStatus;
 
 /**
@@ -22,7 +24,7 @@ import dev.kubereconciler.reconcile.DependentsStatus;
  * conditions are kept as they are; the patch carries the resourceVersion it was computed
  * from, so that a concurrent status write makes it fail with 409 Conflict and retry.
  */
-final class ReadyCondition {
+public final class ReadyCondition {
 
 	static final String TYPE = "Ready";
 
@@ -32,7 +34,7 @@ final class ReadyCondition {
 
 	private final Clock clock;
 
-	ReadyCondition(KubernetesWriter writer, ReconcileSupport support, Clock clock) {
+	public ReadyCondition(KubernetesWriter writer, ReconcileSupport support, Clock clock) {
 		this.writer = writer;
 		this.support = support;
 		this.clock = clock;
@@ -47,7 +49,7 @@ final class ReadyCondition {
 	 * @param failed whether a dependent failed, rather than is not ready
 	 * @throws Exception if the write fails
 	 */
-	void write(String key, Class<?> type, DependentsStatus status, boolean failed) throws Exception {
+	public void write(String key, Class<?> type, DependentsStatus status, boolean failed) throws Exception {
 		KubernetesObject current = this.support.views().require(type).get(key);
 		if (current == null || current.getMetadata().getDeletionTimestamp() != null) {
 			return;
