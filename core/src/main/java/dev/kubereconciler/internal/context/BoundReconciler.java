@@ -1,6 +1,5 @@
 package dev.kubereconciler.internal.context;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -17,10 +16,6 @@ import dev.kubereconciler.controller.ReconcileSpec;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.ResyncTracker;
-import dev.kubereconciler.internal.dependent.DependentFailure;
-import dev.kubereconciler.internal.dependent.DependentsRunner;
-import dev.kubereconciler.internal.dependent.ReadyCondition;
-import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
@@ -45,22 +40,18 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private final ResyncTracker resyncs;
 
-	private final @Nullable DependentsRunner<T> dependents;
-
-	private final @Nullable ReadyCondition readyCondition;
+	private final @Nullable DependentsStep<T> dependents;
 
 	BoundReconciler(ReconcileSpec<T> reconciler, ControllerDefinition definition, ReconcileSupport support,
-			ResyncTracker resyncs) {
+			ResyncTracker resyncs, DependentsStep.Factory dependents) {
 		this.reconciler = reconciler;
 		this.definition = definition;
 		this.support = support;
 		this.resyncs = resyncs;
 		this.writer = new KubernetesWriter(support.apiClient(), definition.name());
 		Dependents<T> declared = reconciler.dependents();
-		this.dependents = declared.isEmpty() ? null : new DependentsRunner<>(declared, definition.name(), support,
-				this.writer, reconciler.finalizer() != null);
-		this.readyCondition = declared.readyCondition() ? new ReadyCondition(this.writer, support, Clock.systemUTC())
-				: null;
+		this.dependents = declared.isEmpty() ? null : dependents.create(declared, reconciler.type(),
+				reconciler.finalizer() != null, definition.name(), support, this.writer);
 	}
 
 	public ReconcileSpec<T> reconciler() {
@@ -74,7 +65,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		T cached = (T) view.get(request.key());
 		DefaultReconcileContext<T> context = new DefaultReconcileContext<>(request, trigger(cause, request),
 				this.definition.rateLimiter().numRequeues(request), this.support, this.writer);
-		DependentsRunner<T> dependents = this.dependents;
+		DependentsStep<T> dependents = this.dependents;
 		if (cached == null && dependents != null) {
 			dependents.forget(request.key());
 		}
@@ -95,66 +86,18 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		if (dependents == null || cached == null) {
 			return this.reconciler.invoke(request, this.support.copy(cached), context);
 		}
-		return reconcileWithDependents(request, cached, dependents, context);
-	}
-
-	/**
-	 * Apply the dependents, then run the reconcile logic, which sees where they stand;
-	 * the {@code Ready} condition is written last, on top of whatever status the logic
-	 * wrote. A dependent that is not ready requeues the primary through the rate limiter
-	 * unless the logic asked for a requeue itself; it is not an error.
-	 */
-	private Result reconcileWithDependents(Request request, T cached, DependentsRunner<T> dependents,
-			DefaultReconcileContext<T> context) throws Exception {
-		DependentsStatus status;
-		try {
-			status = dependents.run(cached, context);
-		}
-		catch (DependentFailure failure) {
-			Exception cause = cause(failure);
-			writeCondition(request, new DependentsStatus(false, failure.dependent(), failure.reason()), true, cause);
-			throw cause;
-		}
-		context.dependents(status);
-		Result result;
-		try {
-			result = this.reconciler.invoke(request, this.support.copy(cached), context);
-		}
-		catch (Exception ex) {
-			writeCondition(request, status, false, ex);
-			throw ex;
-		}
-		writeCondition(request, status, false, null);
-		return (!status.ready() && result != null && result.isDone()) ? Result.requeue() : result;
-	}
-
-	private void writeCondition(Request request, DependentsStatus status, boolean failed, @Nullable Exception failure)
-			throws Exception {
-		ReadyCondition condition = this.readyCondition;
-		if (condition == null) {
-			return;
-		}
-		try {
-			condition.write(request.key(), this.reconciler.type(), status, failed);
-		}
-		catch (Exception ex) {
-			if (failure == null) {
-				throw ex;
-			}
-			failure.addSuppressed(ex);
-		}
+		T primary = cached;
+		return dependents.reconcile(primary, context, (status) -> {
+			context.dependents(status);
+			return this.reconciler.invoke(request, this.support.copy(primary), context);
+		});
 	}
 
 	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
-		DependentsRunner<T> dependents = this.dependents;
+		DependentsStep<T> dependents = this.dependents;
 		if (dependents != null) {
 			// what garbage collection cannot reach goes before the finalizer
-			try {
-				dependents.cleanUp(cached);
-			}
-			catch (DependentFailure failure) {
-				throw cause(failure);
-			}
+			dependents.cleanUp(cached);
 		}
 		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.support.copy(cached)), context);
 		if (result == null || !result.isDone()) {
@@ -216,12 +159,6 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			this.support.views().written(patched);
 		}
 		return patched;
-	}
-
-	// a failed write says which dependent it was for
-	private static Exception cause(DependentFailure failure) {
-		Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
-		return (cause instanceof WriteFailedException failed) ? failed.ofDependent(failure.dependent()) : cause;
 	}
 
 	private void forgetDeleted(KubernetesObject object) {

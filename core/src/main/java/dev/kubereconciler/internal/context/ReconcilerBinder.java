@@ -43,6 +43,8 @@ public final class ReconcilerBinder {
 
 	private final ControllerListener listener;
 
+	private final DependentsStep.Factory dependents;
+
 	private final List<Pending> pending = new ArrayList<>();
 
 	/**
@@ -52,10 +54,12 @@ public final class ReconcilerBinder {
 	 * @param ticker the time source of the cache views' retention and of the dependents'
 	 * readiness
 	 * @param listener what hears of the dependents' applies and prunes
+	 * @param dependents makes the dependents' step of a controller that has dependents
 	 */
 	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker,
-			ControllerListener listener) {
+			ControllerListener listener, DependentsStep.Factory dependents) {
 		this.apiClient = apiClient;
+		this.dependents = dependents;
 		this.ticker = ticker;
 		this.listener = listener;
 		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
@@ -98,8 +102,8 @@ public final class ReconcilerBinder {
 		for (Pending pending : this.pending) {
 			ResyncTracker resyncs = new ResyncTracker();
 			addHandler(Objects.requireNonNull(informers.get(pending.definition.watches())), resyncs);
-			pending.bound = new BoundReconciler<>(pending.definition.reconciler(), pending.definition, support,
-					resyncs);
+			pending.bound = new BoundReconciler<>(pending.definition.reconciler(), pending.definition, support, resyncs,
+					this.dependents);
 		}
 	}
 

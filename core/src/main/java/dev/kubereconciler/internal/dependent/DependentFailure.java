@@ -3,7 +3,7 @@ package dev.kubereconciler.internal.dependent;
 /**
  * A dependent's desired-state function, precondition, apply or prune failed.
  */
-public final class DependentFailure extends Exception {
+final class DependentFailure extends Exception {
 
 	private final String dependent;
 
@@ -15,11 +15,11 @@ public final class DependentFailure extends Exception {
 		this.message = dependent + ": " + cause.getMessage();
 	}
 
-	public String reason() {
+	String reason() {
 		return this.message;
 	}
 
-	public String dependent() {
+	String dependent() {
 		return this.dependent;
 	}
 

@@ -24,7 +24,7 @@ import dev.kubereconciler.reconcile.DependentsStatus;
  * conditions are kept as they are; the patch carries the resourceVersion it was computed
  * from, so that a concurrent status write makes it fail with 409 Conflict and retry.
  */
-public final class ReadyCondition {
+final class ReadyCondition {
 
 	static final String TYPE = "Ready";
 
@@ -34,7 +34,7 @@ public final class ReadyCondition {
 
 	private final Clock clock;
 
-	public ReadyCondition(KubernetesWriter writer, ReconcileSupport support, Clock clock) {
+	ReadyCondition(KubernetesWriter writer, ReconcileSupport support, Clock clock) {
 		this.writer = writer;
 		this.support = support;
 		this.clock = clock;
@@ -49,7 +49,7 @@ public final class ReadyCondition {
 	 * @param failed whether a dependent failed, rather than is not ready
 	 * @throws Exception if the write fails
 	 */
-	public void write(String key, Class<?> type, DependentsStatus status, boolean failed) throws Exception {
+	void write(String key, Class<?> type, DependentsStatus status, boolean failed) throws Exception {
 		KubernetesObject current = this.support.views().require(type).get(key);
 		if (current == null || current.getMetadata().getDeletionTimestamp() != null) {
 			return;
