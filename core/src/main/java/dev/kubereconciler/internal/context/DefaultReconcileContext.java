@@ -8,15 +8,11 @@ import java.util.Optional;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.LabelMatcher;
-import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
-import dev.kubereconciler.reconcile.AlreadyOwnedException;
 import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Request;
@@ -190,76 +186,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	@Override
 	public void setControllerReference(KubernetesObject owner, KubernetesObject owned) {
-		V1ObjectMeta ownerMetadata = Objects.requireNonNull(owner.getMetadata(), "owner must have metadata");
-		V1ObjectMeta ownedMetadata = Objects.requireNonNull(owned.getMetadata(), "owned object must have metadata");
-		String ownerNamespace = Objects.requireNonNullElse(ownerMetadata.getNamespace(), "");
-		String ownedNamespace = Objects.requireNonNullElse(ownedMetadata.getNamespace(), "");
-		if (!ownerNamespace.isEmpty()) {
-			if (ownedNamespace.isEmpty()) {
-				throw new IllegalArgumentException(
-						"Cluster-scoped " + describe(owned) + " cannot be owned by namespaced " + describe(owner));
-			}
-			if (!ownerNamespace.equals(ownedNamespace)) {
-				throw new IllegalArgumentException(
-						describe(owned) + " in namespace " + ownedNamespace + " cannot be owned by " + describe(owner)
-								+ " in namespace " + ownerNamespace + ": owner references cannot cross namespaces");
-			}
-		}
-		ResourceType ownerType = ResourceType.of(owner.getClass());
-		V1OwnerReference reference = new V1OwnerReference().apiVersion(ownerType.apiVersion())
-			.kind(ownerType.kind())
-			.name(ownerMetadata.getName())
-			.uid(Objects.requireNonNull(ownerMetadata.getUid(), "owner must have metadata.uid"))
-			.controller(true)
-			.blockOwnerDeletion(true);
-		List<V1OwnerReference> references = (ownedMetadata.getOwnerReferences() != null)
-				? new ArrayList<>(ownedMetadata.getOwnerReferences()) : new ArrayList<>();
-		for (V1OwnerReference existing : references) {
-			if (Boolean.TRUE.equals(existing.getController()) && !sameOwner(existing, reference)) {
-				throw new AlreadyOwnedException(describe(owned), existing.getKind() + "/" + existing.getName());
-			}
-		}
-		// replaced in place, as controller-runtime's upsertOwnerRef does: the order of
-		// the
-		// references does not change
-		int index = -1;
-		for (int i = 0; i < references.size(); i++) {
-			if (sameOwner(references.get(i), reference)) {
-				index = i;
-				break;
-			}
-		}
-		if (index < 0) {
-			references.add(reference);
-		}
-		else {
-			references.set(index, reference);
-		}
-		ownedMetadata.setOwnerReferences(references);
-	}
-
-	/**
-	 * Whether two references name the same object, as controller-runtime compares them:
-	 * by API group, kind and name.
-	 */
-	private static boolean sameOwner(V1OwnerReference a, V1OwnerReference b) {
-		return group(a.getApiVersion()).equals(group(b.getApiVersion())) && Objects.equals(a.getKind(), b.getKind())
-				&& Objects.equals(a.getName(), b.getName());
-	}
-
-	private static String group(String apiVersion) {
-		if (apiVersion == null) {
-			return "";
-		}
-		int slash = apiVersion.indexOf('/');
-		return (slash < 0) ? "" : apiVersion.substring(0, slash);
-	}
-
-	private static String describe(KubernetesObject object) {
-		String kind = (object.getKind() != null) ? object.getKind() : object.getClass().getSimpleName();
-		V1ObjectMeta metadata = object.getMetadata();
-		String namespace = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" : "";
-		return kind + " " + namespace + metadata.getName();
+		ControllerReferences.set(owner, owned);
 	}
 
 	@Override

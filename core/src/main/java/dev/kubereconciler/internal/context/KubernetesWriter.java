@@ -21,6 +21,7 @@ import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 
 /**
@@ -110,11 +111,8 @@ public final class KubernetesWriter {
 			return ex;
 		}
 		ResourceType type = ResourceType.of(object.getClass());
-		V1ObjectMeta metadata = object.getMetadata();
-		String name = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + metadata.getName()
-				: metadata.getName();
 		throw new TerminalReconcileException(
-				type.kind() + " " + name + " exists, but writing its status returned "
+				KubernetesObjects.describe(object) + " exists, but writing its status returned "
 						+ "404 Not Found: the API server serves no /status subresource for " + type.plural() + ". "
 						+ ServedResources.fix(type) + " The key is not retried until the object changes or resyncs.",
 				ex);

@@ -1,14 +1,12 @@
 package dev.kubereconciler.internal.dependent;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
@@ -16,8 +14,10 @@ import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.internal.context.KubernetesWriter;
 import dev.kubereconciler.internal.context.ReconcileSupport;
-import dev.kubereconciler.reconcile.AlreadyOwnedException;
+import dev.kubereconciler.internal.context.ControllerReferences;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
+
+import static dev.kubereconciler.reconcile.KubernetesObjects.describe;
 
 /**
  * Applies one desired object of a dependent: stamps it as a member of the primary's
@@ -80,9 +80,9 @@ final class DependentApplier<P extends KubernetesObject> {
 		if (this.scopes.isNamespaced(type)) {
 			if (metadata.getNamespace() == null) {
 				if (primaryNamespace == null) {
-					throw new IllegalArgumentException("Dependent '" + dependent.name() + "' returned " + type.kind()
-							+ " " + metadata.getName() + " without a namespace, which the cluster-scoped "
-							+ describe(primary) + " cannot lend it");
+					throw new IllegalArgumentException("Dependent '" + dependent.name() + "' returned "
+							+ describe(desired) + " without a namespace, which the cluster-scoped " + describe(primary)
+							+ " cannot lend it");
 				}
 				metadata.setNamespace(primaryNamespace);
 			}
@@ -98,25 +98,20 @@ final class DependentApplier<P extends KubernetesObject> {
 		metadata.putLabelsItem(DependentLabels.DEPENDENT, dependent.name());
 		String key = Caches.metaNamespaceKeyFunc(desired);
 		KubernetesObject actual = this.support.views().require(desired.getClass()).get(key);
-		String uid = Objects.requireNonNull(primary.getMetadata().getUid());
 		if (ownable) {
-			checkNotOwnedByAnother(actual, uid);
-			ResourceType primaryType = ResourceType.of(primary.getClass());
-			metadata.setOwnerReferences(List.of(new V1OwnerReference().apiVersion(primaryType.apiVersion())
-				.kind(primaryType.kind())
-				.name(primary.getMetadata().getName())
-				.uid(uid)
-				.controller(true)
-				.blockOwnerDeletion(true)));
+			// the server's version tells whether another controller holds the object
+			ControllerReferences.checkNotOwnedByAnother(primary, actual);
+			ControllerReferences.set(primary, desired);
 		}
 		else {
 			if (!this.hasFinalizer) {
-				throw new TerminalReconcileException("Dependent '" + dependent.name() + "' applies " + type.kind() + " "
-						+ key + ", which no owner reference from " + describe(primary)
+				throw new TerminalReconcileException("Dependent '" + dependent.name() + "' applies " + describe(desired)
+						+ ", which no owner reference from " + describe(primary)
 						+ " can reach, so garbage collection would leave it behind: give controller '" + this.controller
 						+ "' a finalizer, whose cleanup then deletes it");
 			}
-			metadata.putAnnotationsItem(DependentLabels.OWNER_UID, uid);
+			metadata.putAnnotationsItem(DependentLabels.OWNER_UID,
+					Objects.requireNonNull(primary.getMetadata().getUid()));
 			metadata.putAnnotationsItem(DependentLabels.OWNER, Caches.metaNamespaceKeyFunc(primary));
 		}
 		return actual;
@@ -141,24 +136,6 @@ final class DependentApplier<P extends KubernetesObject> {
 				applied.getMetadata().getResourceVersion());
 		this.support.listener().dependentApplied(this.controller, dependent.name(), changed, sameDesire && changed);
 		return applied;
-	}
-
-	private static void checkNotOwnedByAnother(@Nullable KubernetesObject actual, String uid) {
-		if (actual == null || actual.getMetadata().getOwnerReferences() == null) {
-			return;
-		}
-		for (V1OwnerReference reference : actual.getMetadata().getOwnerReferences()) {
-			if (Boolean.TRUE.equals(reference.getController()) && !uid.equals(reference.getUid())) {
-				throw new AlreadyOwnedException(describe(actual), reference.getKind() + "/" + reference.getName());
-			}
-		}
-	}
-
-	static String describe(KubernetesObject object) {
-		String kind = ResourceType.of(object.getClass()).kind();
-		V1ObjectMeta metadata = object.getMetadata();
-		return kind + " " + ((metadata.getNamespace() != null) ? metadata.getNamespace() + "/" : "")
-				+ metadata.getName();
 	}
 
 }

@@ -15,6 +15,7 @@ import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.context.KubernetesWriter;
 import dev.kubereconciler.internal.context.ReconcileSupport;
 import dev.kubereconciler.reconcile.DependentsStatus;
+import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.ReconcileContext;
 
 /**
@@ -131,7 +132,7 @@ final class DependentsRunner<P extends KubernetesObject> {
 			if (notReady == null) {
 				String reason = dependent.notReady(Objects.requireNonNull(this.support.copy(actual)));
 				if (reason != null) {
-					notReady = DependentApplier.describe(actual) + ": " + reason;
+					notReady = KubernetesObjects.describe(actual) + ": " + reason;
 				}
 			}
 		}
