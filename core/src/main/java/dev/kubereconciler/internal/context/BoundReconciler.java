@@ -12,7 +12,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.ResyncTracker;
@@ -22,7 +22,7 @@ import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
- * A {@link ReconcileSpec} bound to a controller and its manager's caches: it looks the
+ * A {@link ReconcileLogic} bound to a controller and its manager's caches: it looks the
  * object up, copies it, keeps the finalizer and runs the cleanup, then calls the
  * reconcile logic with a {@link DefaultReconcileContext}.
  *
@@ -30,7 +30,7 @@ import dev.kubereconciler.reconcile.WriteFailedException;
  */
 public final class BoundReconciler<T extends KubernetesObject> implements CauseAwareReconciler {
 
-	private final ReconcileSpec<T> reconciler;
+	private final ReconcileLogic<T> reconciler;
 
 	private final ControllerDefinition definition;
 
@@ -42,7 +42,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private final @Nullable DependentsStep<T> dependents;
 
-	BoundReconciler(ReconcileSpec<T> reconciler, ControllerDefinition definition, ReconcileSupport support,
+	BoundReconciler(ReconcileLogic<T> reconciler, ControllerDefinition definition, ReconcileSupport support,
 			ResyncTracker resyncs, DependentsStep.Factory dependents) {
 		this.reconciler = reconciler;
 		this.definition = definition;
@@ -54,7 +54,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 				reconciler.finalizer() != null, definition.name(), support, this.writer);
 	}
 
-	public ReconcileSpec<T> reconciler() {
+	public ReconcileLogic<T> reconciler() {
 		return this.reconciler;
 	}
 
@@ -99,7 +99,8 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			// what garbage collection cannot reach goes before the finalizer
 			dependents.cleanUp(cached);
 		}
-		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.support.copy(cached)), context);
+		Result result = Objects.requireNonNull(this.reconciler.cleaner())
+			.cleanup(Objects.requireNonNull(this.support.copy(cached)), context);
 		if (result == null || !result.isDone()) {
 			// not finished: keep the finalizer and come back as the result says; a null
 			// is an error for the worker, retried through the rate limiter

@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheViews;
 import dev.kubereconciler.internal.cache.ResyncTracker;
@@ -26,7 +27,7 @@ import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.Ticker;
 
 /**
- * Binds the {@link ReconcileSpec}s of one controller manager to what they share. A
+ * Binds the {@link ReconcileLogic}s of one controller manager to what they share. A
  * controller gets its reconcile function before the informers exist, and the informers
  * exist only once the controllers do; so a function that takes a context is bound in two
  * steps: {@link #bind} hands out the function, {@link #attach} makes the
@@ -72,10 +73,9 @@ public final class ReconcilerBinder {
 	 * @return the reconcile function to run
 	 */
 	public ReconcileFunction bind(ControllerDefinition definition) {
-		ReconcileSpec<?> reconciler = definition.reconciler();
-		ReconcileFunction function = reconciler.function();
-		if (!reconciler.needsContext() && function != null) {
-			return function;
+		ReconcileLogic<?> reconciler = definition.reconciler();
+		if (!reconciler.needsContext() && reconciler instanceof FunctionLogic<?> alone) {
+			return alone.function();
 		}
 		Pending pending = new Pending(definition);
 		this.pending.add(pending);
