@@ -6,13 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
@@ -58,16 +56,16 @@ public final class KubernetesWriter {
 	<R extends KubernetesObject> R create(R object) throws ApiException {
 		V1ObjectMeta metadata = object.getMetadata();
 		String path = collectionPath(ResourceType.of(object.getClass()), metadata.getNamespace());
-		return call(object, "POST", path, JSON_TYPE, serialize(object), false);
+		return call(object, "POST", path, JSON_TYPE, RequestBodies.json(object), false);
 	}
 
 	<R extends KubernetesObject> R update(R object) throws ApiException {
-		return call(object, "PUT", itemPath(object, false), JSON_TYPE, serialize(object), false);
+		return call(object, "PUT", itemPath(object, false), JSON_TYPE, RequestBodies.json(object), false);
 	}
 
 	<R extends KubernetesObject> R updateStatus(R object) throws ApiException {
 		try {
-			return call(object, "PUT", itemPath(object, true), JSON_TYPE, serialize(object), false);
+			return call(object, "PUT", itemPath(object, true), JSON_TYPE, RequestBodies.json(object), false);
 		}
 		catch (ApiException ex) {
 			throw statusWriteFailure(object, ex);
@@ -79,7 +77,7 @@ public final class KubernetesWriter {
 	}
 
 	<R extends KubernetesObject> R apply(R object, boolean force) throws ApiException {
-		return apply(object, applyBody(object, false), force);
+		return apply(object, RequestBodies.apply(object, false), force);
 	}
 
 	/**
@@ -92,8 +90,8 @@ public final class KubernetesWriter {
 
 	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws ApiException {
 		try {
-			return call(object, "PATCH", itemPath(object, true), APPLY_PATCH, applyBody(object, true).toString(),
-					force);
+			return call(object, "PATCH", itemPath(object, true), APPLY_PATCH,
+					RequestBodies.apply(object, true).toString(), force);
 		}
 		catch (ApiException ex) {
 			throw statusWriteFailure(object, ex);
@@ -201,7 +199,7 @@ public final class KubernetesWriter {
 	 * @return the JSON
 	 */
 	public JsonObject applyJson(KubernetesObject object) {
-		return applyBody(object, false);
+		return RequestBodies.apply(object, false);
 	}
 
 	private boolean exists(KubernetesObject object) {
@@ -261,54 +259,6 @@ public final class KubernetesWriter {
 
 	private static String[] authNames() {
 		return new String[] { "BearerToken" };
-	}
-
-	private String serialize(KubernetesObject object) {
-		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
-		typeMeta(json, ResourceType.of(object.getClass()));
-		return json.toString();
-	}
-
-	/**
-	 * The body of an apply: the object with its type set and without managed fields,
-	 * which an apply must not carry; for the status subresource, only its name and
-	 * status.
-	 */
-	private JsonObject applyBody(KubernetesObject object, boolean statusOnly) {
-		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
-		JsonObject metadata = json.getAsJsonObject("metadata");
-		if (metadata != null) {
-			metadata.remove("managedFields");
-		}
-		if (statusOnly) {
-			JsonObject slim = new JsonObject();
-			JsonObject slimMetadata = new JsonObject();
-			for (String key : List.of("name", "namespace")) {
-				if (metadata != null && metadata.has(key)) {
-					slimMetadata.add(key, metadata.get(key));
-				}
-			}
-			slim.add("metadata", slimMetadata);
-			JsonElement status = json.get("status");
-			if (status != null) {
-				slim.add("status", status);
-			}
-			json = slim;
-		}
-		// an apply that sent the empty maps and lists the models start with would make
-		// the controller the manager of fields it never meant to set
-		ModelDefaults.prune(json, object.getClass());
-		typeMeta(json, ResourceType.of(object.getClass()));
-		return json;
-	}
-
-	private static void typeMeta(JsonObject json, ResourceType type) {
-		if (!json.has("apiVersion")) {
-			json.addProperty("apiVersion", type.apiVersion());
-		}
-		if (!json.has("kind")) {
-			json.addProperty("kind", type.kind());
-		}
 	}
 
 	static String collectionPath(ResourceType type, String namespace) {
