@@ -216,19 +216,15 @@ class DependentConfigurationTests {
 	}
 
 	static Dependent<V1ConfigMap, V1Secret> token() {
-		return Dependent
-			.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
-					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")))
-			.readyTimeout(Duration.ofMinutes(2))
-			.build();
+		return Dependent.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
+				(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")),
+				(options) -> options.readyTimeout(Duration.ofMinutes(2)));
 	}
 
 	static Dependent<V1ConfigMap, V1ConfigMap> config() {
-		return Dependent
-			.<V1ConfigMap, V1ConfigMap>of("config", V1ConfigMap.class,
-					(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")))
-			.dependsOn("token")
-			.build();
+		return Dependent.<V1ConfigMap, V1ConfigMap>of("config", V1ConfigMap.class,
+				(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")),
+				(options) -> options.dependsOn("token"));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -246,10 +242,8 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1Deployment, V1Service> serviceDependent() {
-			return Dependent
-				.<V1Deployment, V1Service>of("service", V1Service.class,
-						(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")))
-				.build();
+			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
+					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
 		}
 
 	}
@@ -270,10 +264,8 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1Deployment, V1Service> serviceDependent() {
-			return Dependent
-				.<V1Deployment, V1Service>of("service", V1Service.class,
-						(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")))
-				.build();
+			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
+					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
 		}
 
 		@Reconciler(name = "ready", watches = V1Deployment.class, dependents = "serviceDependent",
@@ -335,20 +327,16 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1ConfigMap, V1Secret> a() {
-			return Dependent
-				.<V1ConfigMap, V1Secret>of("a", V1Secret.class,
-						(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("a")))
-				.dependsOn("b")
-				.build();
+			return Dependent.<V1ConfigMap, V1Secret>of("a", V1Secret.class,
+					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("a")),
+					(options) -> options.dependsOn("b"));
 		}
 
 		@Bean
 		Dependent<V1ConfigMap, V1Secret> b() {
-			return Dependent
-				.<V1ConfigMap, V1Secret>of("b", V1Secret.class,
-						(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("b")))
-				.dependsOn("a")
-				.build();
+			return Dependent.<V1ConfigMap, V1Secret>of("b", V1Secret.class,
+					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("b")),
+					(options) -> options.dependsOn("a"));
 		}
 
 		@Reconciler(name = "cyclic", watches = V1ConfigMap.class, dependents = { "a", "b" })
@@ -365,11 +353,9 @@ class DependentConfigurationTests {
 		ControllerDefinition coded() {
 			return ControllerDefinition.builder(V1ConfigMap.class)
 				.named("coded")
-				.dependent(Dependent
-					.<V1ConfigMap, V1ConfigMap>of("copies", V1ConfigMap.class,
-							(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")))
-					.readyTimeout(Duration.ofMinutes(1))
-					.build())
+				.dependent("copies", V1ConfigMap.class,
+						(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")),
+						(options) -> options.readyTimeout(Duration.ofMinutes(1)))
 				.reconcile((request) -> Result.done());
 		}
 

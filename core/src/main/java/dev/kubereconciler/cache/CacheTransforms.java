@@ -17,6 +17,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.reconcile.KubernetesObjects;
+
 /**
  * What the informers change in an object before they cache it and hand it to the
  * controllers: by default they drop {@code metadata.managedFields}, as
@@ -164,7 +166,7 @@ public final class CacheTransforms {
 			return compactor.compact(object);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Compacting {} failed; caching it as it is", describe(object), ex);
+			logger.warn("Compacting {} failed; caching it as it is", KubernetesObjects.describe(object), ex);
 			return object;
 		}
 	}
@@ -192,15 +194,10 @@ public final class CacheTransforms {
 			return result;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Cache transform of {} failed; caching the object as received", describe(object), ex);
+			logger.warn("Cache transform of {} failed; caching the object as received",
+					KubernetesObjects.describe(object), ex);
 			return object;
 		}
-	}
-
-	private static String describe(KubernetesObject object) {
-		V1ObjectMeta metadata = object.getMetadata();
-		String name = (metadata != null) ? metadata.getNamespace() + "/" + metadata.getName() : "?";
-		return object.getClass().getSimpleName() + " " + name;
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -18,7 +19,14 @@ import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentOptions;
+import dev.kubereconciler.dependent.DesiredObject;
+import dev.kubereconciler.dependent.DesiredObjects;
 import dev.kubereconciler.dependent.Dependents;
+import dev.kubereconciler.controller.ReconcileLogic.Cleanup;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
+import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
+import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.RequestReconciler;
@@ -65,7 +73,7 @@ import dev.kubereconciler.reconcile.RequestMapper;
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelMatcher labelSelector,
-		ReconcileSpec<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
+		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
 		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
 
@@ -140,17 +148,17 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	 * @return the copy
 	 */
 	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
-		return toBuilder().rateLimiter(rateLimiter).build(this.reconciler);
+		return toBuilder().rateLimiter(rateLimiter).reconcile(this.reconciler);
 	}
 
 	/**
-	 * Return a copy of this definition that runs another reconcile spec, for example the
-	 * same logic with a finalizer.
-	 * @param reconciler the reconcile spec
+	 * Return a copy of this definition that runs another reconcile logic, for example the
+	 * same function with a finalizer.
+	 * @param reconciler the reconcile logic
 	 * @return the copy
 	 */
-	public ControllerDefinition withReconciler(ReconcileSpec<?> reconciler) {
-		return toBuilder().build(reconciler);
+	public ControllerDefinition withReconciler(ReconcileLogic<?> reconciler) {
+		return toBuilder().reconcile(reconciler);
 	}
 
 	private Builder<?> toBuilder() {
@@ -212,9 +220,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
 
-		private @Nullable String finalizer;
-
-		private @Nullable Cleaner<T> cleaner;
+		private @Nullable Cleanup<T> cleanup;
 
 		private final List<Dependent<T, ?>> dependents = new ArrayList<>();
 
@@ -386,22 +392,85 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return this builder
 		 */
 		public Builder<T> finalizer(String finalizer, Cleaner<T> cleaner) {
-			this.finalizer = ReconcileSpec.checkFinalizer(finalizer);
-			this.cleaner = Objects.requireNonNull(cleaner, "cleaner must not be null");
+			this.cleanup = new Cleanup<>(finalizer, cleaner);
 			return this;
 		}
 
 		/**
-		 * Add a dependent: objects that each primary object owns, which the controller
-		 * applies by server-side apply before each reconcile, in {@code dependsOn} order,
-		 * waits for, and prunes once unwanted. Its type is owned, so that its changes
-		 * reconcile the owner. None by default.
+		 * Add a dependent declared elsewhere, such as one shared by several controllers:
+		 * objects that each primary object owns, which the controller applies by
+		 * server-side apply before each reconcile, in {@code dependsOn} order, waits for,
+		 * and prunes once unwanted. Its type is owned, so that its changes reconcile the
+		 * owner. None by default.
 		 * @param dependent the dependent
 		 * @return this builder
 		 */
 		public Builder<T> dependent(Dependent<T, ?> dependent) {
 			this.dependents.add(Objects.requireNonNull(dependent, "dependent must not be null"));
 			return this;
+		}
+
+		/**
+		 * Add a dependent of exactly one object, declared inline with this controller's
+		 * type as its primary:
+		 * {@code .dependent("config", V1ConfigMap.class, (widget, context) -> configMap(widget))}.
+		 * The controller applies it by server-side apply before each reconcile, and
+		 * prunes it once unwanted; its type is owned, so that its changes reconcile the
+		 * owner.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired object
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> dependent(String name, Class<R> type,
+				DesiredObject<T, R> desired) {
+			return dependent(Dependent.of(name, type, desired));
+		}
+
+		/**
+		 * Add a dependent of exactly one object with options, such as
+		 * {@code (options) -> options.dependsOn("config").readyWhen(Readiness.deploymentAvailable())}.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired object
+		 * @param customizer sets {@code dependsOn}, {@code readyWhen},
+		 * {@code reconcileWhen} and the ready timeout
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> dependent(String name, Class<R> type,
+				DesiredObject<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+			return dependent(Dependent.of(name, type, desired, customizer));
+		}
+
+		/**
+		 * Add a bulk dependent, a varying number of objects of one kind, declared inline
+		 * with this controller's type as its primary.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired objects
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> bulkDependent(String name, Class<R> type,
+				DesiredObjects<T, R> desired) {
+			return dependent(Dependent.bulk(name, type, desired));
+		}
+
+		/**
+		 * Add a bulk dependent with options.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired objects
+		 * @param customizer sets {@code dependsOn}, {@code readyWhen},
+		 * {@code reconcileWhen} and the ready timeout
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> bulkDependent(String name, Class<R> type,
+				DesiredObjects<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+			return dependent(Dependent.bulk(name, type, desired, customizer));
 		}
 
 		/**
@@ -423,7 +492,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcile(ObjectReconciler<T> reconciler) {
-			return build(ReconcileSpec.of(this.watches, reconciler));
+			return build(new ObjectLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
@@ -433,7 +502,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcileRequests(RequestReconciler<T> reconciler) {
-			return build(ReconcileSpec.ofRequests(this.watches, reconciler));
+			return build(new RequestLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
@@ -444,32 +513,44 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcile(ReconcileFunction reconciler) {
-			return build(ReconcileSpec.ofFunction(this.watches, reconciler));
+			return build(new FunctionLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
-		 * End the definition with a reconcile spec made elsewhere, such as from an
-		 * annotated bean method; a finalizer set on this builder is added to it.
-		 * @param reconciler the reconcile spec
+		 * End the definition with the reconcile logic of another definition of the same
+		 * type, such as one a bean declares; a finalizer and dependents set on this
+		 * builder are added to it.
+		 * @param reconciler the reconcile logic
 		 * @return the definition
+		 * @throws IllegalArgumentException if the logic is for another type
 		 */
-		public ControllerDefinition reconcile(ReconcileSpec<?> reconciler) {
-			return build(reconciler);
+		public ControllerDefinition reconcile(ReconcileLogic<?> reconciler) {
+			return build(typed(reconciler));
 		}
 
-		@SuppressWarnings({ "unchecked", "rawtypes" })
-		private ControllerDefinition build(ReconcileSpec<?> reconciler) {
-			ReconcileSpec<?> spec = reconciler;
-			if (this.finalizer != null) {
-				spec = ((ReconcileSpec) reconciler).withFinalizer(this.finalizer, Objects.requireNonNull(this.cleaner));
+		// the logic's functions take a supertype of T at least, so they take a T
+		@SuppressWarnings("unchecked")
+		private ReconcileLogic<T> typed(ReconcileLogic<?> reconciler) {
+			if (!reconciler.type().isAssignableFrom(this.watches)) {
+				throw new IllegalArgumentException("Controller '" + name() + "' watches " + this.watches.getName()
+						+ " but its reconciler takes " + reconciler.type().getName());
 			}
-			if (!this.dependents.isEmpty() || this.readyCondition) {
-				List<Dependent<T, ?>> all = new ArrayList<>(((ReconcileSpec<T>) spec).dependents().all());
-				all.addAll(this.dependents);
-				spec = ((ReconcileSpec) spec).withDependents(Dependents.of(all)
-					.withReadyCondition(
-							this.readyCondition || ((ReconcileSpec<T>) spec).dependents().readyCondition()));
+			return (ReconcileLogic<T>) reconciler;
+		}
+
+		private ControllerDefinition build(ReconcileLogic<T> reconciler) {
+			ReconcileLogic<T> spec = reconciler;
+			if (this.cleanup != null || !this.dependents.isEmpty() || this.readyCondition) {
+				Dependents<T> dependents = spec.dependents();
+				if (!this.dependents.isEmpty() || this.readyCondition) {
+					List<Dependent<T, ?>> all = new ArrayList<>(dependents.all());
+					all.addAll(this.dependents);
+					dependents = Dependents.of(all)
+						.withReadyCondition(this.readyCondition || dependents.readyCondition());
+				}
+				spec = spec.with((this.cleanup != null) ? this.cleanup : spec.cleanup(), dependents);
 			}
+			ModelReflection.check(spec);
 			for (Class<? extends KubernetesObject> type : spec.dependents().types()) {
 				if (!this.owns.contains(type)) {
 					this.owns.add(type);

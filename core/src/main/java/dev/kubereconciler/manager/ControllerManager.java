@@ -26,6 +26,7 @@ import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.context.ServedResources;
 import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.dependent.DependentsReconciler;
 import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.ShardDispatcher;
 import dev.kubereconciler.internal.controller.StandbyCaches;
@@ -106,7 +107,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
 		this.threadFactory = builder.threadFactory;
 		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock,
-				builder.listener);
+				builder.listener, DependentsReconciler::create);
 		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
 		this.listPageSize = builder.listPageSize;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
@@ -118,7 +119,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
-		binder.attach(this.caches.informers(), this.controllers, this.caches::stripsManagedFields);
+		binder.attach(this.caches.informers(), this.caches::stripsManagedFields);
 		if (builder.sharding != null && builder.leaderElection != null) {
 			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
 		}

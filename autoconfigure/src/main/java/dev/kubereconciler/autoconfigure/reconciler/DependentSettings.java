@@ -16,7 +16,7 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.PropertyDurations;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -53,13 +53,12 @@ final class DependentSettings {
 	 * @param method the {@code @Reconciler} method
 	 * @return the definition
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	ControllerDefinition reconcile(ControllerDefinition.Builder<?> builder, String controller,
 			ReconcilerMethod method) {
 		Reconciler annotation = method.annotation();
 		for (String name : annotation.dependents()) {
 			Dependent<?, ?> dependent = bean(controller, annotation.watches(), name, method.description());
-			((ControllerDefinition.Builder) builder).dependent(dependent);
+			addDependent(builder, dependent);
 		}
 		builder.readyCondition(annotation.readyCondition());
 		try {
@@ -71,6 +70,13 @@ final class DependentSettings {
 			throw new IllegalStateException("Controller '" + controller + "' of @Reconciler method "
 					+ method.description() + ": " + ex.getMessage(), ex);
 		}
+	}
+
+	// bean() checked the dependent's primary type against the watched type
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> void addDependent(ControllerDefinition.Builder<T> builder,
+			Dependent<?, ?> dependent) {
+		builder.dependent((Dependent<T, ?>) dependent);
 	}
 
 	private Dependent<?, ?> bean(String controller, Class<? extends KubernetesObject> watches, String name,
@@ -111,13 +117,17 @@ final class DependentSettings {
 	 * @throws InvalidPropertyException for a dependent the controller does not have, or a
 	 * negative ready timeout
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static ControllerDefinition apply(ControllerDefinition definition, ControllerProperties overrides) {
 		if (overrides.getDependents().isEmpty()) {
 			return definition;
 		}
+		return definition.withReconciler(apply(definition, definition.reconciler(), overrides));
+	}
+
+	private static <T extends KubernetesObject> ReconcileLogic<T> apply(ControllerDefinition definition,
+			ReconcileLogic<T> reconciler, ControllerProperties overrides) {
 		String prefix = PREFIX + definition.name() + ".dependents.";
-		Dependents<?> dependents = definition.reconciler().dependents();
+		Dependents<T> dependents = reconciler.dependents();
 		List<String> names = dependents.all().stream().map(Dependent::name).toList();
 		for (Map.Entry<String, DependentProperties> entry : overrides.getDependents().entrySet()) {
 			String name = entry.getKey();
@@ -134,7 +144,7 @@ final class DependentSettings {
 			}
 			dependents = dependents.override(name, entry.getValue().getEnabled(), readyTimeout);
 		}
-		return definition.withReconciler(((ReconcileSpec) definition.reconciler()).withDependents(dependents));
+		return reconciler.with(reconciler.cleanup(), dependents);
 	}
 
 }

@@ -12,7 +12,8 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.controller.ReconcileLogic.Cleanup;
 import dev.kubereconciler.reconcile.Cleaner;
 
 /**
@@ -39,7 +40,7 @@ final class Finalizers {
 	static ControllerDefinition apply(ControllerDefinition definition, @Nullable ReconcilerMethod method,
 			ControllerProperties overrides) {
 		String name = definition.name();
-		ReconcileSpec<?> reconciler = definition.reconciler();
+		ReconcileLogic<?> reconciler = definition.reconciler();
 		String finalizer;
 		String origin;
 		if (overrides.getFinalizer() != null && !overrides.getFinalizer().isBlank()) {
@@ -67,7 +68,7 @@ final class Finalizers {
 			return definition;
 		}
 		try {
-			ReconcileSpec.checkFinalizer(finalizer);
+			Cleanup.checkFinalizer(finalizer);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidPropertyException(origin, finalizer, "a finalizer must be qualified with a domain",
@@ -120,9 +121,11 @@ final class Finalizers {
 		}
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static ReconcileSpec<?> withFinalizer(ReconcileSpec<?> reconciler, String finalizer, Cleaner<?> cleaner) {
-		return ((ReconcileSpec) reconciler).withFinalizer(finalizer, (Cleaner) cleaner);
+	// the cleaner's type was checked against the watched type above
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> ReconcileLogic<T> withFinalizer(ReconcileLogic<T> reconciler,
+			String finalizer, Cleaner<?> cleaner) {
+		return reconciler.with(new Cleanup<>(finalizer, (Cleaner<T>) cleaner), reconciler.dependents());
 	}
 
 }

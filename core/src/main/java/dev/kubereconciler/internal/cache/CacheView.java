@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -15,13 +14,8 @@ import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.Indexer;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.time.Ticker;
 
 /**
@@ -46,10 +40,6 @@ import dev.kubereconciler.time.Ticker;
  */
 public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
-	static final String OWNER_INDEX = "kube-reconciler/owner-uid";
-
-	static final String PART_OF_INDEX = "kube-reconciler/applyset-part-of";
-
 	/**
 	 * How long a written version waits for the informer, and how long a deletion is
 	 * remembered: far longer than an API request or a watch event takes.
@@ -60,8 +50,6 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	private static final long PRUNE_INTERVAL_NANOS = RETENTION_NANOS / 5;
 
-	private static final Logger logger = LoggerFactory.getLogger(CacheView.class);
-
 	private final SharedIndexInformer<? extends KubernetesObject> informer;
 
 	private final Map<String, Written> written = new ConcurrentHashMap<>();
@@ -70,9 +58,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	private final Ticker ticker;
 
-	private final boolean indexed;
-
-	private final boolean partOfIndexed;
+	private final ViewIndexes indexes;
 
 	private volatile long nextPrune;
 
@@ -87,49 +73,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		this.informer = informer;
 		this.ticker = ticker;
 		this.nextPrune = ticker.read() + PRUNE_INTERVAL_NANOS;
-		Indexer<? extends KubernetesObject> indexer = informer.getIndexer();
-		Map<String, Function<KubernetesObject, List<String>>> missing = new LinkedHashMap<>();
-		if (!indexer.getIndexers().containsKey(OWNER_INDEX)) {
-			missing.put(OWNER_INDEX, CacheView::ownerUids);
-		}
-		if (!indexer.getIndexers().containsKey(PART_OF_INDEX)) {
-			missing.put(PART_OF_INDEX, CacheView::applySets);
-		}
-		if (!missing.isEmpty()) {
-			try {
-				((SharedIndexInformer) informer).addIndexers(missing);
-			}
-			catch (IllegalStateException ex) {
-				// an informer of a shared factory that already runs takes no new index:
-				// scan it
-				logger.warn("Informer for {} already runs; owned objects are found by a scan instead of an index",
-						informer.getClass().getSimpleName());
-			}
-		}
-		this.indexed = indexer.getIndexers().containsKey(OWNER_INDEX);
-		this.partOfIndexed = indexer.getIndexers().containsKey(PART_OF_INDEX);
+		this.indexes = new ViewIndexes(informer);
 		((SharedIndexInformer) informer).addEventHandler(this);
-	}
-
-	private static List<String> ownerUids(KubernetesObject object) {
-		V1ObjectMeta metadata = object.getMetadata();
-		if (metadata == null || metadata.getOwnerReferences() == null) {
-			return List.of();
-		}
-		List<String> uids = new ArrayList<>(metadata.getOwnerReferences().size());
-		for (V1OwnerReference reference : metadata.getOwnerReferences()) {
-			if (reference.getUid() != null) {
-				uids.add(reference.getUid());
-			}
-		}
-		return uids;
-	}
-
-	private static List<String> applySets(KubernetesObject object) {
-		V1ObjectMeta metadata = object.getMetadata();
-		String setId = (metadata != null && metadata.getLabels() != null)
-				? metadata.getLabels().get(DependentLabels.PART_OF) : null;
-		return (setId != null) ? List.of(setId) : List.of();
 	}
 
 	/**
@@ -164,9 +109,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	public List<KubernetesObject> owned(String ownerUid) {
 		Map<String, Written> writes = writes();
-		List<? extends KubernetesObject> candidates = this.indexed
-				? this.informer.getIndexer().byIndex(OWNER_INDEX, ownerUid) : this.informer.getIndexer().list();
-		return overlay(writes, candidates, (object) -> ownerUids(object).contains(ownerUid));
+		return overlay(writes, this.indexes.owned(ownerUid),
+				(object) -> ViewIndexes.ownerUids(object).contains(ownerUid));
 	}
 
 	/**
@@ -178,9 +122,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	 */
 	public List<KubernetesObject> partOf(String setId) {
 		Map<String, Written> writes = writes();
-		List<? extends KubernetesObject> candidates = this.partOfIndexed
-				? this.informer.getIndexer().byIndex(PART_OF_INDEX, setId) : this.informer.getIndexer().list();
-		return overlay(writes, candidates, (object) -> applySets(object).contains(setId));
+		return overlay(writes, this.indexes.partOf(setId), (object) -> ViewIndexes.applySets(object).contains(setId));
 	}
 
 	// The written versions are read before the informer's objects: a write the informer
@@ -235,7 +177,8 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 			if (cached != null && supersedes(cached, write)) {
 				return previous;
 			}
-			return (previous == null || isNewer(write.version(), previous.version())) ? write : previous;
+			return (previous == null || ResourceVersions.isNewer(write.version(), previous.version())) ? write
+					: previous;
 		});
 	}
 
@@ -278,29 +221,10 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 
 	private static boolean supersedes(KubernetesObject cached, Written write) {
 		String cachedVersion = cached.getMetadata().getResourceVersion();
-		if (isNumeric(cachedVersion) && isNumeric(write.version())) {
+		if (ResourceVersions.isNumeric(cachedVersion) && ResourceVersions.isNumeric(write.version())) {
 			return Long.parseLong(cachedVersion) >= Long.parseLong(write.version());
 		}
 		return !Objects.equals(cachedVersion, write.versionBefore());
-	}
-
-	private static boolean isNewer(@Nullable String version, @Nullable String than) {
-		if (version != null && than != null && isNumeric(version) && isNumeric(than)) {
-			return Long.parseLong(version) > Long.parseLong(than);
-		}
-		return true;
-	}
-
-	private static boolean isNumeric(@Nullable String version) {
-		if (version == null || version.isEmpty() || version.length() > 18) {
-			return false;
-		}
-		for (int i = 0; i < version.length(); i++) {
-			if (!Character.isDigit(version.charAt(i))) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	@Override
@@ -326,7 +250,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		String key = Caches.metaNamespaceKeyFunc(object);
 		Deletion deletion = new Deletion(object.getMetadata().getUid(), object.getMetadata().getResourceVersion(), now);
 		this.deletions.merge(key, deletion,
-				(previous, next) -> isNewer(next.version(), previous.version()) ? next : previous);
+				(previous, next) -> ResourceVersions.isNewer(next.version(), previous.version()) ? next : previous);
 		this.written.computeIfPresent(key, (ignored, write) -> deletion.removes(write.object()) ? null : write);
 		prune(now);
 	}
@@ -383,7 +307,7 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		boolean removes(KubernetesObject object) {
 			String objectVersion = object.getMetadata().getResourceVersion();
 			String deleted = this.version;
-			if (deleted != null && isNumeric(objectVersion) && isNumeric(deleted)) {
+			if (deleted != null && ResourceVersions.isNumeric(objectVersion) && ResourceVersions.isNumeric(deleted)) {
 				return Long.parseLong(objectVersion) <= Long.parseLong(deleted);
 			}
 			return this.uid != null && this.uid.equals(object.getMetadata().getUid());

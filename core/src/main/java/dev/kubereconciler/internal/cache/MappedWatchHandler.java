@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 
@@ -62,8 +63,8 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.error("Mapper of controller '{}' failed for {} {}; nothing enqueued for it", this.controller.name(),
-					object.getClass().getSimpleName(), describe(object), ex);
+			logger.error("Mapper of controller '{}' failed for {}; nothing enqueued for it", this.controller.name(),
+					KubernetesObjects.describe(object), ex);
 		}
 		return keys;
 	}
@@ -75,11 +76,6 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 				this.controller.keys().add(key);
 			}
 		}
-	}
-
-	private static String describe(KubernetesObject object) {
-		return (object.getMetadata() != null)
-				? object.getMetadata().getNamespace() + "/" + object.getMetadata().getName() : "";
 	}
 
 }

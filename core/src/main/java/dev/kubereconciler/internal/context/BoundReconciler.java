@@ -1,6 +1,5 @@
 package dev.kubereconciler.internal.context;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -12,19 +11,18 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
-import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
-import dev.kubereconciler.reconcile.DependentsStatus;
+import dev.kubereconciler.internal.cache.ResyncTracker;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
- * A {@link ReconcileSpec} bound to a controller and its manager's caches: it looks the
+ * A {@link ReconcileLogic} bound to a controller and its manager's caches: it looks the
  * object up, copies it, keeps the finalizer and runs the cleanup, then calls the
  * reconcile logic with a {@link DefaultReconcileContext}.
  *
@@ -32,53 +30,42 @@ import dev.kubereconciler.reconcile.WriteFailedException;
  */
 public final class BoundReconciler<T extends KubernetesObject> implements CauseAwareReconciler {
 
-	private final ReconcileSpec<T> reconciler;
+	private final ReconcileLogic<T> reconciler;
 
-	private final ReconcilerBinder toolkit;
+	private final ControllerDefinition definition;
+
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
-	private volatile @Nullable Controller controller;
+	private final ResyncTracker resyncs;
 
-	private volatile @Nullable ResyncTracker resyncs;
+	private final @Nullable DependentsStep<T> dependents;
 
-	private final @Nullable DependentsRunner<T> dependents;
-
-	private final @Nullable ReadyCondition readyCondition;
-
-	BoundReconciler(ReconcileSpec<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
+	BoundReconciler(ReconcileLogic<T> reconciler, ControllerDefinition definition, ReconcileSupport support,
+			ResyncTracker resyncs, DependentsStep.Factory dependents) {
 		this.reconciler = reconciler;
-		this.toolkit = toolkit;
-		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
-		Dependents<T> declared = reconciler.dependents();
-		this.dependents = declared.isEmpty() ? null : new DependentsRunner<>(declared, controllerName, toolkit,
-				this.writer, reconciler.finalizer() != null);
-		this.readyCondition = declared.readyCondition() ? new ReadyCondition(this.writer, toolkit, Clock.systemUTC())
-				: null;
-	}
-
-	void attach(Controller controller, ResyncTracker resyncs) {
-		this.controller = controller;
+		this.definition = definition;
+		this.support = support;
 		this.resyncs = resyncs;
+		this.writer = new KubernetesWriter(support.apiClient(), definition.name());
+		Dependents<T> declared = reconciler.dependents();
+		this.dependents = declared.isEmpty() ? null : dependents.create(declared, reconciler.type(),
+				reconciler.finalizer() != null, definition.name(), support, this.writer);
 	}
 
-	public ReconcileSpec<T> reconciler() {
+	public ReconcileLogic<T> reconciler() {
 		return this.reconciler;
 	}
 
 	@Override
 	@SuppressWarnings("unchecked")
 	public Result reconcile(Request request, Trigger cause) throws Exception {
-		Controller controller = this.controller;
-		if (controller == null) {
-			throw new IllegalStateException("Controller for " + this.reconciler.type().getSimpleName()
-					+ " is not attached to a manager's caches");
-		}
-		CacheView view = this.toolkit.requireView(controller.definition().watches());
+		CacheView view = this.support.views().require(this.definition.watches());
 		T cached = (T) view.get(request.key());
 		DefaultReconcileContext<T> context = new DefaultReconcileContext<>(request, trigger(cause, request),
-				controller.rateLimiter().numRequeues(request), this.toolkit, this.writer);
-		DependentsRunner<T> dependents = this.dependents;
+				this.definition.rateLimiter().numRequeues(request), this.support, this.writer);
+		DependentsStep<T> dependents = this.dependents;
 		if (cached == null && dependents != null) {
 			dependents.forget(request.key());
 		}
@@ -97,70 +84,23 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			return Result.done();
 		}
 		if (dependents == null || cached == null) {
-			return this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
+			return this.reconciler.invoke(request, this.support.copy(cached), context);
 		}
-		return reconcileWithDependents(request, cached, dependents, context);
-	}
-
-	/**
-	 * Apply the dependents, then run the reconcile logic, which sees where they stand;
-	 * the {@code Ready} condition is written last, on top of whatever status the logic
-	 * wrote. A dependent that is not ready requeues the primary through the rate limiter
-	 * unless the logic asked for a requeue itself; it is not an error.
-	 */
-	private Result reconcileWithDependents(Request request, T cached, DependentsRunner<T> dependents,
-			DefaultReconcileContext<T> context) throws Exception {
-		DependentsStatus status;
-		try {
-			status = dependents.run(cached, context);
-		}
-		catch (DependentFailure failure) {
-			Exception cause = cause(failure);
-			writeCondition(request, new DependentsStatus(false, failure.dependent(), failure.reason()), true, cause);
-			throw cause;
-		}
-		context.dependents(status);
-		Result result;
-		try {
-			result = this.reconciler.invoke(request, this.toolkit.copier().copy(cached), context);
-		}
-		catch (Exception ex) {
-			writeCondition(request, status, false, ex);
-			throw ex;
-		}
-		writeCondition(request, status, false, null);
-		return (!status.ready() && result != null && result.isDone()) ? Result.requeue() : result;
-	}
-
-	private void writeCondition(Request request, DependentsStatus status, boolean failed, @Nullable Exception failure)
-			throws Exception {
-		ReadyCondition condition = this.readyCondition;
-		if (condition == null) {
-			return;
-		}
-		try {
-			condition.write(request.key(), this.reconciler.type(), status, failed);
-		}
-		catch (Exception ex) {
-			if (failure == null) {
-				throw ex;
-			}
-			failure.addSuppressed(ex);
-		}
+		T primary = cached;
+		return dependents.reconcile(primary, context, (status) -> {
+			context.dependents(status);
+			return this.reconciler.invoke(request, this.support.copy(primary), context);
+		});
 	}
 
 	private Result cleanup(T cached, String finalizer, DefaultReconcileContext<T> context) throws Exception {
-		DependentsRunner<T> dependents = this.dependents;
+		DependentsStep<T> dependents = this.dependents;
 		if (dependents != null) {
 			// what garbage collection cannot reach goes before the finalizer
-			try {
-				dependents.cleanUp(cached);
-			}
-			catch (DependentFailure failure) {
-				throw cause(failure);
-			}
+			dependents.cleanUp(cached);
 		}
-		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
+		Result result = Objects.requireNonNull(this.reconciler.cleaner())
+			.cleanup(Objects.requireNonNull(this.support.copy(cached)), context);
 		if (result == null || !result.isDone()) {
 			// not finished: keep the finalizer and come back as the result says; a null
 			// is an error for the worker, retried through the rate limiter
@@ -169,7 +109,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		// the cleanup may have written the object; remove the finalizer from the
 		// newest version
 		@SuppressWarnings("unchecked")
-		T current = (T) this.toolkit.requireView(cached.getClass()).get(context.request().key());
+		T current = (T) this.support.views().require(cached.getClass()).get(context.request().key());
 		patchFinalizers((current != null) ? current : cached, finalizer, false);
 		return result;
 	}
@@ -217,30 +157,20 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 			forgetDeleted(patched);
 		}
 		else {
-			this.toolkit.written(patched);
+			this.support.views().written(patched);
 		}
 		return patched;
 	}
 
-	// a failed write says which dependent it was for
-	private static Exception cause(DependentFailure failure) {
-		Exception cause = (Exception) Objects.requireNonNull(failure.getCause());
-		return (cause instanceof WriteFailedException failed) ? failed.ofDependent(failure.dependent()) : cause;
-	}
-
 	private void forgetDeleted(KubernetesObject object) {
-		CacheView view = this.toolkit.view(object.getClass());
-		if (view != null) {
-			view.deleted(object);
-		}
+		this.support.views().deleted(object);
 	}
 
 	private Trigger trigger(Trigger cause, Request request) {
 		if (cause != Trigger.EVENT) {
 			return cause;
 		}
-		ResyncTracker resyncs = this.resyncs;
-		return (resyncs != null && resyncs.take(request)) ? Trigger.RESYNC : Trigger.EVENT;
+		return this.resyncs.take(request) ? Trigger.RESYNC : Trigger.EVENT;
 	}
 
 }

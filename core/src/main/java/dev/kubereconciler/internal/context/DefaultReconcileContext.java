@@ -8,15 +8,11 @@ import java.util.Optional;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.LabelMatcher;
-import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
-import dev.kubereconciler.reconcile.AlreadyOwnedException;
 import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Request;
@@ -50,18 +46,18 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	private final int failures;
 
-	private final ReconcilerBinder toolkit;
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
 	private volatile DependentsStatus dependents = DependentsStatus.NONE;
 
-	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcilerBinder toolkit,
+	DefaultReconcileContext(Request request, Trigger trigger, int failures, ReconcileSupport support,
 			KubernetesWriter writer) {
 		this.request = request;
 		this.trigger = trigger;
 		this.failures = failures;
-		this.toolkit = toolkit;
+		this.support = support;
 		this.writer = writer;
 	}
 
@@ -83,20 +79,22 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name) {
 		String key = (namespace == null || namespace.isEmpty()) ? name : namespace + "/" + name;
-		return Optional.ofNullable(type.cast(this.toolkit.requireView(type).get(key))).map(this::copy);
+		return Optional.ofNullable(type.cast(this.support.views().require(type).get(key))).map(this::copy);
 	}
 
 	@Override
 	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
 		LabelMatcher selector = LabelMatcher.parse(labelSelector);
-		return copies(type, this.toolkit.requireView(type)
-			.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
+		return copies(type,
+				this.support.views()
+					.require(type)
+					.list(namespace, (object) -> selector.matches(object.getMetadata().getLabels())));
 	}
 
 	@Override
 	public <R extends KubernetesObject> List<R> owned(Class<R> type, KubernetesObject owner) {
 		String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner must have metadata.uid");
-		return copies(type, this.toolkit.requireView(type).owned(uid));
+		return copies(type, this.support.views().require(type).owned(uid));
 	}
 
 	private <R extends KubernetesObject> List<R> copies(Class<R> type, List<KubernetesObject> objects) {
@@ -108,7 +106,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	}
 
 	private <R> @Nullable R copy(@Nullable R object) {
-		return this.toolkit.copier().copy(object);
+		return this.support.copy(object);
 	}
 
 	@Override
@@ -129,7 +127,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public boolean delete(KubernetesObject object) throws Exception {
 		boolean deleted = this.writer.delete(object);
-		CacheView view = this.toolkit.view(object.getClass());
+		CacheView view = this.support.views().view(object.getClass());
 		if (view != null) {
 			view.forget(Caches.metaNamespaceKeyFunc(object));
 		}
@@ -143,7 +141,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	@Override
 	public <R extends KubernetesObject> R updateStatus(R object) throws Exception {
-		CacheView view = this.toolkit.view(object.getClass());
+		CacheView view = this.support.views().view(object.getClass());
 		if (view != null) {
 			// the view holds what the server answered or sent, never an object handed out
 			KubernetesObject current = view.get(Caches.metaNamespaceKeyFunc(object));
@@ -182,81 +180,13 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	private <R extends KubernetesObject> R remember(R written) {
 		// copied first: the caller gets the whole answer, the view the cached shape
 		R copy = Objects.requireNonNull(copy(written));
-		this.toolkit.written(written);
+		this.support.views().written(written);
 		return copy;
 	}
 
 	@Override
 	public void setControllerReference(KubernetesObject owner, KubernetesObject owned) {
-		V1ObjectMeta ownerMetadata = Objects.requireNonNull(owner.getMetadata(), "owner must have metadata");
-		V1ObjectMeta ownedMetadata = Objects.requireNonNull(owned.getMetadata(), "owned object must have metadata");
-		String ownerNamespace = Objects.requireNonNullElse(ownerMetadata.getNamespace(), "");
-		String ownedNamespace = Objects.requireNonNullElse(ownedMetadata.getNamespace(), "");
-		if (!ownerNamespace.isEmpty()) {
-			if (ownedNamespace.isEmpty()) {
-				throw new IllegalArgumentException(
-						"Cluster-scoped " + describe(owned) + " cannot be owned by namespaced " + describe(owner));
-			}
-			if (!ownerNamespace.equals(ownedNamespace)) {
-				throw new IllegalArgumentException(
-						describe(owned) + " in namespace " + ownedNamespace + " cannot be owned by " + describe(owner)
-								+ " in namespace " + ownerNamespace + ": owner references cannot cross namespaces");
-			}
-		}
-		ResourceType ownerType = ResourceType.of(owner.getClass());
-		V1OwnerReference reference = new V1OwnerReference().apiVersion(ownerType.apiVersion())
-			.kind(ownerType.kind())
-			.name(ownerMetadata.getName())
-			.uid(Objects.requireNonNull(ownerMetadata.getUid(), "owner must have metadata.uid"))
-			.controller(true)
-			.blockOwnerDeletion(true);
-		List<V1OwnerReference> references = (ownedMetadata.getOwnerReferences() != null)
-				? new ArrayList<>(ownedMetadata.getOwnerReferences()) : new ArrayList<>();
-		for (V1OwnerReference existing : references) {
-			if (Boolean.TRUE.equals(existing.getController()) && !sameOwner(existing, reference)) {
-				throw new AlreadyOwnedException(describe(owned), existing.getKind() + "/" + existing.getName());
-			}
-		}
-		// replaced in place, as controller-runtime's upsertOwnerRef does: the order of
-		// the references does not change
-		int index = -1;
-		for (int i = 0; i < references.size(); i++) {
-			if (sameOwner(references.get(i), reference)) {
-				index = i;
-				break;
-			}
-		}
-		if (index < 0) {
-			references.add(reference);
-		}
-		else {
-			references.set(index, reference);
-		}
-		ownedMetadata.setOwnerReferences(references);
-	}
-
-	/**
-	 * Whether two references name the same object, as controller-runtime compares them:
-	 * by API group, kind and name.
-	 */
-	private static boolean sameOwner(V1OwnerReference a, V1OwnerReference b) {
-		return group(a.getApiVersion()).equals(group(b.getApiVersion())) && Objects.equals(a.getKind(), b.getKind())
-				&& Objects.equals(a.getName(), b.getName());
-	}
-
-	private static String group(String apiVersion) {
-		if (apiVersion == null) {
-			return "";
-		}
-		int slash = apiVersion.indexOf('/');
-		return (slash < 0) ? "" : apiVersion.substring(0, slash);
-	}
-
-	private static String describe(KubernetesObject object) {
-		String kind = (object.getKind() != null) ? object.getKind() : object.getClass().getSimpleName();
-		V1ObjectMeta metadata = object.getMetadata();
-		String namespace = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" : "";
-		return kind + " " + namespace + metadata.getName();
+		ControllerReferences.set(owner, owned);
 	}
 
 	@Override
@@ -271,7 +201,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public EventRecorder events() {
 		// the writer's field manager is the controller's name
-		return this.toolkit.events(this.writer.fieldManager());
+		return this.support.events(this.writer.fieldManager());
 	}
 
 }

@@ -6,13 +6,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import okhttp3.Call;
@@ -21,6 +19,7 @@ import okhttp3.ResponseBody;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 
 /**
@@ -33,7 +32,7 @@ import dev.kubereconciler.reconcile.TerminalReconcileException;
  * {@code GenericKubernetesApi.updateStatus} sends a JSON patch that the API server
  * refuses while an object has no status yet.
  */
-final class KubernetesWriter {
+public final class KubernetesWriter {
 
 	static final String MERGE_PATCH = "application/merge-patch+json";
 
@@ -49,7 +48,7 @@ final class KubernetesWriter {
 		return this.fieldManager;
 	}
 
-	KubernetesWriter(ApiClient apiClient, String fieldManager) {
+	public KubernetesWriter(ApiClient apiClient, String fieldManager) {
 		this.apiClient = apiClient;
 		this.fieldManager = fieldManager;
 	}
@@ -57,16 +56,16 @@ final class KubernetesWriter {
 	<R extends KubernetesObject> R create(R object) throws ApiException {
 		V1ObjectMeta metadata = object.getMetadata();
 		String path = collectionPath(ResourceType.of(object.getClass()), metadata.getNamespace());
-		return call(object, "POST", path, JSON_TYPE, serialize(object), false);
+		return call(object, "POST", path, JSON_TYPE, RequestBodies.json(object), false);
 	}
 
 	<R extends KubernetesObject> R update(R object) throws ApiException {
-		return call(object, "PUT", itemPath(object, false), JSON_TYPE, serialize(object), false);
+		return call(object, "PUT", itemPath(object, false), JSON_TYPE, RequestBodies.json(object), false);
 	}
 
 	<R extends KubernetesObject> R updateStatus(R object) throws ApiException {
 		try {
-			return call(object, "PUT", itemPath(object, true), JSON_TYPE, serialize(object), false);
+			return call(object, "PUT", itemPath(object, true), JSON_TYPE, RequestBodies.json(object), false);
 		}
 		catch (ApiException ex) {
 			throw statusWriteFailure(object, ex);
@@ -78,21 +77,21 @@ final class KubernetesWriter {
 	}
 
 	<R extends KubernetesObject> R apply(R object, boolean force) throws ApiException {
-		return apply(object, applyBody(object, false), force);
+		return apply(object, RequestBodies.apply(object, false), force);
 	}
 
 	/**
 	 * Server-side apply a body made by {@link #applyJson(KubernetesObject)}, which the
 	 * caller already has.
 	 */
-	<R extends KubernetesObject> R apply(R object, JsonObject body, boolean force) throws ApiException {
+	public <R extends KubernetesObject> R apply(R object, JsonObject body, boolean force) throws ApiException {
 		return call(object, "PATCH", itemPath(object, false), APPLY_PATCH, body.toString(), force);
 	}
 
 	<R extends KubernetesObject> R applyStatus(R object, boolean force) throws ApiException {
 		try {
-			return call(object, "PATCH", itemPath(object, true), APPLY_PATCH, applyBody(object, true).toString(),
-					force);
+			return call(object, "PATCH", itemPath(object, true), APPLY_PATCH,
+					RequestBodies.apply(object, true).toString(), force);
 		}
 		catch (ApiException ex) {
 			throw statusWriteFailure(object, ex);
@@ -110,11 +109,8 @@ final class KubernetesWriter {
 			return ex;
 		}
 		ResourceType type = ResourceType.of(object.getClass());
-		V1ObjectMeta metadata = object.getMetadata();
-		String name = (metadata.getNamespace() != null) ? metadata.getNamespace() + "/" + metadata.getName()
-				: metadata.getName();
 		throw new TerminalReconcileException(
-				type.kind() + " " + name + " exists, but writing its status returned "
+				KubernetesObjects.describe(object) + " exists, but writing its status returned "
 						+ "404 Not Found: the API server serves no /status subresource for " + type.plural() + ". "
 						+ ServedResources.fix(type) + " The key is not retried until the object changes or resyncs.",
 				ex);
@@ -128,7 +124,7 @@ final class KubernetesWriter {
 	 * @return the server's object, or {@code null} if there is none
 	 * @throws ApiException if the server refuses the read
 	 */
-	@Nullable JsonObject readJson(KubernetesObject object) throws ApiException {
+	public @Nullable JsonObject readJson(KubernetesObject object) throws ApiException {
 		Call call = this.apiClient.buildCall(null, itemPath(object, false), "GET", new ArrayList<>(), new ArrayList<>(),
 				null, headers(JSON_TYPE), new HashMap<>(), new HashMap<>(), authNames(), null);
 		try (Response response = call.execute()) {
@@ -157,7 +153,7 @@ final class KubernetesWriter {
 	 * @throws ApiException if the server refuses it, other than for a gone object or
 	 * another uid
 	 */
-	boolean deleteExactly(KubernetesObject object, String uid) throws ApiException {
+	public boolean deleteExactly(KubernetesObject object, String uid) throws ApiException {
 		JsonObject preconditions = new JsonObject();
 		preconditions.addProperty("uid", uid);
 		JsonObject options = new JsonObject();
@@ -187,7 +183,7 @@ final class KubernetesWriter {
 	 * @return the object the server stored
 	 * @throws ApiException if the server refuses it
 	 */
-	<R extends KubernetesObject> R mergePatchStatus(R object, String patch) throws ApiException {
+	public <R extends KubernetesObject> R mergePatchStatus(R object, String patch) throws ApiException {
 		try {
 			return call(object, "PATCH", itemPath(object, true), MERGE_PATCH, patch, false);
 		}
@@ -202,8 +198,8 @@ final class KubernetesWriter {
 	 * @param object the object
 	 * @return the JSON
 	 */
-	JsonObject applyJson(KubernetesObject object) {
-		return applyBody(object, false);
+	public JsonObject applyJson(KubernetesObject object) {
+		return RequestBodies.apply(object, false);
 	}
 
 	private boolean exists(KubernetesObject object) {
@@ -263,54 +259,6 @@ final class KubernetesWriter {
 
 	private static String[] authNames() {
 		return new String[] { "BearerToken" };
-	}
-
-	private String serialize(KubernetesObject object) {
-		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
-		typeMeta(json, ResourceType.of(object.getClass()));
-		return json.toString();
-	}
-
-	/**
-	 * The body of an apply: the object with its type set and without managed fields,
-	 * which an apply must not carry; for the status subresource, only its name and
-	 * status.
-	 */
-	private JsonObject applyBody(KubernetesObject object, boolean statusOnly) {
-		JsonObject json = JSON.getGson().toJsonTree(object).getAsJsonObject();
-		JsonObject metadata = json.getAsJsonObject("metadata");
-		if (metadata != null) {
-			metadata.remove("managedFields");
-		}
-		if (statusOnly) {
-			JsonObject slim = new JsonObject();
-			JsonObject slimMetadata = new JsonObject();
-			for (String key : List.of("name", "namespace")) {
-				if (metadata != null && metadata.has(key)) {
-					slimMetadata.add(key, metadata.get(key));
-				}
-			}
-			slim.add("metadata", slimMetadata);
-			JsonElement status = json.get("status");
-			if (status != null) {
-				slim.add("status", status);
-			}
-			json = slim;
-		}
-		// an apply that sent the empty maps and lists the models start with would make
-		// the controller the manager of fields it never meant to set
-		ModelDefaults.prune(json, object.getClass());
-		typeMeta(json, ResourceType.of(object.getClass()));
-		return json;
-	}
-
-	private static void typeMeta(JsonObject json, ResourceType type) {
-		if (!json.has("apiVersion")) {
-			json.addProperty("apiVersion", type.apiVersion());
-		}
-		if (!json.has("kind")) {
-			json.addProperty("kind", type.kind());
-		}
 	}
 
 	static String collectionPath(ResourceType type, String namespace) {

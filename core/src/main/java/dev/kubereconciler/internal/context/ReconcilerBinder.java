@@ -1,10 +1,9 @@
 package dev.kubereconciler.internal.context;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -14,20 +13,26 @@ import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.events.EventRecorder;
-import dev.kubereconciler.internal.cache.CacheView;
-import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.internal.cache.CacheViews;
+import dev.kubereconciler.internal.cache.ResyncTracker;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.Ticker;
 
 /**
- * Binds the {@link ReconcileSpec}s of one controller manager to what they share: the
- * cache views of the informers, the object copier and the event recorders.
+ * Binds the {@link ReconcileLogic}s of one controller manager to what they share. A
+ * controller gets its reconcile function before the informers exist, and the informers
+ * exist only once the controllers do; so a function that takes a context is bound in two
+ * steps: {@link #bind} hands out the function, {@link #attach} makes the
+ * {@link ReconcileSupport} of the informers' cache views and the {@link BoundReconciler}s
+ * over it.
  */
 public final class ReconcilerBinder {
 
@@ -39,23 +44,9 @@ public final class ReconcilerBinder {
 
 	private final ControllerListener listener;
 
-	private final ModelCopier copier = new ModelCopier();
+	private final DependentsStep.Factory dependents;
 
-	private final Map<Class<?>, CacheView> views = new LinkedHashMap<>();
-
-	private final Map<String, BoundReconciler<?>> bound = new LinkedHashMap<>();
-
-	private Predicate<Class<?>> stripsManagedFields = (type) -> false;
-
-	/**
-	 * Create a binder.
-	 * @param apiClient the client that reconcile contexts write through
-	 * @param events the event recorder of each controller, by name; {@code null} for none
-	 * @param ticker the time source of the cache views' retention
-	 */
-	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker) {
-		this(apiClient, events, ticker, ControllerListener.NONE);
-	}
+	private final List<Pending> pending = new ArrayList<>();
 
 	/**
 	 * Create a binder.
@@ -64,55 +55,56 @@ public final class ReconcilerBinder {
 	 * @param ticker the time source of the cache views' retention and of the dependents'
 	 * readiness
 	 * @param listener what hears of the dependents' applies and prunes
+	 * @param dependents makes the dependents' step of a controller that has dependents
 	 */
 	public ReconcilerBinder(ApiClient apiClient, @Nullable Function<String, EventRecorder> events, Ticker ticker,
-			ControllerListener listener) {
+			ControllerListener listener, DependentsStep.Factory dependents) {
 		this.apiClient = apiClient;
+		this.dependents = dependents;
 		this.ticker = ticker;
 		this.listener = listener;
 		this.events = (events != null) ? events : (controller) -> EventRecorder.noop();
 	}
 
 	/**
-	 * Return what a controller's workers call: the definition's reconciler, bound to this
-	 * binder's caches when it takes a context.
+	 * Return what a controller's workers call: the definition's reconciler, bound to the
+	 * manager's caches by {@link #attach} when it takes a context.
 	 * @param definition the definition
 	 * @return the reconcile function to run
 	 */
 	public ReconcileFunction bind(ControllerDefinition definition) {
-		ReconcileSpec<?> reconciler = definition.reconciler();
-		ReconcileFunction function = reconciler.function();
-		if (!reconciler.needsContext() && function != null) {
-			return function;
+		ReconcileLogic<?> reconciler = definition.reconciler();
+		if (!reconciler.needsContext() && reconciler instanceof FunctionLogic<?> alone) {
+			return alone.function();
 		}
-		BoundReconciler<?> bound = new BoundReconciler<>(reconciler, this, definition.name());
-		this.bound.put(definition.name(), bound);
-		return bound;
+		Pending pending = new Pending(definition);
+		this.pending.add(pending);
+		return pending;
 	}
 
 	/**
-	 * Attach the bound reconcilers to their controllers and the informers, before the
-	 * informers start: index owned objects by owner, and follow writes until the
-	 * informers catch up.
+	 * Bind the reconcilers that take a context to the informers, before the informers
+	 * start: index owned objects by owner, and follow writes until the informers catch
+	 * up.
 	 * @param informers the informers by type
-	 * @param controllers the controllers by name
 	 * @param stripsManagedFields whether the informer of a type drops
 	 * {@code metadata.managedFields}, which the answers to writes then drop too before
 	 * the views keep them
 	 */
 	public void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
-			Map<String, ? extends Controller> controllers, Predicate<Class<?>> stripsManagedFields) {
-		if (this.bound.isEmpty()) {
+			Predicate<Class<?>> stripsManagedFields) {
+		if (this.pending.isEmpty()) {
 			return;
 		}
-		this.stripsManagedFields = stripsManagedFields;
-		informers.forEach((type, informer) -> this.views.put(type, new CacheView(informer, this.ticker)));
-		this.bound.forEach((name, bound) -> {
-			Controller controller = Objects.requireNonNull(controllers.get(name));
+		ReconcileSupport support = new ReconcileSupport(this.apiClient,
+				new CacheViews(informers, this.ticker, stripsManagedFields), new ModelCopier(), this.events,
+				this.ticker, this.listener);
+		for (Pending pending : this.pending) {
 			ResyncTracker resyncs = new ResyncTracker();
-			addHandler(Objects.requireNonNull(informers.get(controller.definition().watches())), resyncs);
-			bound.attach(controller, resyncs);
-		});
+			addHandler(Objects.requireNonNull(informers.get(pending.definition.watches())), resyncs);
+			pending.bound = new BoundReconciler<>(pending.definition.reconciler(), pending.definition, support, resyncs,
+					this.dependents);
+		}
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
@@ -120,103 +112,27 @@ public final class ReconcilerBinder {
 		informer.addEventHandler(handler);
 	}
 
-	@Nullable CacheView view(Class<?> type) {
-		return this.views.get(type);
-	}
-
-	CacheView requireView(Class<?> type) {
-		CacheView view = this.views.get(type);
-		if (view == null) {
-			String name = type.getSimpleName();
-			throw new IllegalArgumentException("No controller of this manager watches, owns or maps " + type.getName()
-					+ ", so no informer caches it. To read it from the cache, give it an informer in one of three ways: "
-					+ "a controller that watches it (@Reconciler(watches = " + name + ".class)); 'owns' on this "
-					+ "controller, when this controller is its controlling owner (owns = " + name + ".class, or "
-					+ ".owns(" + name + ".class)); or a mapped watch, when its changes should reconcile this "
-					+ "controller's objects (maps = @Watch(type = " + name
-					+ ".class, mapper = \"<RequestMapper bean>\"), " + "or .maps(" + name + ".class, mapper))");
-		}
-		return view;
-	}
-
 	/**
-	 * Keep the server's answer to a write in the view of its type, shaped as the informer
-	 * shapes what it caches: a read must not tell a written version from the informer's
-	 * one of the same resourceVersion, as it did by their managed fields.
-	 * @param object the answer, which the view keeps and this may change
+	 * The reconcile function of a controller until {@link #attach} binds it.
 	 */
-	void written(KubernetesObject object) {
-		if (object != null) {
-			CacheView view = this.views.get(object.getClass());
-			if (view != null) {
-				if (object.getMetadata() != null && this.stripsManagedFields.test(object.getClass())) {
-					object.getMetadata().setManagedFields(null);
-				}
-				view.written(object);
-			}
-		}
-	}
+	private static final class Pending implements CauseAwareReconciler {
 
-	ApiClient apiClient() {
-		return this.apiClient;
-	}
+		private final ControllerDefinition definition;
 
-	Ticker ticker() {
-		return this.ticker;
-	}
+		private volatile @Nullable BoundReconciler<?> bound;
 
-	ControllerListener listener() {
-		return this.listener;
-	}
-
-	ModelCopier copier() {
-		return this.copier;
-	}
-
-	EventRecorder events(String controller) {
-		return this.events.apply(controller);
-	}
-
-	/**
-	 * Remembers which keys the informer last delivered as a resync, an update that
-	 * changed nothing, so that a reconcile can tell a resync from a change.
-	 */
-	static final class ResyncTracker implements ResourceEventHandler<KubernetesObject> {
-
-		private final Set<Request> resynced = ConcurrentHashMap.newKeySet();
-
-		@Override
-		public void onAdd(KubernetesObject object) {
-			changed(object);
+		Pending(ControllerDefinition definition) {
+			this.definition = definition;
 		}
 
 		@Override
-		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
-			if (oldObject != null && newObject != null && oldObject.getMetadata() != null
-					&& newObject.getMetadata() != null && newObject.getMetadata().getResourceVersion() != null
-					&& newObject.getMetadata()
-						.getResourceVersion()
-						.equals(oldObject.getMetadata().getResourceVersion())) {
-				this.resynced.add(InformerCaches.keyOf(newObject.getMetadata()));
+		public Result reconcile(Request request, Trigger cause) throws Exception {
+			BoundReconciler<?> bound = this.bound;
+			if (bound == null) {
+				throw new IllegalStateException("Controller for " + this.definition.reconciler().type().getSimpleName()
+						+ " is not attached to a manager's caches");
 			}
-			else {
-				changed(newObject);
-			}
-		}
-
-		@Override
-		public void onDelete(KubernetesObject object, boolean finalStateUnknown) {
-			changed(object);
-		}
-
-		private void changed(KubernetesObject object) {
-			if (object != null && object.getMetadata() != null) {
-				this.resynced.remove(InformerCaches.keyOf(object.getMetadata()));
-			}
-		}
-
-		boolean take(Request request) {
-			return this.resynced.remove(request);
+			return bound.reconcile(request, cause);
 		}
 
 	}

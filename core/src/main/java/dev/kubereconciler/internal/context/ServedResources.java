@@ -93,7 +93,7 @@ public final class ServedResources {
 		return (type.group() == null || type.group().isEmpty()) ? type.plural() : type.plural() + "." + type.group();
 	}
 
-	static String groupVersionPath(ResourceType type) {
+	public static String groupVersionPath(ResourceType type) {
 		return (type.group() == null || type.group().isEmpty()) ? "/api/" + type.version()
 				: "/apis/" + type.group() + "/" + type.version();
 	}
@@ -121,7 +121,7 @@ public final class ServedResources {
 	 * @return the resources it serves
 	 * @throws ApiException if the server refuses the read
 	 */
-	static V1APIResourceList resources(ApiClient apiClient, String path) throws ApiException {
+	public static V1APIResourceList resources(ApiClient apiClient, String path) throws ApiException {
 		Map<String, String> headers = new HashMap<>();
 		headers.put("Accept", "application/json");
 		Call call = apiClient.buildCall(null, path, "GET", new ArrayList<>(), new ArrayList<>(), null, headers,

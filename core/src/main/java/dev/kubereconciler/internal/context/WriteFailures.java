@@ -2,9 +2,8 @@ package dev.kubereconciler.internal.context;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
@@ -17,7 +16,7 @@ final class WriteFailures {
 	}
 
 	static WriteFailedException of(String write, KubernetesObject object, ApiException ex) {
-		return WriteFailedException.of(write, describe(object), ex);
+		return WriteFailedException.of(write, KubernetesObjects.describe(object), ex);
 	}
 
 	/**
@@ -36,17 +35,6 @@ final class WriteFailures {
 					: contentType.equals(KubernetesWriter.MERGE_PATCH) ? "merge patch" : "patch";
 		};
 		return path.endsWith("/status") ? "status " + write : write;
-	}
-
-	static String describe(KubernetesObject object) {
-		V1ObjectMeta metadata = object.getMetadata();
-		String kind = ResourceType.of(object.getClass()).kind();
-		if (metadata == null) {
-			return kind;
-		}
-		String name = (metadata.getName() != null) ? metadata.getName() : metadata.getGenerateName() + "<generated>";
-		return kind + " " + ((metadata.getNamespace() != null && !metadata.getNamespace().isEmpty())
-				? metadata.getNamespace() + "/" + name : name);
 	}
 
 }

@@ -157,7 +157,7 @@ class CacheViewTests {
 		this.view.written(written);
 		assertThat(this.view.partOf("applyset-a-v1")).extracting((object) -> object.getMetadata().getName())
 			.containsExactlyInAnyOrder("member", "written");
-		assertThat(this.informer.getIndexer().getIndexers()).containsKey(CacheView.PART_OF_INDEX);
+		assertThat(this.informer.getIndexer().getIndexers()).containsKey(ViewIndexes.PART_OF_INDEX);
 	}
 
 	private void informerAdds(V1ConfigMap configMap) {

@@ -1,6 +1,7 @@
 package dev.kubereconciler.internal.context;
 
 import java.util.List;
+import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -10,6 +11,9 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.controller.ControllerListener;
+import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.internal.cache.CacheViews;
 import dev.kubereconciler.reconcile.AlreadyOwnedException;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
@@ -25,7 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 class ControllerReferenceTests {
 
 	private final DefaultReconcileContext<V1Secret> context = new DefaultReconcileContext<>(new Request("ns", "owner"),
-			Trigger.EVENT, 0, new ReconcilerBinder(new ApiClient(), null, System::nanoTime),
+			Trigger.EVENT, 0,
+			new ReconcileSupport(new ApiClient(), new CacheViews(Map.of(), System::nanoTime, (type) -> false),
+					new ModelCopier(), (controller) -> EventRecorder.noop(), System::nanoTime, ControllerListener.NONE),
 			new KubernetesWriter(new ApiClient(), "test"));
 
 	@Test

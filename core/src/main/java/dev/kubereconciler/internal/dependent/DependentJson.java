@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -14,13 +14,21 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.JSON;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.dependent.DependentLabels;
+import dev.kubereconciler.internal.context.KubernetesWriter;
 
 /**
  * The JSON side of dependents: the ApplySet id of a primary object, the hash of a desired
  * state, and whether an object already holds every field of a desired state.
+ *
+ * <p>
+ * An instance is the one JSON document of a desired object, from the dependent's function
+ * to the apply: serialized once, then hashed, stamped with its hash, compared with the
+ * cached object and sent.
  */
 final class DependentJson {
 
@@ -43,7 +51,64 @@ final class DependentJson {
 			Map.entry("claims", List.of("name")), Map.entry("conditions", List.of("type")),
 			Map.entry("webhooks", List.of("name")));
 
-	private DependentJson() {
+	private final JsonObject body;
+
+	private final String hash;
+
+	private DependentJson(JsonObject body, String hash) {
+		this.body = body;
+		this.hash = hash;
+	}
+
+	/**
+	 * Serialize a desired object as its apply sends it, and stamp the hash of that state
+	 * on the object and on its JSON.
+	 * @param desired the desired object, which gets the hash annotation
+	 * @param writer the writer that makes the apply's body
+	 * @return the desired object's JSON
+	 */
+	static DependentJson of(KubernetesObject desired, KubernetesWriter writer) {
+		JsonObject body = writer.applyJson(desired);
+		String hash = hash(body);
+		desired.getMetadata().putAnnotationsItem(DependentLabels.DESIRED_HASH, hash);
+		JsonObject metadata = body.getAsJsonObject("metadata");
+		JsonObject annotations = metadata.getAsJsonObject("annotations");
+		if (annotations == null) {
+			annotations = new JsonObject();
+			metadata.add("annotations", annotations);
+		}
+		annotations.addProperty(DependentLabels.DESIRED_HASH, hash);
+		return new DependentJson(body, hash);
+	}
+
+	/**
+	 * Return the body of the apply.
+	 * @return the JSON, with the hash annotation
+	 */
+	JsonObject body() {
+		return this.body;
+	}
+
+	/**
+	 * Return whether an object was last applied with this desired state, by the hash it
+	 * carries.
+	 * @param actual the cached object
+	 * @return whether its hash is this state's
+	 */
+	boolean appliedTo(KubernetesObject actual) {
+		Map<String, String> annotations = actual.getMetadata().getAnnotations();
+		return annotations != null && this.hash.equals(annotations.get(DependentLabels.DESIRED_HASH));
+	}
+
+	/**
+	 * Return whether an object holds every field of this desired state, as the server
+	 * stores it.
+	 * @param actual the cached object
+	 * @return whether nothing needs to be applied
+	 * @see #covers(JsonElement, JsonElement)
+	 */
+	boolean coveredBy(KubernetesObject actual) {
+		return covers(JSON.getGson().toJsonTree(actual), asStored(this.body));
 	}
 
 	/**

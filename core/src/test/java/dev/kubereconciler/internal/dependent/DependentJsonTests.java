@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1APIResource;
 
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.internal.context.ServedResources;
 import dev.kubereconciler.reconcile.KubernetesResource;
 
 /**

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +18,8 @@ import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.DependentLabels;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.context.KubernetesWriter;
+import dev.kubereconciler.internal.context.ReconcileSupport;
 
 /**
  * Deletes the objects a controller applied for a primary and no longer wants. An object
@@ -38,14 +40,14 @@ final class DependentPruner<P extends KubernetesObject> {
 
 	private final String controller;
 
-	private final ReconcilerBinder toolkit;
+	private final ReconcileSupport support;
 
 	private final KubernetesWriter writer;
 
-	DependentPruner(Dependents<P> dependents, String controller, ReconcilerBinder toolkit, KubernetesWriter writer) {
+	DependentPruner(Dependents<P> dependents, String controller, ReconcileSupport support, KubernetesWriter writer) {
 		this.dependents = dependents;
 		this.controller = controller;
-		this.toolkit = toolkit;
+		this.support = support;
 		this.writer = writer;
 	}
 
@@ -60,7 +62,7 @@ final class DependentPruner<P extends KubernetesObject> {
 		for (Class<? extends KubernetesObject> type : this.dependents.types()) {
 			// every member of the set, by the label's index: what no owner reference
 			// reaches is found after a restart, or on another replica, as well
-			for (KubernetesObject object : this.toolkit.requireView(type).partOf(setId)) {
+			for (KubernetesObject object : this.support.views().require(type).partOf(setId)) {
 				String key = Caches.metaNamespaceKeyFunc(object);
 				String name = label(object, DEPENDENT);
 				if (name == null) {
@@ -98,11 +100,11 @@ final class DependentPruner<P extends KubernetesObject> {
 		}
 		String liveUid = string(metadata(live).get("uid"));
 		if (liveUid != null && this.writer.deleteExactly(cached, liveUid)) {
-			CacheView view = this.toolkit.view(cached.getClass());
+			CacheView view = this.support.views().view(cached.getClass());
 			if (view != null) {
 				view.deleted(JSON.getGson().fromJson(live, cached.getClass()));
 			}
-			this.toolkit.listener().dependentPruned(this.controller, dependent);
+			this.support.listener().dependentPruned(this.controller, dependent);
 		}
 	}
 

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 /**
  * A dependent's desired-state function, precondition, apply or prune failed.

@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.internal.dependent;
 
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -13,6 +13,8 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.JSON;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.internal.context.KubernetesWriter;
+import dev.kubereconciler.internal.context.ReconcileSupport;
 import dev.kubereconciler.reconcile.DependentsStatus;
 
 /**
@@ -28,13 +30,13 @@ final class ReadyCondition {
 
 	private final KubernetesWriter writer;
 
-	private final ReconcilerBinder toolkit;
+	private final ReconcileSupport support;
 
 	private final Clock clock;
 
-	ReadyCondition(KubernetesWriter writer, ReconcilerBinder toolkit, Clock clock) {
+	ReadyCondition(KubernetesWriter writer, ReconcileSupport support, Clock clock) {
 		this.writer = writer;
-		this.toolkit = toolkit;
+		this.support = support;
 		this.clock = clock;
 	}
 
@@ -48,7 +50,7 @@ final class ReadyCondition {
 	 * @throws Exception if the write fails
 	 */
 	void write(String key, Class<?> type, DependentsStatus status, boolean failed) throws Exception {
-		KubernetesObject current = this.toolkit.requireView(type).get(key);
+		KubernetesObject current = this.support.views().require(type).get(key);
 		if (current == null || current.getMetadata().getDeletionTimestamp() != null) {
 			return;
 		}
@@ -98,7 +100,7 @@ final class ReadyCondition {
 		JsonObject patch = new JsonObject();
 		patch.add("metadata", patchMetadata);
 		patch.add("status", patchStatus);
-		this.toolkit.written(this.writer.mergePatchStatus(current, patch.toString()));
+		this.support.views().written(this.writer.mergePatchStatus(current, patch.toString()));
 	}
 
 	private static @Nullable JsonObject find(JsonArray conditions) {

@@ -13,10 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link ReconcileSpec}: a model whose status a context could not read is
+ * Tests for {@link ReconcileLogic}: a model whose status a context could not read is
  * refused when the controller is defined, not at its first status write.
  */
-class ReconcileSpecTests {
+class ReconcileLogicTests {
 
 	@Test
 	void aStatusFieldWithoutGetStatusIsRefusedNamingTheClassAndTheFix() {
@@ -26,24 +26,35 @@ class ReconcileSpecTests {
 			.withMessageContaining(FieldOnlyStatus.class.getName() + " has a status field but no public getStatus()")
 			.withMessageContaining("add a public getStatus() to FieldOnlyStatus")
 			.withMessageContaining("extend dev.kubereconciler.reconcile.CustomResource");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> ReconcileSpec.ofRequests(FieldOnlyStatus.class, (request, context) -> Result.done()));
+		assertThatIllegalArgumentException().isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
+			.reconcileRequests((request, context) -> Result.done()));
 	}
 
 	@Test
 	void aFinalizerNeedsAContextSoItIsRefusedThereToo() {
-		ReconcileSpec<FieldOnlyStatus> function = ReconcileSpec.ofFunction(FieldOnlyStatus.class,
-				(request) -> Result.done());
+		ReconcileLogic<?> function = ControllerDefinition.builder(FieldOnlyStatus.class)
+			.named("field-only")
+			.reconcile((request) -> Result.done())
+			.reconciler();
 		assertThat(function.writesStatus()).isFalse();
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> function.withFinalizer("example.com/cleanup", (object, context) -> Result.done()))
+			.isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
+				.named("field-only")
+				.finalizer("example.com/cleanup", (object, context) -> Result.done())
+				.reconcile((request) -> Result.done()))
 			.withMessageContaining("getStatus()");
 	}
 
 	@Test
 	void modelsWithAStatusAccessorOrWithoutStatusAreAccepted() {
-		assertThat(ReconcileSpec.of(Backup.class, (backup, context) -> Result.done()).writesStatus()).isTrue();
-		assertThat(ReconcileSpec.of(V1ConfigMap.class, (configMap, context) -> Result.done()).writesStatus()).isFalse();
+		assertThat(ControllerDefinition.builder(Backup.class)
+			.reconcile((backup, context) -> Result.done())
+			.reconciler()
+			.writesStatus()).isTrue();
+		assertThat(ControllerDefinition.builder(V1ConfigMap.class)
+			.reconcile((configMap, context) -> Result.done())
+			.reconciler()
+			.writesStatus()).isFalse();
 	}
 
 	static class FieldOnlyStatus implements KubernetesObject {
