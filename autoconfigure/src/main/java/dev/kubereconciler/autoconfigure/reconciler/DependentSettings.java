@@ -1,7 +1,6 @@
 package dev.kubereconciler.autoconfigure.reconciler;
 
-import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -118,21 +117,26 @@ final class DependentSettings {
 		}
 		String prefix = PREFIX + definition.name() + ".dependents.";
 		Dependents<?> dependents = definition.reconciler().dependents();
-		List<String> names = dependents.all().stream().map(Dependent::name).toList();
+		Map<String, Dependent<?, ?>> declared = new LinkedHashMap<>();
+		dependents.all().forEach((dependent) -> declared.put(dependent.name(), dependent));
 		for (Map.Entry<String, DependentProperties> entry : overrides.getDependents().entrySet()) {
 			String name = entry.getKey();
-			if (!names.contains(name)) {
+			Dependent<?, ?> dependent = declared.get(name);
+			if (dependent == null) {
 				throw new InvalidPropertyException(prefix + name, name,
 						"controller '" + definition.name() + "' has no dependent named '" + name + "'",
 						"Use the name of one of its dependents ("
-								+ (names.isEmpty() ? "it has none" : String.join(", ", names))
+								+ (declared.isEmpty() ? "it has none" : String.join(", ", declared.keySet()))
 								+ ") or remove the entry.");
 			}
-			Duration readyTimeout = entry.getValue().getReadyTimeout();
-			if (readyTimeout != null) {
-				PropertyDurations.requireNotNegative(prefix + name + ".ready-timeout", readyTimeout);
-			}
-			dependents = dependents.override(name, entry.getValue().getEnabled(), readyTimeout);
+			String code = "dependent '" + name + "' of controller '" + definition.name() + "'";
+			dependents = dependents.override(name,
+					Setting.from(prefix + name + ".enabled", entry.getValue().getEnabled())
+						.orElse(code, dependent.isEnabled())
+						.value(),
+					Setting.from(prefix + name + ".ready-timeout", entry.getValue().getReadyTimeout())
+						.orElse(code, dependent.readyTimeout())
+						.to(PropertyDurations::requireNotNegative));
 		}
 		return definition.withReconciler(((ReconcileSpec) definition.reconciler()).withDependents(dependents));
 	}
