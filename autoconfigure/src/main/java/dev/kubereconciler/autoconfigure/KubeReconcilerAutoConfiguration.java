@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -134,7 +135,9 @@ public final class KubeReconcilerAutoConfiguration {
 		ControllerDefinitionResolver definitions = new ControllerDefinitionResolver(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null,
-				(name) -> declaredType(beanFactory, name));
+				(name) -> declaredType(beanFactory, name),
+				(type) -> (beanFactory instanceof ListableBeanFactory listable)
+						? List.of(listable.getBeanNamesForType(type)) : List.of());
 		return new ManagedControllers(
 				() -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList()),
 				(resolved) -> {

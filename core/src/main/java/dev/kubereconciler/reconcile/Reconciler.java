@@ -46,10 +46,13 @@ public @interface Reconciler {
 	String name() default "";
 
 	/**
-	 * The primary type: its events enqueue the object's own key.
-	 * @return the watched client-java model class
+	 * The primary type: its events enqueue the object's own key. Left out, it is the type
+	 * of the method's object parameter, else the type argument of its
+	 * {@code ReconcileContext<T>}; a method that takes only a {@link Request} names it.
+	 * @return the watched client-java model class, {@code KubernetesObject} for the one
+	 * the method's parameters name
 	 */
-	Class<? extends KubernetesObject> watches();
+	Class<? extends KubernetesObject> watches() default KubernetesObject.class;
 
 	/**
 	 * Owned types: their events enqueue the key of their controlling owner of the primary

@@ -53,16 +53,20 @@ public final class ControllerDefinitionResolver {
 
 	private final WatchSettings watchSettings;
 
+	private final DependentBeans dependentBeans;
+
 	private final DependentSettings dependentSettings;
 
 	public ControllerDefinitionResolver(KubeReconcilerProperties properties,
 			Function<String, @Nullable RateLimiter<Request>> limiterBeans, List<RateLimiterCustomizer> customizers,
-			Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes) {
+			Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes,
+			Function<Class<?>, List<String>> beanNames) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
 		this.watchSettings = new WatchSettings(beans);
-		this.dependentSettings = new DependentSettings(beans, beanTypes);
+		this.dependentBeans = new DependentBeans(beanNames, beans, beanTypes);
+		this.dependentSettings = new DependentSettings(beans, this.dependentBeans);
 	}
 
 	/**
@@ -75,11 +79,14 @@ public final class ControllerDefinitionResolver {
 		Map<String, String> origins = new LinkedHashMap<>();
 		List<ControllerDefinition> resolved = new ArrayList<>();
 		List<Runnable> deferred = new ArrayList<>();
+		DependentBeans.Claims dependents = this.dependentBeans.claim(methods, beans);
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name, (overrides) -> DependentSettings
-				.apply(Finalizers.apply(fromAnnotation(name, method, overrides), method, overrides), overrides)));
+			deferred.add(() -> add(resolved, name,
+					(overrides) -> DependentSettings.apply(Finalizers
+						.apply(fromAnnotation(name, method, overrides, dependents.of(method)), method, overrides),
+							overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
@@ -95,6 +102,7 @@ public final class ControllerDefinitionResolver {
 			}
 		}
 		deferred.forEach(Runnable::run);
+		dependents.requireAllClaimed();
 		return resolved;
 	}
 
@@ -119,7 +127,7 @@ public final class ControllerDefinitionResolver {
 
 	static String nameOf(ReconcilerMethod method) {
 		Reconciler annotation = method.annotation();
-		ResourceType watched = resourceType(method, annotation.watches());
+		ResourceType watched = resourceType(method, method.watches());
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			resourceType(method, owned);
 		}
@@ -138,12 +146,13 @@ public final class ControllerDefinitionResolver {
 		}
 	}
 
-	private ControllerDefinition fromAnnotation(String name, ReconcilerMethod method, ControllerProperties overrides) {
+	private ControllerDefinition fromAnnotation(String name, ReconcilerMethod method, ControllerProperties overrides,
+			List<String> dependents) {
 		Reconciler annotation = method.annotation();
 		KubeReconcilerProperties.Defaults defaults = this.properties.getDefaults();
 		String prefix = PREFIX + name;
 		String of = " of " + method.description();
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(annotation.watches())
+		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(method.watches())
 			.named(name)
 			.namespaces(Setting.<Collection<String>>from(prefix + ".namespaces", overrides.getNamespaces())
 				.orElse("@Reconciler(namespaces)" + of, List.of(annotation.namespaces()))
@@ -172,7 +181,7 @@ public final class ControllerDefinitionResolver {
 		}
 		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
 				annotation.eventFilterBeans(), annotation.maps(), method.description());
-		return this.dependentSettings.reconcile(builder, name, method);
+		return this.dependentSettings.reconcile(builder, name, method, dependents);
 	}
 
 	/**
