@@ -374,8 +374,7 @@ class DependentConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class ReadyConfigMaps {
 
-		@Reconciler(name = "ready-configmaps", watches = V1ConfigMap.class, dependents = "tokenDependent",
-				readyCondition = true)
+		@Reconciler(name = "ready-configmaps", watches = V1ConfigMap.class, readyCondition = true)
 		Result reconcile(Request request) {
 			return Result.done();
 		}

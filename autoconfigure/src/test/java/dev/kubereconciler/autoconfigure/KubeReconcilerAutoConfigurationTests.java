@@ -19,6 +19,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ControllerRegistry;
@@ -133,8 +134,8 @@ class KubeReconcilerAutoConfigurationTests {
 			assertThat(controller).isNotNull();
 			assertThat(controller.resourceType().displayName()).isEqualTo("v1/ConfigMap");
 			assertThat(controller.definition().maxConcurrentReconciles()).isEqualTo(1);
-			assertThat(controller.definition().reconciler().function().reconcile(new Request("ns", "a")))
-				.isEqualTo(Result.done());
+			assertThat(((FunctionLogic<?>) controller.definition().reconciler()).function()
+				.reconcile(new Request("ns", "a"))).isEqualTo(Result.done());
 		});
 	}
 
@@ -437,10 +438,11 @@ class KubeReconcilerAutoConfigurationTests {
 	void voidMethodMeansDoneAndItsExceptionsReachTheController() {
 		this.contextRunner.withBean(Throwing.class).run((context) -> {
 			ControllerDefinition definition = manager(context).controller("throwing").definition();
-			assertThat(definition.reconciler().function().reconcile(new Request("ns", "fine")))
+			assertThat(((FunctionLogic<?>) definition.reconciler()).function().reconcile(new Request("ns", "fine")))
 				.isEqualTo(Result.done());
 			assertThatIllegalStateException()
-				.isThrownBy(() -> definition.reconciler().function().reconcile(new Request("ns", "broken")))
+				.isThrownBy(() -> ((FunctionLogic<?>) definition.reconciler()).function()
+					.reconcile(new Request("ns", "broken")))
 				.withMessage("broken on purpose");
 		});
 	}

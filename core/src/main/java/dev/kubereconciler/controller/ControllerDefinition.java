@@ -19,6 +19,10 @@ import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.Dependents;
+import dev.kubereconciler.controller.ReconcileLogic.Cleanup;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
+import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
+import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.RequestReconciler;
@@ -65,7 +69,7 @@ import dev.kubereconciler.reconcile.RequestMapper;
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelMatcher labelSelector,
-		ReconcileSpec<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
+		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
 		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
 
@@ -140,17 +144,17 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 	 * @return the copy
 	 */
 	public ControllerDefinition withRateLimiter(RateLimiter<Request> rateLimiter) {
-		return toBuilder().rateLimiter(rateLimiter).build(this.reconciler);
+		return toBuilder().rateLimiter(rateLimiter).reconcile(this.reconciler);
 	}
 
 	/**
-	 * Return a copy of this definition that runs another reconcile spec, for example the
-	 * same logic with a finalizer.
-	 * @param reconciler the reconcile spec
+	 * Return a copy of this definition that runs another reconcile logic, for example the
+	 * same function with a finalizer.
+	 * @param reconciler the reconcile logic
 	 * @return the copy
 	 */
-	public ControllerDefinition withReconciler(ReconcileSpec<?> reconciler) {
-		return toBuilder().build(reconciler);
+	public ControllerDefinition withReconciler(ReconcileLogic<?> reconciler) {
+		return toBuilder().reconcile(reconciler);
 	}
 
 	private Builder<?> toBuilder() {
@@ -212,9 +216,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 
 		private final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
 
-		private @Nullable String finalizer;
-
-		private @Nullable Cleaner<T> cleaner;
+		private @Nullable Cleanup<T> cleanup;
 
 		private final List<Dependent<T, ?>> dependents = new ArrayList<>();
 
@@ -386,8 +388,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return this builder
 		 */
 		public Builder<T> finalizer(String finalizer, Cleaner<T> cleaner) {
-			this.finalizer = ReconcileSpec.checkFinalizer(finalizer);
-			this.cleaner = Objects.requireNonNull(cleaner, "cleaner must not be null");
+			this.cleanup = new Cleanup<>(finalizer, cleaner);
 			return this;
 		}
 
@@ -423,7 +424,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcile(ObjectReconciler<T> reconciler) {
-			return build(ReconcileSpec.of(this.watches, reconciler));
+			return build(new ObjectLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
@@ -433,7 +434,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcileRequests(RequestReconciler<T> reconciler) {
-			return build(ReconcileSpec.ofRequests(this.watches, reconciler));
+			return build(new RequestLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
@@ -444,31 +445,42 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		 * @return the definition
 		 */
 		public ControllerDefinition reconcile(ReconcileFunction reconciler) {
-			return build(ReconcileSpec.ofFunction(this.watches, reconciler));
+			return build(new FunctionLogic<>(this.watches, reconciler, null, Dependents.none()));
 		}
 
 		/**
-		 * End the definition with a reconcile spec made elsewhere, such as from an
-		 * annotated bean method; a finalizer set on this builder is added to it.
-		 * @param reconciler the reconcile spec
+		 * End the definition with the reconcile logic of another definition of the same
+		 * type, such as one a bean declares; a finalizer and dependents set on this
+		 * builder are added to it.
+		 * @param reconciler the reconcile logic
 		 * @return the definition
+		 * @throws IllegalArgumentException if the logic is for another type
 		 */
-		public ControllerDefinition reconcile(ReconcileSpec<?> reconciler) {
-			return build(reconciler);
+		public ControllerDefinition reconcile(ReconcileLogic<?> reconciler) {
+			return build(typed(reconciler));
 		}
 
-		@SuppressWarnings({ "unchecked", "rawtypes" })
-		private ControllerDefinition build(ReconcileSpec<?> reconciler) {
-			ReconcileSpec<?> spec = reconciler;
-			if (this.finalizer != null) {
-				spec = ((ReconcileSpec) reconciler).withFinalizer(this.finalizer, Objects.requireNonNull(this.cleaner));
+		// the logic's functions take a supertype of T at least, so they take a T
+		@SuppressWarnings("unchecked")
+		private ReconcileLogic<T> typed(ReconcileLogic<?> reconciler) {
+			if (!reconciler.type().isAssignableFrom(this.watches)) {
+				throw new IllegalArgumentException("Controller '" + name() + "' watches " + this.watches.getName()
+						+ " but its reconciler takes " + reconciler.type().getName());
 			}
-			if (!this.dependents.isEmpty() || this.readyCondition) {
-				List<Dependent<T, ?>> all = new ArrayList<>(((ReconcileSpec<T>) spec).dependents().all());
-				all.addAll(this.dependents);
-				spec = ((ReconcileSpec) spec).withDependents(Dependents.of(all)
-					.withReadyCondition(
-							this.readyCondition || ((ReconcileSpec<T>) spec).dependents().readyCondition()));
+			return (ReconcileLogic<T>) reconciler;
+		}
+
+		private ControllerDefinition build(ReconcileLogic<T> reconciler) {
+			ReconcileLogic<T> spec = reconciler;
+			if (this.cleanup != null || !this.dependents.isEmpty() || this.readyCondition) {
+				Dependents<T> dependents = spec.dependents();
+				if (!this.dependents.isEmpty() || this.readyCondition) {
+					List<Dependent<T, ?>> all = new ArrayList<>(dependents.all());
+					all.addAll(this.dependents);
+					dependents = Dependents.of(all)
+						.withReadyCondition(this.readyCondition || dependents.readyCondition());
+				}
+				spec = spec.with((this.cleanup != null) ? this.cleanup : spec.cleanup(), dependents);
 			}
 			for (Class<? extends KubernetesObject> type : spec.dependents().types()) {
 				if (!this.owns.contains(type)) {

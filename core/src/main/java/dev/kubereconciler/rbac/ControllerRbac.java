@@ -11,7 +11,7 @@ import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 
 /**
  * Feeds controller definitions into {@link RbacRules}: one call per feature a definition
@@ -64,7 +64,7 @@ public final class ControllerRbac {
 		definition.owns().forEach((owned) -> rules.watches(ResourceType.of(owned), definition.namespaces()));
 		definition.mappedWatches()
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
-		ReconcileSpec<?> context = definition.reconciler();
+		ReconcileLogic<?> context = definition.reconciler();
 		if (context.needsContext()) {
 			// what the reconcile context offers: status writes on the primary (for a
 			// type that has a status), writes and applies on owned objects, and

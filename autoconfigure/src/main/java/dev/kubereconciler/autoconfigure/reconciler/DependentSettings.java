@@ -14,7 +14,7 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.PropertyDurations;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -52,13 +52,12 @@ final class DependentSettings {
 	 * watched type
 	 * @return the definition
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	ControllerDefinition reconcile(ControllerDefinition.Builder<?> builder, String controller, ReconcilerMethod method,
 			List<String> dependents) {
 		Reconciler annotation = method.annotation();
 		for (String name : dependents) {
 			Dependent<?, ?> dependent = bean(controller, method.watches(), name, method.description());
-			((ControllerDefinition.Builder) builder).dependent(dependent);
+			addDependent(builder, dependent);
 		}
 		builder.readyCondition(annotation.readyCondition());
 		try {
@@ -70,6 +69,13 @@ final class DependentSettings {
 			throw new IllegalStateException("Controller '" + controller + "' of @Reconciler method "
 					+ method.description() + ": " + ex.getMessage(), ex);
 		}
+	}
+
+	// bean() checked the dependent's primary type against the watched type
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> void addDependent(ControllerDefinition.Builder<T> builder,
+			Dependent<?, ?> dependent) {
+		builder.dependent((Dependent<T, ?>) dependent);
 	}
 
 	private Dependent<?, ?> bean(String controller, Class<? extends KubernetesObject> watches, String name,
@@ -103,13 +109,17 @@ final class DependentSettings {
 	 * @throws InvalidPropertyException for a dependent the controller does not have, or a
 	 * negative ready timeout
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	static ControllerDefinition apply(ControllerDefinition definition, ControllerProperties overrides) {
 		if (overrides.getDependents().isEmpty()) {
 			return definition;
 		}
+		return definition.withReconciler(apply(definition, definition.reconciler(), overrides));
+	}
+
+	private static <T extends KubernetesObject> ReconcileLogic<T> apply(ControllerDefinition definition,
+			ReconcileLogic<T> reconciler, ControllerProperties overrides) {
 		String prefix = PREFIX + definition.name() + ".dependents.";
-		Dependents<?> dependents = definition.reconciler().dependents();
+		Dependents<T> dependents = reconciler.dependents();
 		Map<String, Dependent<?, ?>> declared = new LinkedHashMap<>();
 		dependents.all().forEach((dependent) -> declared.put(dependent.name(), dependent));
 		for (Map.Entry<String, DependentProperties> entry : overrides.getDependents().entrySet()) {
@@ -131,7 +141,7 @@ final class DependentSettings {
 						.orElse(code, dependent.readyTimeout())
 						.to(PropertyDurations::requireNotNegative));
 		}
-		return definition.withReconciler(((ReconcileSpec) definition.reconciler()).withDependents(dependents));
+		return reconciler.with(reconciler.cleanup(), dependents);
 	}
 
 }

@@ -12,7 +12,8 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.controller.ReconcileLogic.Cleanup;
 import dev.kubereconciler.reconcile.Cleaner;
 
 /**
@@ -39,7 +40,7 @@ final class Finalizers {
 	static ControllerDefinition apply(ControllerDefinition definition, @Nullable ReconcilerMethod method,
 			ControllerProperties overrides) {
 		String name = definition.name();
-		ReconcileSpec<?> reconciler = definition.reconciler();
+		ReconcileLogic<?> reconciler = definition.reconciler();
 		Setting<String> chosen = finalizer(definition, method, overrides);
 		if (chosen == null || chosen.value().isEmpty()) {
 			return definition;
@@ -47,7 +48,7 @@ final class Finalizers {
 		String finalizer = chosen.value();
 		String origin = chosen.origin();
 		try {
-			ReconcileSpec.checkFinalizer(finalizer);
+			Cleanup.checkFinalizer(finalizer);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidPropertyException(origin, finalizer, "a finalizer must be qualified with a domain",
@@ -126,9 +127,11 @@ final class Finalizers {
 		}
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static ReconcileSpec<?> withFinalizer(ReconcileSpec<?> reconciler, String finalizer, Cleaner<?> cleaner) {
-		return ((ReconcileSpec) reconciler).withFinalizer(finalizer, (Cleaner) cleaner);
+	// the cleaner's type was checked against the watched type above
+	@SuppressWarnings("unchecked")
+	private static <T extends KubernetesObject> ReconcileLogic<T> withFinalizer(ReconcileLogic<T> reconciler,
+			String finalizer, Cleaner<?> cleaner) {
+		return reconciler.with(new Cleanup<>(finalizer, (Cleaner<T>) cleaner), reconciler.dependents());
 	}
 
 }

@@ -20,10 +20,12 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ReflectionUtils;
 
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileContext;
+import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestReconciler;
@@ -81,9 +83,9 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 		}
 		Method invocable = invocable(bean, method);
 		boolean isVoid = returnType == void.class;
-		ReconcileSpec<?> function;
+		ReconcileLogic<?> function;
 		if (request && parameters.length == 1) {
-			function = ReconcileSpec.ofFunction(watched, (req) -> result(isVoid, invoke(invocable, bean, req)));
+			function = ofFunction(watched, (req) -> result(isVoid, invoke(invocable, bean, req)));
 		}
 		else if (request) {
 			function = ofRequest(watched, (req, ctx) -> result(isVoid, invoke(invocable, bean, req, ctx)));
@@ -140,14 +142,19 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 		return null;
 	}
 
-	private static <T extends KubernetesObject> ReconcileSpec<T> ofObject(Class<T> type,
+	private static <T extends KubernetesObject> ReconcileLogic<T> ofObject(Class<T> type,
 			ObjectReconciler<T> reconciler) {
-		return ReconcileSpec.of(type, reconciler);
+		return new ReconcileLogic.ObjectLogic<>(type, reconciler, null, Dependents.none());
 	}
 
-	private static <T extends KubernetesObject> ReconcileSpec<T> ofRequest(Class<T> type,
+	private static <T extends KubernetesObject> ReconcileLogic<T> ofRequest(Class<T> type,
 			RequestReconciler<T> reconciler) {
-		return ReconcileSpec.ofRequests(type, reconciler);
+		return new ReconcileLogic.RequestLogic<>(type, reconciler, null, Dependents.none());
+	}
+
+	private static <T extends KubernetesObject> ReconcileLogic<T> ofFunction(Class<T> type,
+			ReconcileFunction reconciler) {
+		return new ReconcileLogic.FunctionLogic<>(type, reconciler, null, Dependents.none());
 	}
 
 	private static boolean isContextOf(Method method, int index, Class<?> watched) {
@@ -222,7 +229,7 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 	 * @param bean the bean, which may implement {@link Cleaner}
 	 */
 	public record ReconcilerMethod(String beanName, String description, Reconciler annotation,
-			Class<? extends KubernetesObject> watches, ReconcileSpec<?> function, @Nullable Object bean) {
+			Class<? extends KubernetesObject> watches, ReconcileLogic<?> function, @Nullable Object bean) {
 
 	}
 

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -29,9 +29,9 @@ class ReconcilerMethodProcessorTests {
 		this.processor.postProcessAfterInitialization(new Forms(), "forms");
 		assertThat(this.processor.getMethods()).extracting(ReconcilerMethod::function)
 			.hasSize(4)
-			.filteredOn(ReconcileSpec::needsContext)
+			.filteredOn(ReconcileLogic::needsContext)
 			.hasSize(3)
-			.extracting(ReconcileSpec::takesObject)
+			.extracting(ReconcileLogic::takesObject)
 			.containsExactlyInAnyOrder(true, true, false);
 	}
 

@@ -13,7 +13,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.context.ReconcilerBinder.ResyncTracker;
@@ -24,7 +24,7 @@ import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.reconcile.WriteFailedException;
 
 /**
- * A {@link ReconcileSpec} bound to a controller and its manager's caches: it looks the
+ * A {@link ReconcileLogic} bound to a controller and its manager's caches: it looks the
  * object up, copies it, keeps the finalizer and runs the cleanup, then calls the
  * reconcile logic with a {@link DefaultReconcileContext}.
  *
@@ -32,7 +32,7 @@ import dev.kubereconciler.reconcile.WriteFailedException;
  */
 public final class BoundReconciler<T extends KubernetesObject> implements CauseAwareReconciler {
 
-	private final ReconcileSpec<T> reconciler;
+	private final ReconcileLogic<T> reconciler;
 
 	private final ReconcilerBinder toolkit;
 
@@ -46,7 +46,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 
 	private final @Nullable ReadyCondition readyCondition;
 
-	BoundReconciler(ReconcileSpec<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
+	BoundReconciler(ReconcileLogic<T> reconciler, ReconcilerBinder toolkit, String controllerName) {
 		this.reconciler = reconciler;
 		this.toolkit = toolkit;
 		this.writer = new KubernetesWriter(toolkit.apiClient(), controllerName);
@@ -62,7 +62,7 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 		this.resyncs = resyncs;
 	}
 
-	public ReconcileSpec<T> reconciler() {
+	public ReconcileLogic<T> reconciler() {
 		return this.reconciler;
 	}
 
@@ -160,7 +160,8 @@ public final class BoundReconciler<T extends KubernetesObject> implements CauseA
 				throw cause(failure);
 			}
 		}
-		Result result = this.reconciler.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
+		Result result = Objects.requireNonNull(this.reconciler.cleaner())
+			.cleanup(Objects.requireNonNull(this.toolkit.copier().copy(cached)), context);
 		if (result == null || !result.isDone()) {
 			// not finished: keep the finalizer and come back as the result says; a null
 			// is an error for the worker, retried through the rate limiter

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.controller.ReconcileSpec;
+import dev.kubereconciler.controller.ReconcileLogic;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.InformerCaches;
@@ -26,7 +27,7 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.time.Ticker;
 
 /**
- * Binds the {@link ReconcileSpec}s of one controller manager to what they share: the
+ * Binds the {@link ReconcileLogic}s of one controller manager to what they share: the
  * cache views of the informers, the object copier and the event recorders.
  */
 public final class ReconcilerBinder {
@@ -80,10 +81,10 @@ public final class ReconcilerBinder {
 	 * @return the reconcile function to run
 	 */
 	public ReconcileFunction bind(ControllerDefinition definition) {
-		ReconcileSpec<?> reconciler = definition.reconciler();
-		ReconcileFunction function = reconciler.function();
-		if (!reconciler.needsContext() && function != null) {
-			return function;
+		ReconcileLogic<?> reconciler = definition.reconciler();
+		ModelReflection.check(reconciler);
+		if (!reconciler.needsContext() && reconciler instanceof FunctionLogic<?> alone) {
+			return alone.function();
 		}
 		BoundReconciler<?> bound = new BoundReconciler<>(reconciler, this, definition.name());
 		this.bound.put(definition.name(), bound);

@@ -8,44 +8,58 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * Tests for {@link ReconcileSpec}: a model whose status a context could not read is
- * refused when the controller is defined, not at its first status write.
+ * Tests for {@link ReconcileLogic}: a model whose status a context could not read is
+ * refused when the manager binds the controller, not at its first status write.
  */
-class ReconcileSpecTests {
+class ReconcileLogicTests {
 
 	@Test
 	void aStatusFieldWithoutGetStatusIsRefusedNamingTheClassAndTheFix() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
-				.reconcile((object, context) -> Result.done()))
+			.isThrownBy(() -> bind(
+					ControllerDefinition.builder(FieldOnlyStatus.class).reconcile((object, context) -> Result.done())))
 			.withMessageContaining(FieldOnlyStatus.class.getName() + " has a status field but no public getStatus()")
 			.withMessageContaining("add a public getStatus() to FieldOnlyStatus")
 			.withMessageContaining("extend dev.kubereconciler.reconcile.CustomResource");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> ReconcileSpec.ofRequests(FieldOnlyStatus.class, (request, context) -> Result.done()));
+		assertThatIllegalArgumentException().isThrownBy(() -> bind(ControllerDefinition.builder(FieldOnlyStatus.class)
+			.reconcileRequests((request, context) -> Result.done())));
 	}
 
 	@Test
 	void aFinalizerNeedsAContextSoItIsRefusedThereToo() {
-		ReconcileSpec<FieldOnlyStatus> function = ReconcileSpec.ofFunction(FieldOnlyStatus.class,
-				(request) -> Result.done());
-		assertThat(function.writesStatus()).isFalse();
+		ControllerDefinition function = ControllerDefinition.builder(FieldOnlyStatus.class)
+			.reconcile((request) -> Result.done());
+		assertThat(function.reconciler().writesStatus()).isFalse();
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> function.withFinalizer("example.com/cleanup", (object, context) -> Result.done()))
+			.isThrownBy(() -> bind(ControllerDefinition.builder(FieldOnlyStatus.class)
+				.finalizer("example.com/cleanup", (object, context) -> Result.done())
+				.reconcile((request) -> Result.done())))
 			.withMessageContaining("getStatus()");
 	}
 
 	@Test
 	void modelsWithAStatusAccessorOrWithoutStatusAreAccepted() {
-		assertThat(ReconcileSpec.of(Backup.class, (backup, context) -> Result.done()).writesStatus()).isTrue();
-		assertThat(ReconcileSpec.of(V1ConfigMap.class, (configMap, context) -> Result.done()).writesStatus()).isFalse();
+		assertThat(ControllerDefinition.builder(Backup.class)
+			.reconcile((backup, context) -> Result.done())
+			.reconciler()
+			.writesStatus()).isTrue();
+		assertThat(ControllerDefinition.builder(V1ConfigMap.class)
+			.reconcile((configMap, context) -> Result.done())
+			.reconciler()
+			.writesStatus()).isFalse();
 	}
 
+	private static void bind(ControllerDefinition definition) {
+		StandaloneController.manager(new ManualClock()).controller(definition).build();
+	}
+
+	@KubernetesResource(group = "example.com", version = "v1", kind = "FieldOnlyStatus", plural = "fieldonlystatuses")
 	static class FieldOnlyStatus implements KubernetesObject {
 
 		private V1ObjectMeta metadata = new V1ObjectMeta();
