@@ -482,6 +482,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 				}
 				spec = spec.with((this.cleanup != null) ? this.cleanup : spec.cleanup(), dependents);
 			}
+			ModelReflection.check(spec);
 			for (Class<? extends KubernetesObject> type : spec.dependents().types()) {
 				if (!this.owns.contains(type)) {
 					this.owns.add(type);

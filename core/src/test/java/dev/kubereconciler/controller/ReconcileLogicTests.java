@@ -8,38 +8,40 @@ import org.junit.jupiter.api.Test;
 import dev.kubereconciler.reconcile.CustomResource;
 import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link ReconcileLogic}: a model whose status a context could not read is
- * refused when the manager binds the controller, not at its first status write.
+ * refused when the controller is defined, not at its first status write.
  */
 class ReconcileLogicTests {
 
 	@Test
 	void aStatusFieldWithoutGetStatusIsRefusedNamingTheClassAndTheFix() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> bind(
-					ControllerDefinition.builder(FieldOnlyStatus.class).reconcile((object, context) -> Result.done())))
+			.isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
+				.reconcile((object, context) -> Result.done()))
 			.withMessageContaining(FieldOnlyStatus.class.getName() + " has a status field but no public getStatus()")
 			.withMessageContaining("add a public getStatus() to FieldOnlyStatus")
 			.withMessageContaining("extend dev.kubereconciler.reconcile.CustomResource");
-		assertThatIllegalArgumentException().isThrownBy(() -> bind(ControllerDefinition.builder(FieldOnlyStatus.class)
-			.reconcileRequests((request, context) -> Result.done())));
+		assertThatIllegalArgumentException().isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
+			.reconcileRequests((request, context) -> Result.done()));
 	}
 
 	@Test
 	void aFinalizerNeedsAContextSoItIsRefusedThereToo() {
-		ControllerDefinition function = ControllerDefinition.builder(FieldOnlyStatus.class)
-			.reconcile((request) -> Result.done());
-		assertThat(function.reconciler().writesStatus()).isFalse();
+		ReconcileLogic<?> function = ControllerDefinition.builder(FieldOnlyStatus.class)
+			.named("field-only")
+			.reconcile((request) -> Result.done())
+			.reconciler();
+		assertThat(function.writesStatus()).isFalse();
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> bind(ControllerDefinition.builder(FieldOnlyStatus.class)
+			.isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
+				.named("field-only")
 				.finalizer("example.com/cleanup", (object, context) -> Result.done())
-				.reconcile((request) -> Result.done())))
+				.reconcile((request) -> Result.done()))
 			.withMessageContaining("getStatus()");
 	}
 
@@ -55,11 +57,6 @@ class ReconcileLogicTests {
 			.writesStatus()).isFalse();
 	}
 
-	private static void bind(ControllerDefinition definition) {
-		StandaloneController.manager(new ManualClock()).controller(definition).build();
-	}
-
-	@KubernetesResource(group = "example.com", version = "v1", kind = "FieldOnlyStatus", plural = "fieldonlystatuses")
 	static class FieldOnlyStatus implements KubernetesObject {
 
 		private V1ObjectMeta metadata = new V1ObjectMeta();

@@ -82,7 +82,6 @@ public final class ReconcilerBinder {
 	 */
 	public ReconcileFunction bind(ControllerDefinition definition) {
 		ReconcileLogic<?> reconciler = definition.reconciler();
-		ModelReflection.check(reconciler);
 		if (!reconciler.needsContext() && reconciler instanceof FunctionLogic<?> alone) {
 			return alone.function();
 		}

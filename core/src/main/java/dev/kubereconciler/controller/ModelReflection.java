@@ -1,4 +1,4 @@
-package dev.kubereconciler.internal.context;
+package dev.kubereconciler.controller;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -10,11 +10,9 @@ import java.util.List;
 import com.google.gson.annotations.SerializedName;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.controller.ReconcileLogic;
-
 /**
- * Checks that a watched model has what its reconcile logic will read and write, before
- * the controller starts rather than at its first write: a {@code getStatus()} for a
+ * Checks that a watched model has what its reconcile logic will read and write, when the
+ * controller is defined rather than at its first write: a {@code getStatus()} for a
  * context's status writes, and a {@code status.conditions} list for the dependents'
  * {@code Ready} condition.
  */
