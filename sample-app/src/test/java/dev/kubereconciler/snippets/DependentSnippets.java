@@ -40,8 +40,8 @@ final class DependentSnippets {
 	static ControllerDefinition widgetSettingsAsDependent() {
 		return ControllerDefinition.builder(Widget.class)
 			.named("widget-settings")
-			.dependent(Dependent.forPrimary(Widget.class)
-				.of("settings", V1ConfigMap.class,
+			.dependent(Dependent
+				.<Widget, V1ConfigMap>of("settings", V1ConfigMap.class,
 						(widget, context) -> new V1ConfigMap()
 							.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-settings"))
 							.putDataItem("color", widget.getSpec().color()))

@@ -39,14 +39,15 @@ public class WidgetConfiguration {
 
 	/**
 	 * The ConfigMap each widget owns, from which workloads read its color and size. The
-	 * controller applies it before each reconcile of the widget, only when it differs,
-	 * and garbage collection deletes it with the widget.
+	 * widget controller takes it by its type, as the only controller of widgets: it
+	 * applies it before each reconcile of the widget, only when it differs, and garbage
+	 * collection deletes it with the widget.
 	 * @return the dependent
 	 */
 	@Bean
 	Dependent<Widget, V1ConfigMap> widgetSettings() {
-		return Dependent.forPrimary(Widget.class)
-			.of("settings", V1ConfigMap.class,
+		return Dependent
+			.<Widget, V1ConfigMap>of("settings", V1ConfigMap.class,
 					(widget, context) -> new V1ConfigMap()
 						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-widget"))
 						.putDataItem("color", widget.getSpec().color())
