@@ -115,16 +115,13 @@ class ControllersEndpointTests {
 
 	@Test
 	void eachDependentIsListedWithItsDeclarationAndWhatItsAppliesAndPrunesDid() {
-		Dependent<V1ConfigMap, V1Secret> token = Dependent
-			.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
-					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")))
-			.readyTimeout(Duration.ofMinutes(2))
-			.build();
+		Dependent<V1ConfigMap, V1Secret> token = Dependent.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
+				(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")),
+				(options) -> options.readyTimeout(Duration.ofMinutes(2)));
 		Dependent<V1ConfigMap, V1Deployment> web = Dependent
 			.<V1ConfigMap, V1Deployment>of("web", V1Deployment.class,
-					(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")))
-			.dependsOn("token")
-			.build()
+					(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")),
+					(options) -> options.dependsOn("token"))
 			.withEnabled(false);
 		ControllersEndpoint endpoint = endpoint(Show.ALWAYS,
 				definition("site", (request) -> Result.done()).dependent(token).dependent(web));

@@ -269,26 +269,20 @@ class DependentConfigurationTests {
 	}
 
 	static Dependent<V1ConfigMap, V1Secret> token() {
-		return Dependent
-			.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
-					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")))
-			.readyTimeout(Duration.ofMinutes(2))
-			.build();
+		return Dependent.<V1ConfigMap, V1Secret>of("token", V1Secret.class,
+				(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("token")),
+				(options) -> options.readyTimeout(Duration.ofMinutes(2)));
 	}
 
 	static Dependent<V1ConfigMap, V1ConfigMap> config() {
-		return Dependent
-			.<V1ConfigMap, V1ConfigMap>of("config", V1ConfigMap.class,
-					(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")))
-			.dependsOn("token")
-			.build();
+		return Dependent.<V1ConfigMap, V1ConfigMap>of("config", V1ConfigMap.class,
+				(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")),
+				(options) -> options.dependsOn("token"));
 	}
 
 	static Dependent<V1ConfigMap, V1Secret> extra() {
-		return Dependent
-			.<V1ConfigMap, V1Secret>of("extra", V1Secret.class,
-					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("extra")))
-			.build();
+		return Dependent.<V1ConfigMap, V1Secret>of("extra", V1Secret.class,
+				(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("extra")));
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -357,10 +351,8 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1Deployment, V1Service> serviceDependent() {
-			return Dependent
-				.<V1Deployment, V1Service>of("service", V1Service.class,
-						(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")))
-				.build();
+			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
+					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
 		}
 
 		@Reconciler(name = "ready", watches = V1Deployment.class, dependents = "serviceDependent",
@@ -411,10 +403,8 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1Deployment, V1Service> serviceDependent() {
-			return Dependent
-				.<V1Deployment, V1Service>of("service", V1Service.class,
-						(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")))
-				.build();
+			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
+					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
 		}
 
 		@Reconciler(name = "wrong", watches = V1ConfigMap.class, dependents = "serviceDependent")
@@ -429,20 +419,16 @@ class DependentConfigurationTests {
 
 		@Bean
 		Dependent<V1ConfigMap, V1Secret> a() {
-			return Dependent
-				.<V1ConfigMap, V1Secret>of("a", V1Secret.class,
-						(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("a")))
-				.dependsOn("b")
-				.build();
+			return Dependent.<V1ConfigMap, V1Secret>of("a", V1Secret.class,
+					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("a")),
+					(options) -> options.dependsOn("b"));
 		}
 
 		@Bean
 		Dependent<V1ConfigMap, V1Secret> b() {
-			return Dependent
-				.<V1ConfigMap, V1Secret>of("b", V1Secret.class,
-						(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("b")))
-				.dependsOn("a")
-				.build();
+			return Dependent.<V1ConfigMap, V1Secret>of("b", V1Secret.class,
+					(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("b")),
+					(options) -> options.dependsOn("a"));
 		}
 
 		@Reconciler(name = "cyclic", watches = V1ConfigMap.class, dependents = { "a", "b" })
@@ -459,11 +445,9 @@ class DependentConfigurationTests {
 		ControllerDefinition coded() {
 			return ControllerDefinition.builder(V1ConfigMap.class)
 				.named("coded")
-				.dependent(Dependent
-					.<V1ConfigMap, V1ConfigMap>of("copies", V1ConfigMap.class,
-							(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")))
-					.readyTimeout(Duration.ofMinutes(1))
-					.build())
+				.dependent("copies", V1ConfigMap.class,
+						(primary, context) -> new V1ConfigMap().metadata(new V1ObjectMeta().name("copy")),
+						(options) -> options.readyTimeout(Duration.ofMinutes(1)))
 				.reconcile((request) -> Result.done());
 		}
 

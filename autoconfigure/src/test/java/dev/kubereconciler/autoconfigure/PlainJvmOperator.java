@@ -49,8 +49,7 @@ public class PlainJvmOperator {
 								.mapToObj((index) -> new V1ServiceAccount().metadata(new V1ObjectMeta()
 									.name(fleet.getMetadata().getName() + "-" + index)
 									.putAnnotationsItem("plain.test.kubereconciler.dev/index", String.valueOf(index))))
-								.toList())
-			.build();
+								.toList());
 	}
 
 	@Bean

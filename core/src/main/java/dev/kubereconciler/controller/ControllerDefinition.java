@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +19,9 @@ import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentOptions;
+import dev.kubereconciler.dependent.DesiredObject;
+import dev.kubereconciler.dependent.DesiredObjects;
 import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.controller.ReconcileLogic.Cleanup;
 import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
@@ -393,16 +397,80 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 
 		/**
-		 * Add a dependent: objects that each primary object owns, which the controller
-		 * applies by server-side apply before each reconcile, in {@code dependsOn} order,
-		 * waits for, and prunes once unwanted. Its type is owned, so that its changes
-		 * reconcile the owner. None by default.
+		 * Add a dependent declared elsewhere, such as one shared by several controllers:
+		 * objects that each primary object owns, which the controller applies by
+		 * server-side apply before each reconcile, in {@code dependsOn} order, waits for,
+		 * and prunes once unwanted. Its type is owned, so that its changes reconcile the
+		 * owner. None by default.
 		 * @param dependent the dependent
 		 * @return this builder
 		 */
 		public Builder<T> dependent(Dependent<T, ?> dependent) {
 			this.dependents.add(Objects.requireNonNull(dependent, "dependent must not be null"));
 			return this;
+		}
+
+		/**
+		 * Add a dependent of exactly one object, declared inline with this controller's
+		 * type as its primary:
+		 * {@code .dependent("config", V1ConfigMap.class, (widget, context) -> configMap(widget))}.
+		 * The controller applies it by server-side apply before each reconcile, and
+		 * prunes it once unwanted; its type is owned, so that its changes reconcile the
+		 * owner.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired object
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> dependent(String name, Class<R> type,
+				DesiredObject<T, R> desired) {
+			return dependent(Dependent.of(name, type, desired));
+		}
+
+		/**
+		 * Add a dependent of exactly one object with options, such as
+		 * {@code (options) -> options.dependsOn("config").readyWhen(Readiness.deploymentAvailable())}.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired object
+		 * @param customizer sets {@code dependsOn}, {@code readyWhen},
+		 * {@code reconcileWhen} and the ready timeout
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> dependent(String name, Class<R> type,
+				DesiredObject<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+			return dependent(Dependent.of(name, type, desired, customizer));
+		}
+
+		/**
+		 * Add a bulk dependent, a varying number of objects of one kind, declared inline
+		 * with this controller's type as its primary.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired objects
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> bulkDependent(String name, Class<R> type,
+				DesiredObjects<T, R> desired) {
+			return dependent(Dependent.bulk(name, type, desired));
+		}
+
+		/**
+		 * Add a bulk dependent with options.
+		 * @param <R> the dependent type
+		 * @param name the dependent's name, a DNS label unique in this controller
+		 * @param type the dependent's model class
+		 * @param desired the desired objects
+		 * @param customizer sets {@code dependsOn}, {@code readyWhen},
+		 * {@code reconcileWhen} and the ready timeout
+		 * @return this builder
+		 */
+		public <R extends KubernetesObject> Builder<T> bulkDependent(String name, Class<R> type,
+				DesiredObjects<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+			return dependent(Dependent.bulk(name, type, desired, customizer));
 		}
 
 		/**

@@ -6,9 +6,8 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
-import java.util.regex.Pattern;
+import java.util.function.Consumer;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
@@ -23,12 +22,15 @@ import dev.kubereconciler.reconcile.ReconcileContext;
  * deletes what it applied before and no longer wants.
  *
  * <pre class="code">
- * Dependent&lt;Widget, V1ConfigMap&gt; config = Dependent.forPrimary(Widget.class)
- *     .of("config", V1ConfigMap.class, (widget, context) -&gt; new V1ConfigMap()
+ * Dependent&lt;Widget, V1ConfigMap&gt; config = Dependent.of("config", V1ConfigMap.class,
+ *         (widget, context) -&gt; new V1ConfigMap()
  *             .metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
- *             .data(Map.of("size", widget.getSpec().size())))
- *     .build();
+ *             .data(Map.of("size", widget.getSpec().size())));
  * </pre>
+ *
+ * A controller's builder takes the same declaration inline, with the primary type its
+ * own: {@code ControllerDefinition.builder(Widget.class).dependent("config",
+ * V1ConfigMap.class, (widget, context) -> ...)}.
  *
  * @param <P> the primary type
  * @param <R> the dependent type
@@ -37,8 +39,6 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 
 	/** Default time a dependent may stay not ready before its primary says so. */
 	public static final Duration DEFAULT_READY_TIMEOUT = Duration.ofMinutes(10);
-
-	private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
 	private final String name;
 
@@ -60,17 +60,17 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 
 	private final boolean enabled;
 
-	private Dependent(Builder<P, R> builder, boolean enabled, Duration readyTimeout) {
-		this.name = builder.name;
-		this.type = builder.type;
-		this.desired = builder.desired;
-		this.bulk = builder.bulk;
-		this.dependsOn = Collections.unmodifiableSet(new LinkedHashSet<>(builder.dependsOn));
-		this.precondition = builder.precondition;
-		this.whenUnwanted = builder.whenUnwanted;
-		this.readiness = builder.readiness;
-		this.readyTimeout = readyTimeout;
-		this.enabled = enabled;
+	Dependent(DependentOptions<P, R> options) {
+		this.name = options.name;
+		this.type = options.type;
+		this.desired = options.desired;
+		this.bulk = options.bulk;
+		this.dependsOn = Collections.unmodifiableSet(new LinkedHashSet<>(options.dependsOn));
+		this.precondition = options.precondition;
+		this.whenUnwanted = options.whenUnwanted;
+		this.readiness = options.readiness;
+		this.readyTimeout = options.readyTimeout;
+		this.enabled = true;
 	}
 
 	private Dependent(Dependent<P, R> dependent, boolean enabled, Duration readyTimeout) {
@@ -87,37 +87,40 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 	}
 
 	/**
-	 * Start declaring dependents of a primary type, so that the desired-state lambdas
-	 * need no parameter types: {@code Dependent.forPrimary(Widget.class).of("config",
-	 * V1ConfigMap.class, (widget, context) -> ...)}.
-	 * @param <P> the primary type
-	 * @param primary the primary's model class
-	 * @return the factory
-	 */
-	public static <P extends KubernetesObject> Factory<P> forPrimary(Class<P> primary) {
-		Objects.requireNonNull(primary, "primary must not be null");
-		return new Factory<>();
-	}
-
-	/**
-	 * Declare a dependent of exactly one object. Java infers the primary type from a
-	 * method reference or typed lambda parameters; with untyped ones, start from
-	 * {@link #forPrimary(Class)}.
+	 * Declare a dependent of exactly one object. The primary type comes from where the
+	 * dependent goes: a variable or a bean method's return type such as
+	 * {@code Dependent<Widget, V1ConfigMap>}; a controller's builder takes the same
+	 * declaration inline.
 	 * @param <P> the primary type
 	 * @param <R> the dependent type
 	 * @param name the dependent's name, unique in its controller: a DNS label such as
 	 * {@code config}, written on every object it applies
 	 * @param type the dependent's model class
 	 * @param desired the desired object
-	 * @return a builder for the rest of the declaration
+	 * @return the dependent
 	 */
-	public static <P extends KubernetesObject, R extends KubernetesObject> Builder<P, R> of(String name, Class<R> type,
-			DesiredObject<P, R> desired) {
-		Objects.requireNonNull(desired, "desired must not be null");
-		return new Builder<>(name, type, (primary, context) -> List
-			.of(Objects.requireNonNull(desired.desired(primary, context),
-					() -> "Dependent '" + name + "' returned no desired object; use Dependent.bulk for zero or more")),
-				false);
+	public static <P extends KubernetesObject, R extends KubernetesObject> Dependent<P, R> of(String name,
+			Class<R> type, DesiredObject<P, R> desired) {
+		return of(name, type, desired, (options) -> {
+		});
+	}
+
+	/**
+	 * Declare a dependent of exactly one object, with options such as {@code dependsOn}
+	 * and {@code readyWhen}.
+	 * @param <P> the primary type
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, unique in its controller: a DNS label such as
+	 * {@code config}, written on every object it applies
+	 * @param type the dependent's model class
+	 * @param desired the desired object
+	 * @param customizer sets the options, such as
+	 * {@code (options) -> options.dependsOn("config")}
+	 * @return the dependent
+	 */
+	public static <P extends KubernetesObject, R extends KubernetesObject> Dependent<P, R> of(String name,
+			Class<R> type, DesiredObject<P, R> desired, Consumer<DependentOptions<P, R>> customizer) {
+		return DependentOptions.single(name, type, desired).customize(customizer);
 	}
 
 	/**
@@ -127,11 +130,28 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 	 * @param name the dependent's name, unique in its controller: a DNS label
 	 * @param type the dependent's model class
 	 * @param desired the desired objects
-	 * @return a builder for the rest of the declaration
+	 * @return the dependent
 	 */
-	public static <P extends KubernetesObject, R extends KubernetesObject> Builder<P, R> bulk(String name,
+	public static <P extends KubernetesObject, R extends KubernetesObject> Dependent<P, R> bulk(String name,
 			Class<R> type, DesiredObjects<P, R> desired) {
-		return new Builder<>(name, type, Objects.requireNonNull(desired, "desired must not be null"), true);
+		return bulk(name, type, desired, (options) -> {
+		});
+	}
+
+	/**
+	 * Declare a bulk dependent: a varying number of objects of one kind, with options
+	 * such as {@code dependsOn} and {@code readyWhen}.
+	 * @param <P> the primary type
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, unique in its controller: a DNS label
+	 * @param type the dependent's model class
+	 * @param desired the desired objects
+	 * @param customizer sets the options
+	 * @return the dependent
+	 */
+	public static <P extends KubernetesObject, R extends KubernetesObject> Dependent<P, R> bulk(String name,
+			Class<R> type, DesiredObjects<P, R> desired, Consumer<DependentOptions<P, R>> customizer) {
+		return DependentOptions.bulk(name, type, desired).customize(customizer);
 	}
 
 	/**
@@ -218,7 +238,7 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 	 * @return the copy
 	 */
 	public Dependent<P, R> withReadyTimeout(Duration readyTimeout) {
-		return new Dependent<>(this, this.enabled, checkTimeout(this.name, readyTimeout));
+		return new Dependent<>(this, this.enabled, DependentOptions.checkTimeout(this.name, readyTimeout));
 	}
 
 	/**
@@ -258,15 +278,6 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 		return "Dependent '" + this.name + "' (" + this.type.getSimpleName() + ")";
 	}
 
-	private static Duration checkTimeout(String name, Duration timeout) {
-		Objects.requireNonNull(timeout, "readyTimeout must not be null");
-		if (timeout.isNegative()) {
-			throw new IllegalArgumentException(
-					"Dependent '" + name + "' readyTimeout must not be negative, was " + timeout);
-		}
-		return timeout;
-	}
-
 	/**
 	 * What happens to a dependent's objects while its precondition is false.
 	 */
@@ -277,154 +288,6 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 
 		/** Leave them as they are, neither applied nor deleted. */
 		SKIP
-
-	}
-
-	/**
-	 * Declares dependents of one primary type.
-	 *
-	 * @param <P> the primary type
-	 */
-	public static final class Factory<P extends KubernetesObject> {
-
-		private Factory() {
-		}
-
-		/**
-		 * Declare a dependent of exactly one object.
-		 * @param <R> the dependent type
-		 * @param name the dependent's name, a DNS label unique in its controller
-		 * @param type the dependent's model class
-		 * @param desired the desired object
-		 * @return a builder for the rest of the declaration
-		 * @see Dependent#of(String, Class, DesiredObject)
-		 */
-		public <R extends KubernetesObject> Builder<P, R> of(String name, Class<R> type, DesiredObject<P, R> desired) {
-			return Dependent.of(name, type, desired);
-		}
-
-		/**
-		 * Declare a bulk dependent: a varying number of objects of one kind.
-		 * @param <R> the dependent type
-		 * @param name the dependent's name, a DNS label unique in its controller
-		 * @param type the dependent's model class
-		 * @param desired the desired objects
-		 * @return a builder for the rest of the declaration
-		 * @see Dependent#bulk(String, Class, DesiredObjects)
-		 */
-		public <R extends KubernetesObject> Builder<P, R> bulk(String name, Class<R> type,
-				DesiredObjects<P, R> desired) {
-			return Dependent.bulk(name, type, desired);
-		}
-
-	}
-
-	/**
-	 * Builder for {@link Dependent}; every setter is optional.
-	 *
-	 * @param <P> the primary type
-	 * @param <R> the dependent type
-	 */
-	public static final class Builder<P extends KubernetesObject, R extends KubernetesObject> {
-
-		private final String name;
-
-		private final Class<R> type;
-
-		private final DesiredObjects<P, R> desired;
-
-		private final boolean bulk;
-
-		private final Set<String> dependsOn = new LinkedHashSet<>();
-
-		private @Nullable Precondition<P> precondition;
-
-		private WhenUnwanted whenUnwanted = WhenUnwanted.DELETE;
-
-		private @Nullable Readiness<R> readiness;
-
-		private Duration readyTimeout = DEFAULT_READY_TIMEOUT;
-
-		private Builder(String name, Class<R> type, DesiredObjects<P, R> desired, boolean bulk) {
-			if (name == null || !NAME.matcher(name).matches()) {
-				throw new IllegalArgumentException("Dependent name '" + name + "' must be a DNS label: at most 63 "
-						+ "lower-case letters, digits and '-', starting and ending with a letter or digit, such as "
-						+ "'config', because it is written as a label value on the objects it applies");
-			}
-			this.name = name;
-			this.type = Objects.requireNonNull(type, "type must not be null");
-			this.desired = desired;
-			this.bulk = bulk;
-		}
-
-		/**
-		 * Wait until these dependents are ready before applying this one. None by
-		 * default.
-		 * @param names the names of other dependents of the same controller
-		 * @return this builder
-		 */
-		public Builder<P, R> dependsOn(String... names) {
-			for (String dependency : names) {
-				this.dependsOn.add(Objects.requireNonNull(dependency, "dependency name must not be null"));
-			}
-			return this;
-		}
-
-		/**
-		 * Apply the dependent only while a precondition holds; while it does not, delete
-		 * its objects. Always applied by default.
-		 * @param precondition the precondition
-		 * @return this builder
-		 */
-		public Builder<P, R> reconcileWhen(Precondition<P> precondition) {
-			return reconcileWhen(precondition, WhenUnwanted.DELETE);
-		}
-
-		/**
-		 * Apply the dependent only while a precondition holds, and say what happens to
-		 * its objects while it does not. Dependents that depend on this one are unwanted
-		 * too while it is.
-		 * @param precondition the precondition
-		 * @param whenUnwanted delete or skip
-		 * @return this builder
-		 */
-		public Builder<P, R> reconcileWhen(Precondition<P> precondition, WhenUnwanted whenUnwanted) {
-			this.precondition = Objects.requireNonNull(precondition, "precondition must not be null");
-			this.whenUnwanted = Objects.requireNonNull(whenUnwanted, "whenUnwanted must not be null");
-			return this;
-		}
-
-		/**
-		 * Check readiness after each apply; the dependents that depend on this one wait
-		 * until it is ready, and the primary is requeued meanwhile. Without one, an
-		 * applied object is ready at once.
-		 * @param readiness the readiness, such as {@link Readiness#deploymentAvailable()}
-		 * @return this builder
-		 */
-		public Builder<P, R> readyWhen(Readiness<R> readiness) {
-			this.readiness = Objects.requireNonNull(readiness, "readiness must not be null");
-			return this;
-		}
-
-		/**
-		 * Set how long the dependent may stay not ready before the primary's
-		 * {@code Ready} condition says it timed out and a warning Event is recorded; it
-		 * is still waited for. Default: 10 minutes; zero for no limit.
-		 * @param readyTimeout the timeout
-		 * @return this builder
-		 */
-		public Builder<P, R> readyTimeout(Duration readyTimeout) {
-			this.readyTimeout = checkTimeout(this.name, readyTimeout);
-			return this;
-		}
-
-		/**
-		 * End the declaration.
-		 * @return the dependent
-		 */
-		public Dependent<P, R> build() {
-			return new Dependent<>(this, true, this.readyTimeout);
-		}
 
 	}
 

@@ -70,8 +70,7 @@ class DependentsTests {
 	@Test
 	void aNameMustBeALabelValue() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> Dependent.forPrimary(V1Secret.class)
-				.of("Config_Map", V1ConfigMap.class, (secret, context) -> new V1ConfigMap()))
+			.isThrownBy(() -> Dependent.of("Config_Map", V1ConfigMap.class, (secret, context) -> new V1ConfigMap()))
 			.withMessageContaining("must be a DNS label");
 	}
 
@@ -132,10 +131,8 @@ class DependentsTests {
 	}
 
 	private static Dependent<V1Secret, V1ConfigMap> dependent(String name, String... dependsOn) {
-		return Dependent.forPrimary(V1Secret.class)
-			.of(name, V1ConfigMap.class, (secret, context) -> new V1ConfigMap())
-			.dependsOn(dependsOn)
-			.build();
+		return Dependent.of(name, V1ConfigMap.class, (secret, context) -> new V1ConfigMap(),
+				(options) -> options.dependsOn(dependsOn));
 	}
 
 }

@@ -40,39 +40,29 @@ final class DependentSnippets {
 	static ControllerDefinition widgetSettingsAsDependent() {
 		return ControllerDefinition.builder(Widget.class)
 			.named("widget-settings")
-			.dependent(Dependent
-				.<Widget, V1ConfigMap>of("settings", V1ConfigMap.class,
-						(widget, context) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-settings"))
-							.putDataItem("color", widget.getSpec().color()))
-				.build())
+			.dependent("settings", V1ConfigMap.class,
+					(widget, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-settings"))
+						.putDataItem("color", widget.getSpec().color()))
 			.reconcile((widget, context) -> Result.done());
 	}
 
 	static ControllerDefinition widgetApp() {
-		Dependent.Factory<Widget> widgets = Dependent.forPrimary(Widget.class);
 		return ControllerDefinition.builder(Widget.class)
 			.named("widget-app")
-			.dependent(widgets
-				.of("config", V1ConfigMap.class,
-						(widget, context) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
-							.putDataItem("color", widget.getSpec().color()))
-				.build())
-			.dependent(widgets
-				.of("secret", V1Secret.class,
-						(widget, context) -> new V1Secret()
-							.metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
-							.putStringDataItem("token", "generated elsewhere"))
-				.build())
-			.dependent(widgets.of("deployment", V1Deployment.class, (widget, context) -> deployment(widget))
-				.dependsOn("config", "secret")
-				.readyWhen(Readiness.deploymentAvailable())
-				.build())
-			.dependent(widgets.of("service", V1Service.class, (widget, context) -> service(widget))
-				.dependsOn("deployment")
-				.reconcileWhen((widget, context) -> widget.getSpec().size() > 1)
-				.build())
+			.dependent("config", V1ConfigMap.class,
+					(widget, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
+						.putDataItem("color", widget.getSpec().color()))
+			.dependent("secret", V1Secret.class,
+					(widget, context) -> new V1Secret()
+						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
+						.putStringDataItem("token", "generated elsewhere"))
+			.dependent("deployment", V1Deployment.class, (widget, context) -> deployment(widget),
+					(options) -> options.dependsOn("config", "secret").readyWhen(Readiness.deploymentAvailable()))
+			.dependent("service", V1Service.class, (widget, context) -> service(widget),
+					(options) -> options.dependsOn("deployment")
+						.reconcileWhen((widget, context) -> widget.getSpec().size() > 1))
 			.reconcile((widget, context) -> {
 				// the dependents were applied before this runs
 				if (!context.dependents().ready()) {
@@ -83,14 +73,12 @@ final class DependentSnippets {
 	}
 
 	static Dependent<Widget, V1ConfigMap> shards() {
-		return Dependent.forPrimary(Widget.class)
-			.bulk("shards", V1ConfigMap.class,
-					(widget, context) -> IntStream.range(0, widget.getSpec().size())
-						.mapToObj((shard) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-shard-" + shard))
-							.putDataItem("shard", Integer.toString(shard)))
-						.toList())
-			.build();
+		return Dependent.bulk("shards", V1ConfigMap.class,
+				(widget, context) -> IntStream.range(0, widget.getSpec().size())
+					.mapToObj((shard) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-shard-" + shard))
+						.putDataItem("shard", Integer.toString(shard)))
+					.toList());
 	}
 
 	private static V1Deployment deployment(Widget widget) {

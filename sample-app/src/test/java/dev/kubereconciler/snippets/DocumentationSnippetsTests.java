@@ -405,18 +405,14 @@ class DocumentationSnippetsTests {
 
 		@Bean
 		Dependent<V1ConfigMap, V1Deployment> webDeployment() {
-			return Dependent
-				.<V1ConfigMap, V1Deployment>of("deployment", V1Deployment.class,
-						(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")))
-				.build();
+			return Dependent.<V1ConfigMap, V1Deployment>of("deployment", V1Deployment.class,
+					(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web")));
 		}
 
 		@Bean
 		Dependent<V1ConfigMap, V1Deployment> webCache() {
-			return Dependent
-				.<V1ConfigMap, V1Deployment>of("cache", V1Deployment.class,
-						(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web-cache")))
-				.build();
+			return Dependent.<V1ConfigMap, V1Deployment>of("cache", V1Deployment.class,
+					(primary, context) -> new V1Deployment().metadata(new V1ObjectMeta().name("web-cache")));
 		}
 
 	}

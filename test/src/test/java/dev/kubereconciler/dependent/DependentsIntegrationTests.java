@@ -167,12 +167,10 @@ class DependentsIntegrationTests {
 				.labelSelector("test=" + this.testLabel)
 				.dependent(StackDependents.config())
 				.dependent(StackDependents.secret())
-				.dependent(Dependent.forPrimary(Stack.class)
-					.of("deployment", V1Deployment.class, StackDependents::desiredDeployment)
-					.dependsOn("config", "secret")
-					.readyWhen(Readiness.deploymentAvailable())
-					.readyTimeout(Duration.ofMillis(1))
-					.build())
+				.dependent("deployment", V1Deployment.class, StackDependents::desiredDeployment,
+						(options) -> options.dependsOn("config", "secret")
+							.readyWhen(Readiness.deploymentAvailable())
+							.readyTimeout(Duration.ofMillis(1)))
 				.readyCondition(true)
 				.reconcile((stack, context) -> Result.done()))
 			.build();
@@ -268,12 +266,10 @@ class DependentsIntegrationTests {
 				new io.kubernetes.client.openapi.models.V1Namespace().metadata(new V1ObjectMeta().name(elsewhere)))
 			.execute();
 		try {
-			Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
-				.of("published", V1ConfigMap.class,
-						(stack, context) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
-							.putDataItem("greeting", stack.getSpec().greeting()))
-				.build();
+			Dependent<Stack, V1ConfigMap> published = Dependent.of("published", V1ConfigMap.class,
+					(stack, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
+						.putDataItem("greeting", stack.getSpec().greeting()));
 			this.manager = ControllerManager.builder(this.managerClient.client())
 				.listener(new Recorder())
 				.controller(ControllerDefinition.builder(Stack.class)
@@ -317,10 +313,8 @@ class DependentsIntegrationTests {
 	void aClusterScopedDependentOfANamespacedPrimaryIsDeletedByTheFinalizersCleanup() throws Exception {
 		String ns = this.namespace.name();
 		RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(this.client);
-		Dependent<Stack, V1ClusterRole> role = Dependent.forPrimary(Stack.class)
-			.of("reader", V1ClusterRole.class,
-					(stack, context) -> new V1ClusterRole().metadata(new V1ObjectMeta().name(ns + "-reader")))
-			.build();
+		Dependent<Stack, V1ClusterRole> role = Dependent.of("reader", V1ClusterRole.class,
+				(stack, context) -> new V1ClusterRole().metadata(new V1ObjectMeta().name(ns + "-reader")));
 		this.manager = ControllerManager.builder(this.managerClient.client())
 			.listener(new Recorder())
 			.controller(ControllerDefinition.builder(Stack.class)
@@ -378,13 +372,11 @@ class DependentsIntegrationTests {
 	}
 
 	private ControllerManager publishing(String elsewhere) {
-		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
-			.of("published", V1ConfigMap.class,
-					(stack, context) -> new V1ConfigMap()
-						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
-						.putDataItem("greeting", stack.getSpec().greeting()))
-			.reconcileWhen((stack, context) -> stack.getSpec().exposed())
-			.build();
+		Dependent<Stack, V1ConfigMap> published = Dependent.of("published", V1ConfigMap.class,
+				(stack, context) -> new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace(elsewhere))
+					.putDataItem("greeting", stack.getSpec().greeting()),
+				(options) -> options.reconcileWhen((stack, context) -> stack.getSpec().exposed()));
 		return ControllerManager.builder(this.managerClient.client())
 			.listener(new Recorder())
 			.controller(ControllerDefinition.builder(Stack.class)
@@ -400,11 +392,9 @@ class DependentsIntegrationTests {
 	@Test
 	void aDependentThatNoOwnerReferenceReachesNeedsAFinalizer() throws Exception {
 		String ns = this.namespace.name();
-		Dependent<Stack, V1ConfigMap> published = Dependent.forPrimary(Stack.class)
-			.of("published", V1ConfigMap.class,
-					(stack, context) -> new V1ConfigMap()
-						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace("kube-public")))
-			.build();
+		Dependent<Stack, V1ConfigMap> published = Dependent.of("published", V1ConfigMap.class,
+				(stack, context) -> new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()).namespace("kube-public")));
 		List<String> failures = new CopyOnWriteArrayList<>();
 		this.manager = ControllerManager.builder(this.managerClient.client()).listener(new ControllerListener() {
 
@@ -591,53 +581,40 @@ class DependentsIntegrationTests {
 		}
 
 		static Dependent<Stack, V1ConfigMap> config() {
-			return Dependent
-				.of("config", V1ConfigMap.class,
-						(Stack stack, dev.kubereconciler.reconcile.ReconcileContext<Stack> context) -> new V1ConfigMap()
-							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
-							.data(Map.of("greeting", stack.getSpec().greeting())))
-				.build();
+			return Dependent.of("config", V1ConfigMap.class,
+					(stack, context) -> new V1ConfigMap()
+						.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
+						.data(Map.of("greeting", stack.getSpec().greeting())));
 		}
 
 		static Dependent<Stack, V1Secret> secret() {
-			return Dependent
-				.of("secret", V1Secret.class,
-						(Stack stack, dev.kubereconciler.reconcile.ReconcileContext<Stack> context) -> new V1Secret()
-							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
-							.stringData(Map.of("token", "s3cret")))
-				.build();
+			return Dependent.of("secret", V1Secret.class,
+					(stack, context) -> new V1Secret().metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
+						.stringData(Map.of("token", "s3cret")));
 		}
 
 		static Dependent<Stack, V1Deployment> deployment() {
-			return Dependent.of("deployment", V1Deployment.class, StackDependents::desiredDeployment)
-				.dependsOn("config", "secret")
-				.readyWhen(Readiness.deploymentAvailable())
-				.build();
+			return Dependent.of("deployment", V1Deployment.class, StackDependents::desiredDeployment,
+					(options) -> options.dependsOn("config", "secret").readyWhen(Readiness.deploymentAvailable()));
 		}
 
 		static Dependent<Stack, V1Service> service() {
-			return Dependent
-				.of("service", V1Service.class,
-						(Stack stack, dev.kubereconciler.reconcile.ReconcileContext<Stack> context) -> new V1Service()
-							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
-							.spec(new V1ServiceSpec().selector(Map.of("app", stack.getMetadata().getName()))
-								.ports(List
-									.of(new V1ServicePort().name("http").port(80).targetPort(new IntOrString(8080))))))
-				.dependsOn("deployment")
-				.reconcileWhen((stack, context) -> stack.getSpec().exposed())
-				.build();
+			return Dependent.of("service", V1Service.class,
+					(stack, context) -> new V1Service().metadata(new V1ObjectMeta().name(stack.getMetadata().getName()))
+						.spec(new V1ServiceSpec().selector(Map.of("app", stack.getMetadata().getName()))
+							.ports(List
+								.of(new V1ServicePort().name("http").port(80).targetPort(new IntOrString(8080))))),
+					(options) -> options.dependsOn("deployment")
+						.reconcileWhen((stack, context) -> stack.getSpec().exposed()));
 		}
 
 		static Dependent<Stack, V1ConfigMap> workers() {
-			return Dependent
-				.bulk("workers", V1ConfigMap.class,
-						(Stack stack, dev.kubereconciler.reconcile.ReconcileContext<Stack> context) -> IntStream
-							.range(0, stack.getSpec().workers())
-							.mapToObj((i) -> new V1ConfigMap()
-								.metadata(new V1ObjectMeta().name(stack.getMetadata().getName() + "-worker-" + i))
-								.data(Map.of("index", Integer.toString(i))))
-							.toList())
-				.build();
+			return Dependent.bulk("workers", V1ConfigMap.class,
+					(stack, context) -> IntStream.range(0, stack.getSpec().workers())
+						.mapToObj((i) -> new V1ConfigMap()
+							.metadata(new V1ObjectMeta().name(stack.getMetadata().getName() + "-worker-" + i))
+							.data(Map.of("index", Integer.toString(i))))
+						.toList());
 		}
 
 		static V1Deployment desiredDeployment(Stack stack,

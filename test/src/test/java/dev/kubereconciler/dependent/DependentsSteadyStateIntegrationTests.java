@@ -103,9 +103,7 @@ class DependentsSteadyStateIntegrationTests {
 				.named("steady-stacks")
 				.namespaces(ns)
 				.resyncPeriod(Duration.ofSeconds(1))
-				.dependent(Dependent.forPrimary(Stack.class)
-					.of("deployment", V1Deployment.class, DependentsSteadyStateIntegrationTests::desiredDeployment)
-					.build())
+				.dependent("deployment", V1Deployment.class, DependentsSteadyStateIntegrationTests::desiredDeployment)
 				.reconcile((stack, context) -> Result.done()))
 			.build();
 		this.manager.start();

@@ -33,7 +33,6 @@ import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ControllerMetrics;
 import dev.kubereconciler.reconcile.CustomResourceList;
-import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -102,22 +101,17 @@ class SecretValuesIntegrationTests {
 		metrics.bindTo(registry);
 		this.manager = ControllerManager.builder(this.client)
 			.listener(metrics)
-			.controller(
-					ControllerDefinition.builder(Stack.class)
-						.named("vaults")
-						.namespaces(ns)
-						.dependent(Dependent
-							.of("vault", V1Secret.class,
-									(Stack stack, ReconcileContext<Stack> context) -> new V1Secret()
-										// a label value that the API server refuses, sent
-										// with the values
-										.metadata(new V1ObjectMeta().name("vault")
-											.putLabelsItem("tier", "not a label value"))
-										.stringData(Map.of("token", TOKEN))
-										.putDataItem("key", KEY.getBytes(StandardCharsets.UTF_8)))
-							.build())
-						.readyCondition(true)
-						.reconcile((stack, context) -> Result.done()))
+			.controller(ControllerDefinition.builder(Stack.class)
+				.named("vaults")
+				.namespaces(ns)
+				.dependent("vault", V1Secret.class, (stack, context) -> new V1Secret()
+					// a label value that the API server refuses, sent with the
+					// values
+					.metadata(new V1ObjectMeta().name("vault").putLabelsItem("tier", "not a label value"))
+					.stringData(Map.of("token", TOKEN))
+					.putDataItem("key", KEY.getBytes(StandardCharsets.UTF_8)))
+				.readyCondition(true)
+				.reconcile((stack, context) -> Result.done()))
 			.build();
 		started.set(this.manager);
 		this.manager.start();

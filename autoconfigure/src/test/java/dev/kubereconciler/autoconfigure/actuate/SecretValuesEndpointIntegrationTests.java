@@ -40,7 +40,6 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerMetricsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.internal.controller.DefaultController;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Result;
@@ -157,17 +156,13 @@ class SecretValuesEndpointIntegrationTests {
 		ControllerDefinition vaults() {
 			return ControllerDefinition.builder(V1ConfigMap.class)
 				.named("vaults")
-				.dependent(
-						Dependent
-							.of("vault", V1Secret.class,
-									(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) -> new V1Secret()
-										// a label value that the API server refuses, sent
-										// with the values
-										.metadata(new V1ObjectMeta().name("vault")
-											.putLabelsItem("tier", "not a label value"))
-										.stringData(Map.of("token", TOKEN))
-										.putDataItem("key", KEY.getBytes(StandardCharsets.UTF_8)))
-							.build())
+				.dependent("vault", V1Secret.class,
+						(V1ConfigMap configMap, ReconcileContext<V1ConfigMap> context) -> new V1Secret()
+							// a label value that the API server refuses, sent
+							// with the values
+							.metadata(new V1ObjectMeta().name("vault").putLabelsItem("tier", "not a label value"))
+							.stringData(Map.of("token", TOKEN))
+							.putDataItem("key", KEY.getBytes(StandardCharsets.UTF_8)))
 				.reconcile((configMap, context) -> Result.done());
 		}
 

@@ -46,13 +46,11 @@ public class WidgetConfiguration {
 	 */
 	@Bean
 	Dependent<Widget, V1ConfigMap> widgetSettings() {
-		return Dependent
-			.<Widget, V1ConfigMap>of("settings", V1ConfigMap.class,
-					(widget, context) -> new V1ConfigMap()
-						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-widget"))
-						.putDataItem("color", widget.getSpec().color())
-						.putDataItem("size", String.valueOf(widget.getSpec().size())))
-			.build();
+		return Dependent.of("settings", V1ConfigMap.class,
+				(widget, context) -> new V1ConfigMap()
+					.metadata(new V1ObjectMeta().name(widget.getMetadata().getName() + "-widget"))
+					.putDataItem("color", widget.getSpec().color())
+					.putDataItem("size", String.valueOf(widget.getSpec().size())));
 	}
 
 	@Bean
