@@ -126,6 +126,9 @@ public @interface Reconciler {
 	 * Names of {@code Dependent<T, ?>} beans, where {@code T} is the watched type: the
 	 * objects each primary object owns, which the controller applies before each
 	 * reconcile, waits for and prunes. Their types are owned, as with {@link #owns()}.
+	 * Left empty, the controller takes every {@code Dependent<T, ?>} bean when it is the
+	 * only {@code @Reconciler} method watching {@code T}: names only choose among several
+	 * controllers of one type, and a method that names beans gets exactly those.
 	 * {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*} turns one off
 	 * or changes its ready timeout.
 	 * @return the bean names, none by default
