@@ -28,8 +28,9 @@ import dev.kubereconciler.reconcile.Result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for dependents declared by {@code @Reconciler(dependents, readyCondition)} and
- * tuned by {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*}.
+ * Tests for dependent beans, found by their primary type or named by
+ * {@code @Reconciler(dependents)}, for {@code @Reconciler(readyCondition)}, and tuned by
+ * {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*}.
  */
 class DependentConfigurationTests {
 
@@ -50,6 +51,61 @@ class DependentConfigurationTests {
 			assertThat(dependents.readyCondition()).isFalse();
 			assertThat(definition.owns()).containsExactly(V1Secret.class, V1ConfigMap.class);
 		});
+	}
+
+	@Test
+	void dependentBeansGoToTheOnlyControllerOfTheirPrimaryType() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class, ByType.class).run((context) -> {
+			ControllerDefinition definition = definition(context, "by-type");
+			Dependents<?> dependents = definition.reconciler().dependents();
+			assertThat(dependents.all()).extracting(Dependent::name).containsExactly("token", "config");
+			assertThat(dependents.all().get(1)).isSameAs(context.getBean("configDependent"));
+			assertThat(definition.owns()).containsExactly(V1Secret.class, V1ConfigMap.class);
+		});
+	}
+
+	@Test
+	void anUnnamedDependentBeanThatHidesItsPrimaryTypeFails() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class, ByType.class, AnnotatedReconciler.class)
+			.withBean("extraDependent", Dependent.class, DependentConfigurationTests::extra)
+			.run((context) -> assertThat(cause(context, IllegalStateException.class))
+				.hasMessageContaining("bean 'extraDependent' is declared as a Dependent without its primary type"));
+	}
+
+	@Test
+	void aDependentBeanOfSeveralControllersThatNoneNamesFailsNamingThemAndTheFix() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class, ByType.class, NamesOne.class)
+			.run((context) -> assertThat(cause(context, IllegalStateException.class))
+				.hasMessageContaining("Every Dependent bean must go to one controller")
+				.hasMessageContaining("bean 'configDependent' (a Dependent<V1ConfigMap, ?>) could go to any of the "
+						+ "controllers 'by-type', 'names-one', which all watch V1ConfigMap: name it in the "
+						+ "@Reconciler(dependents) of the one that owns its objects"));
+	}
+
+	@Test
+	void aDependentBeanThatTheOnlyControllerOfItsTypeDoesNotNameFails() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class, NamesOne.class)
+			.run((context) -> assertThat(cause(context, IllegalStateException.class))
+				.hasMessageContaining("bean 'configDependent' (a Dependent<V1ConfigMap, ?>) is not among the "
+						+ "dependents that controller 'names-one' names in @Reconciler(dependents) of ")
+				.hasMessageContaining("add 'configDependent' there, or leave dependents out"));
+	}
+
+	@Test
+	void aDependentBeanOfATypeNoControllerWatchesFails() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class)
+			.run((context) -> assertThat(cause(context, IllegalStateException.class))
+				.hasMessageContaining("bean 'tokenDependent' (a Dependent<V1ConfigMap, ?>) belongs to no controller, "
+						+ "as no @Reconciler method watches V1ConfigMap")
+				.hasMessageContaining("bean 'configDependent'"));
+	}
+
+	@Test
+	void aDependentBeanThatADefinitionBeanWasBuiltWithIsThatDefinitions() {
+		this.contextRunner.withUserConfiguration(DependentBeans.class, DefinitionOfBeans.class)
+			.run((context) -> assertThat(definition(context, "of-beans").reconciler().dependents().all())
+				.extracting(Dependent::name)
+				.containsExactly("token", "config"));
 	}
 
 	@Test
@@ -227,6 +283,11 @@ class DependentConfigurationTests {
 				(options) -> options.dependsOn("token"));
 	}
 
+	static Dependent<V1ConfigMap, V1Secret> extra() {
+		return Dependent.<V1ConfigMap, V1Secret>of("extra", V1Secret.class,
+				(primary, context) -> new V1Secret().metadata(new V1ObjectMeta().name("extra")));
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class DependentBeans {
 
@@ -240,12 +301,6 @@ class DependentConfigurationTests {
 			return config();
 		}
 
-		@Bean
-		Dependent<V1Deployment, V1Service> serviceDependent() {
-			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
-					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
-		}
-
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -255,6 +310,41 @@ class DependentConfigurationTests {
 				dependents = { "tokenDependent", "configDependent" })
 		Result reconcile(Request request) {
 			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class ByType {
+
+		@Reconciler(name = "by-type")
+		Result reconcile(V1ConfigMap configMap) {
+			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class NamesOne {
+
+		@Reconciler(name = "names-one", watches = V1ConfigMap.class, dependents = "tokenDependent")
+		Result reconcile(Request request) {
+			return Result.done();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DefinitionOfBeans {
+
+		@Bean
+		ControllerDefinition ofBeans(Dependent<V1ConfigMap, V1Secret> tokenDependent,
+				Dependent<V1ConfigMap, V1ConfigMap> configDependent) {
+			return ControllerDefinition.builder(V1ConfigMap.class)
+				.named("of-beans")
+				.dependent(tokenDependent)
+				.dependent(configDependent)
+				.reconcile((request) -> Result.done());
 		}
 
 	}
@@ -279,8 +369,7 @@ class DependentConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	static class ReadyConfigMaps {
 
-		@Reconciler(name = "ready-configmaps", watches = V1ConfigMap.class, dependents = "tokenDependent",
-				readyCondition = true)
+		@Reconciler(name = "ready-configmaps", watches = V1ConfigMap.class, readyCondition = true)
 		Result reconcile(Request request) {
 			return Result.done();
 		}
@@ -314,6 +403,12 @@ class DependentConfigurationTests {
 
 	@Configuration(proxyBeanMethods = false)
 	static class WrongPrimary {
+
+		@Bean
+		Dependent<V1Deployment, V1Service> serviceDependent() {
+			return Dependent.<V1Deployment, V1Service>of("service", V1Service.class,
+					(primary, context) -> new V1Service().metadata(new V1ObjectMeta().name("web")));
+		}
 
 		@Reconciler(name = "wrong", watches = V1ConfigMap.class, dependents = "serviceDependent")
 		Result reconcile(Request request) {

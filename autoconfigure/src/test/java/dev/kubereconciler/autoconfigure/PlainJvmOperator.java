@@ -62,7 +62,7 @@ public class PlainJvmOperator {
 	 */
 	static class FleetReconciler {
 
-		@Reconciler(watches = Fleet.class, dependents = "fleetMembers")
+		@Reconciler
 		public Result reconcile(Fleet fleet, ReconcileContext<Fleet> context) throws Exception {
 			Fleet.Status status = new Fleet.Status();
 			status.setMembers(fleet.getSpec().getMembers());

@@ -46,10 +46,13 @@ public @interface Reconciler {
 	String name() default "";
 
 	/**
-	 * The primary type: its events enqueue the object's own key.
-	 * @return the watched client-java model class
+	 * The primary type: its events enqueue the object's own key. Left out, it is the type
+	 * of the method's object parameter, else the type argument of its
+	 * {@code ReconcileContext<T>}; a method that takes only a {@link Request} names it.
+	 * @return the watched client-java model class, {@code KubernetesObject} for the one
+	 * the method's parameters name
 	 */
-	Class<? extends KubernetesObject> watches();
+	Class<? extends KubernetesObject> watches() default KubernetesObject.class;
 
 	/**
 	 * Owned types: their events enqueue the key of their controlling owner of the primary
@@ -123,6 +126,9 @@ public @interface Reconciler {
 	 * Names of {@code Dependent<T, ?>} beans, where {@code T} is the watched type: the
 	 * objects each primary object owns, which the controller applies before each
 	 * reconcile, waits for and prunes. Their types are owned, as with {@link #owns()}.
+	 * Left empty, the controller takes every {@code Dependent<T, ?>} bean when it is the
+	 * only {@code @Reconciler} method watching {@code T}: names only choose among several
+	 * controllers of one type, and a method that names beans gets exactly those.
 	 * {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*} turns one off
 	 * or changes its ready timeout.
 	 * @return the bean names, none by default

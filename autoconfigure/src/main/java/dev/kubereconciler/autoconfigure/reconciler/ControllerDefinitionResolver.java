@@ -1,6 +1,5 @@
 package dev.kubereconciler.autoconfigure.reconciler;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -54,16 +53,20 @@ public final class ControllerDefinitionResolver {
 
 	private final WatchSettings watchSettings;
 
+	private final DependentBeans dependentBeans;
+
 	private final DependentSettings dependentSettings;
 
 	public ControllerDefinitionResolver(KubeReconcilerProperties properties,
 			Function<String, @Nullable RateLimiter<Request>> limiterBeans, List<RateLimiterCustomizer> customizers,
-			Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes) {
+			Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes,
+			Function<Class<?>, List<String>> beanNames) {
 		this.properties = properties;
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
 		this.watchSettings = new WatchSettings(beans);
-		this.dependentSettings = new DependentSettings(beans, beanTypes);
+		this.dependentBeans = new DependentBeans(beanNames, beans, beanTypes);
+		this.dependentSettings = new DependentSettings(beans, this.dependentBeans);
 	}
 
 	/**
@@ -76,11 +79,14 @@ public final class ControllerDefinitionResolver {
 		Map<String, String> origins = new LinkedHashMap<>();
 		List<ControllerDefinition> resolved = new ArrayList<>();
 		List<Runnable> deferred = new ArrayList<>();
+		DependentBeans.Claims dependents = this.dependentBeans.claim(methods, beans);
 		for (ReconcilerMethod method : methods) {
 			String name = nameOf(method);
 			register(origins, name, "@Reconciler method " + method.description());
-			deferred.add(() -> add(resolved, name, (overrides) -> DependentSettings
-				.apply(Finalizers.apply(fromAnnotation(name, method, overrides), method, overrides), overrides)));
+			deferred.add(() -> add(resolved, name,
+					(overrides) -> DependentSettings.apply(Finalizers
+						.apply(fromAnnotation(name, method, overrides, dependents.of(method)), method, overrides),
+							overrides)));
 		}
 		for (ControllerDefinition bean : beans) {
 			register(origins, bean.name(), "ControllerDefinition bean '" + bean.name() + "'");
@@ -96,6 +102,7 @@ public final class ControllerDefinitionResolver {
 			}
 		}
 		deferred.forEach(Runnable::run);
+		dependents.requireAllClaimed();
 		return resolved;
 	}
 
@@ -120,7 +127,7 @@ public final class ControllerDefinitionResolver {
 
 	static String nameOf(ReconcilerMethod method) {
 		Reconciler annotation = method.annotation();
-		ResourceType watched = resourceType(method, annotation.watches());
+		ResourceType watched = resourceType(method, method.watches());
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			resourceType(method, owned);
 		}
@@ -139,85 +146,99 @@ public final class ControllerDefinitionResolver {
 		}
 	}
 
-	private ControllerDefinition fromAnnotation(String name, ReconcilerMethod method, ControllerProperties overrides) {
+	private ControllerDefinition fromAnnotation(String name, ReconcilerMethod method, ControllerProperties overrides,
+			List<String> dependents) {
 		Reconciler annotation = method.annotation();
 		KubeReconcilerProperties.Defaults defaults = this.properties.getDefaults();
 		String prefix = PREFIX + name;
-		int workers = defaults.getMaxConcurrentReconciles();
-		String workersProperty = "kube-reconciler.defaults.max-concurrent-reconciles";
-		if (overrides.getMaxConcurrentReconciles() != null) {
-			workers = overrides.getMaxConcurrentReconciles();
-			workersProperty = prefix + ".max-concurrent-reconciles";
-		}
-		else if (annotation.maxConcurrentReconciles() != -1) {
-			workers = annotation.maxConcurrentReconciles();
-			workersProperty = "@Reconciler(maxConcurrentReconciles) of " + method.description();
-		}
-		RateLimiter<Request> limiter;
-		if (!overrides.getRateLimiter().isEmpty()) {
-			if (!annotation.rateLimiter().isEmpty()) {
-				requireReplacement(prefix, overrides.getRateLimiter(), "the RateLimiter bean '"
-						+ annotation.rateLimiter() + "' of @Reconciler(rateLimiter) on " + method.description());
-			}
-			limiter = this.limiters.create(prefix + ".rate-limiter",
-					overrides.getRateLimiter().inheritFrom(defaults.getRateLimiter()));
-		}
-		else if (!annotation.rateLimiter().isEmpty()) {
-			limiter = this.limiters.bean("@Reconciler(rateLimiter) of " + method.description(),
-					annotation.rateLimiter());
-		}
-		else {
-			limiter = this.limiters.create("kube-reconciler.defaults.rate-limiter", defaults.getRateLimiter());
-		}
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(annotation.watches())
+		String of = " of " + method.description();
+		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(method.watches())
 			.named(name)
-			.namespaces(
-					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
-							: namespaces("@Reconciler(namespaces) of " + method.description(),
-									List.of(annotation.namespaces())))
-			.labelSelector(labelSelector(prefix, overrides, annotation.labelSelector()))
-			.maxConcurrentReconciles(requireWorkers(workersProperty, workers))
-			.rateLimiter(customize(name, limiter))
-			.reconcileTimeout(duration(prefix, "reconcile-timeout", overrides.getReconcileTimeout(),
-					DEFAULTS + "reconcile-timeout", defaults.getReconcileTimeout()))
-			.cacheSyncTimeout(positive(prefix, "cache-sync-timeout", overrides.getCacheSyncTimeout(),
-					DEFAULTS + "cache-sync-timeout", defaults.getCacheSyncTimeout()))
-			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), DEFAULTS + "resync-period",
-					defaults.getResyncPeriod()));
+			.namespaces(Setting.<Collection<String>>from(prefix + ".namespaces", overrides.getNamespaces())
+				.orElse("@Reconciler(namespaces)" + of, List.of(annotation.namespaces()))
+				.to(ControllerDefinitionResolver::namespaces))
+			// a selector is named by its property wherever it came from
+			.labelSelector(Setting.from(prefix + ".label-selector", overrides.getLabelSelector())
+				.orElse(prefix + ".label-selector", annotation.labelSelector())
+				.to(ControllerDefinitionResolver::labelSelector))
+			.maxConcurrentReconciles(Setting
+				.from(prefix + ".max-concurrent-reconciles", overrides.getMaxConcurrentReconciles())
+				.or("@Reconciler(maxConcurrentReconciles)" + of, annotation.maxConcurrentReconciles(), (n) -> n != -1)
+				.orElse(DEFAULTS + "max-concurrent-reconciles", defaults.getMaxConcurrentReconciles())
+				.to(ControllerDefinitionResolver::requireWorkers))
+			.rateLimiter(customize(name, limiter(prefix, overrides, annotation.rateLimiter(), method.description())))
+			.reconcileTimeout(Setting.from(prefix + ".reconcile-timeout", overrides.getReconcileTimeout())
+				.orElse(DEFAULTS + "reconcile-timeout", defaults.getReconcileTimeout())
+				.to(PropertyDurations::requireNotNegative))
+			.cacheSyncTimeout(Setting.from(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout())
+				.orElse(DEFAULTS + "cache-sync-timeout", defaults.getCacheSyncTimeout())
+				.to(PropertyDurations::requirePositive))
+			.resyncPeriod(Setting.from(prefix + ".resync-period", overrides.getResyncPeriod())
+				.orElse(DEFAULTS + "resync-period", defaults.getResyncPeriod())
+				.to(PropertyDurations::requireNotNegative));
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			builder.owns(owned);
 		}
 		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
 				annotation.eventFilterBeans(), annotation.maps(), method.description());
-		return this.dependentSettings.reconcile(builder, name, method);
+		return this.dependentSettings.reconcile(builder, name, method, dependents);
+	}
+
+	/**
+	 * The limiter of an annotated controller. Properties replace a bean that the
+	 * annotation names, but cannot tune it.
+	 */
+	private RateLimiter<Request> limiter(String prefix, ControllerProperties overrides, String bean, String method) {
+		RateLimiterProperties defaults = this.properties.getDefaults().getRateLimiter();
+		if (!overrides.getRateLimiter().isEmpty() && !bean.isEmpty()) {
+			requireReplacement(prefix, overrides.getRateLimiter(),
+					"the RateLimiter bean '" + bean + "' of @Reconciler(rateLimiter) on " + method);
+		}
+		return Setting
+			.<RateLimiter<Request>>fromIf(!overrides.getRateLimiter().isEmpty(), prefix + ".rate-limiter",
+					(property) -> this.limiters.create(property, overrides.getRateLimiter().inheritFrom(defaults)))
+			.orIf(!bean.isEmpty(), "@Reconciler(rateLimiter) of " + method,
+					(origin) -> this.limiters.bean(origin, bean))
+			.orElseGet(DEFAULTS + "rate-limiter", (property) -> this.limiters.create(property, defaults))
+			.value();
 	}
 
 	private ControllerDefinition fromBean(ControllerDefinition bean, ControllerProperties overrides) {
 		String prefix = PREFIX + bean.name();
 		String origin = "ControllerDefinition bean '" + bean.name() + "'";
-		RateLimiter<Request> limiter = bean.rateLimiter();
-		if (!overrides.getRateLimiter().isEmpty()) {
-			requireReplacement(prefix, overrides.getRateLimiter(),
-					"the limiter of ControllerDefinition bean '" + bean.name() + "'");
-			limiter = this.limiters.create(prefix + ".rate-limiter",
-					overrides.getRateLimiter().inheritFrom(this.properties.getDefaults().getRateLimiter()));
+		RateLimiterProperties limiter = overrides.getRateLimiter();
+		if (!limiter.isEmpty()) {
+			requireReplacement(prefix, limiter, "the limiter of " + origin);
 		}
-		int workers = (overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
-				: bean.maxConcurrentReconciles();
 		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(bean.watches())
 			.named(bean.name())
-			.namespaces(
-					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
-							: namespaces("the namespaces of ControllerDefinition bean '" + bean.name() + "'",
-									bean.namespaces()))
-			.labelSelector(labelSelector(prefix, overrides, bean.labelSelector().toString()))
-			.maxConcurrentReconciles(requireWorkers(prefix + ".max-concurrent-reconciles", workers))
-			.rateLimiter(customize(bean.name(), limiter))
-			.reconcileTimeout(duration(prefix, "reconcile-timeout", overrides.getReconcileTimeout(), origin,
-					bean.reconcileTimeout()))
-			.cacheSyncTimeout(positive(prefix, "cache-sync-timeout", overrides.getCacheSyncTimeout(), origin,
-					bean.cacheSyncTimeout()))
-			.resyncPeriod(duration(prefix, "resync-period", overrides.getResyncPeriod(), origin, bean.resyncPeriod()));
+			.namespaces(Setting.<Collection<String>>from(prefix + ".namespaces", overrides.getNamespaces())
+				.orElse("the namespaces of " + origin, bean.namespaces())
+				.to(ControllerDefinitionResolver::namespaces))
+			.labelSelector(Setting.from(prefix + ".label-selector", overrides.getLabelSelector())
+				.orElse(prefix + ".label-selector", bean.labelSelector().toString())
+				.to(ControllerDefinitionResolver::labelSelector))
+			// named by its property either way: the bean's own count was checked
+			.maxConcurrentReconciles(
+					Setting.from(prefix + ".max-concurrent-reconciles", overrides.getMaxConcurrentReconciles())
+						.orElse(prefix + ".max-concurrent-reconciles", bean.maxConcurrentReconciles())
+						.to(ControllerDefinitionResolver::requireWorkers))
+			.rateLimiter(customize(bean.name(),
+					Setting
+						.fromIf(!limiter.isEmpty(), prefix + ".rate-limiter",
+								(property) -> this.limiters.create(property,
+										limiter.inheritFrom(this.properties.getDefaults().getRateLimiter())))
+						.orElse(origin, bean.rateLimiter())
+						.value()))
+			.reconcileTimeout(Setting.from(prefix + ".reconcile-timeout", overrides.getReconcileTimeout())
+				.orElse("the reconcile-timeout of " + origin, bean.reconcileTimeout())
+				.to(PropertyDurations::requireNotNegative))
+			.cacheSyncTimeout(Setting.from(prefix + ".cache-sync-timeout", overrides.getCacheSyncTimeout())
+				.orElse("the cache-sync-timeout of " + origin, bean.cacheSyncTimeout())
+				.to(PropertyDurations::requirePositive))
+			.resyncPeriod(Setting.from(prefix + ".resync-period", overrides.getResyncPeriod())
+				.orElse("the resync-period of " + origin, bean.resyncPeriod())
+				.to(PropertyDurations::requireNotNegative));
 		bean.owns().forEach(builder::owns);
 		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
 		return builder.reconcile(bean.reconciler());
@@ -245,19 +266,18 @@ public final class ControllerDefinitionResolver {
 		}
 	}
 
-	private static String labelSelector(String prefix, ControllerProperties overrides, String fallback) {
-		String selector = (overrides.getLabelSelector() != null) ? overrides.getLabelSelector() : fallback;
+	private static String labelSelector(String property, String selector) {
 		try {
 			LabelMatcher.parse(selector);
 			return selector;
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidPropertyException(prefix + ".label-selector", selector, ex.getMessage(),
+			throw new InvalidPropertyException(property, selector, ex.getMessage(),
 					"Write the selector as 'kubectl -l' takes it, for example 'app=web,tier in (a,b),!legacy'.");
 		}
 	}
 
-	private static <C extends Collection<String>> C namespaces(String property, C namespaces) {
+	private static Iterable<String> namespaces(String property, Collection<String> namespaces) {
 		for (String namespace : namespaces) {
 			KubernetesNames.requireLabel(property, namespace, "Use the name of a namespace, such as 'team-a', or "
 					+ "leave " + property + " empty to watch all namespaces.");
@@ -271,30 +291,6 @@ public final class ControllerDefinitionResolver {
 					"Set " + property + " to 1 or more.");
 		}
 		return workers;
-	}
-
-	/**
-	 * Return the controller's own value, else the inherited one, naming the property it
-	 * came from when it cannot work.
-	 */
-	private static Duration duration(String prefix, String name, @Nullable Duration override, String fallbackOrigin,
-			Duration fallback) {
-		String property = origin(prefix, name, override, fallbackOrigin);
-		Duration value = (override != null) ? override : fallback;
-		return PropertyDurations.requireNotNegative(property, value);
-	}
-
-	private static Duration positive(String prefix, String name, @Nullable Duration override, String fallbackOrigin,
-			Duration fallback) {
-		String property = origin(prefix, name, override, fallbackOrigin);
-		return PropertyDurations.requirePositive(property, (override != null) ? override : fallback);
-	}
-
-	private static String origin(String prefix, String name, @Nullable Duration override, String fallbackOrigin) {
-		if (override != null) {
-			return prefix + "." + name;
-		}
-		return fallbackOrigin.startsWith("kube-reconciler.") ? fallbackOrigin : "the " + name + " of " + fallbackOrigin;
 	}
 
 }

@@ -1,14 +1,12 @@
 package dev.kubereconciler.autoconfigure.reconciler;
 
-import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.core.ResolvableType;
 
 import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.DependentProperties;
@@ -22,9 +20,9 @@ import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.reconcile.Reconciler;
 
 /**
- * Gives a controller the {@link Dependent} beans that {@code @Reconciler(dependents)}
- * names, and applies {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*}
- * to the dependents of any controller, annotated or a {@link ControllerDefinition} bean.
+ * Gives a controller its {@link Dependent} beans, as {@link DependentBeans} chose them,
+ * and applies {@code kube-reconciler.controllers.<name>.dependents.<dependent>.*} to the
+ * dependents of any controller, annotated or a {@link ControllerDefinition} bean.
  */
 final class DependentSettings {
 
@@ -32,17 +30,16 @@ final class DependentSettings {
 
 	private final Function<String, @Nullable Object> beans;
 
-	private final Function<String, @Nullable ResolvableType> beanTypes;
+	private final DependentBeans dependentBeans;
 
 	/**
 	 * Create the resolver.
 	 * @param beans looks a bean up by name, returning {@code null} when there is none
-	 * @param beanTypes returns a bean's declared type with its generics, or {@code null}
-	 * when it is not known
+	 * @param dependentBeans tells a dependent bean's primary type
 	 */
-	DependentSettings(Function<String, @Nullable Object> beans, Function<String, @Nullable ResolvableType> beanTypes) {
+	DependentSettings(Function<String, @Nullable Object> beans, DependentBeans dependentBeans) {
 		this.beans = beans;
-		this.beanTypes = beanTypes;
+		this.dependentBeans = dependentBeans;
 	}
 
 	/**
@@ -51,13 +48,15 @@ final class DependentSettings {
 	 * @param builder the definition so far
 	 * @param controller the controller name
 	 * @param method the {@code @Reconciler} method
+	 * @param dependents the names of its dependent beans, those it names or those of its
+	 * watched type
 	 * @return the definition
 	 */
-	ControllerDefinition reconcile(ControllerDefinition.Builder<?> builder, String controller,
-			ReconcilerMethod method) {
+	ControllerDefinition reconcile(ControllerDefinition.Builder<?> builder, String controller, ReconcilerMethod method,
+			List<String> dependents) {
 		Reconciler annotation = method.annotation();
-		for (String name : annotation.dependents()) {
-			Dependent<?, ?> dependent = bean(controller, annotation.watches(), name, method.description());
+		for (String name : dependents) {
+			Dependent<?, ?> dependent = bean(controller, method.watches(), name, method.description());
 			addDependent(builder, dependent);
 		}
 		builder.readyCondition(annotation.readyCondition());
@@ -91,7 +90,7 @@ final class DependentSettings {
 			throw new InvalidPropertyException(origin, name, problem,
 					"Define a " + wanted + " bean named '" + name + "' or remove it from @Reconciler(dependents).");
 		}
-		Class<?> primary = primaryType(name);
+		Class<?> primary = this.dependentBeans.primaryType(name);
 		if (primary != null && !primary.isAssignableFrom(watches)) {
 			throw new InvalidPropertyException(origin, name,
 					"bean '" + name + "' is a Dependent<" + primary.getSimpleName() + ", ?>, which cannot be applied "
@@ -99,13 +98,6 @@ final class DependentSettings {
 					"Declare bean '" + name + "' as a " + wanted + " or remove it from @Reconciler(dependents).");
 		}
 		return dependent;
-	}
-
-	// Dependent is a final class whose instances do not carry their type arguments: only
-	// the bean's declaration, such as an @Bean method's return type, says what it takes
-	private @Nullable Class<?> primaryType(String name) {
-		ResolvableType type = this.beanTypes.apply(name);
-		return (type != null) ? type.as(Dependent.class).getGeneric(0).resolve() : null;
 	}
 
 	/**
@@ -128,21 +120,26 @@ final class DependentSettings {
 			ReconcileLogic<T> reconciler, ControllerProperties overrides) {
 		String prefix = PREFIX + definition.name() + ".dependents.";
 		Dependents<T> dependents = reconciler.dependents();
-		List<String> names = dependents.all().stream().map(Dependent::name).toList();
+		Map<String, Dependent<?, ?>> declared = new LinkedHashMap<>();
+		dependents.all().forEach((dependent) -> declared.put(dependent.name(), dependent));
 		for (Map.Entry<String, DependentProperties> entry : overrides.getDependents().entrySet()) {
 			String name = entry.getKey();
-			if (!names.contains(name)) {
+			Dependent<?, ?> dependent = declared.get(name);
+			if (dependent == null) {
 				throw new InvalidPropertyException(prefix + name, name,
 						"controller '" + definition.name() + "' has no dependent named '" + name + "'",
 						"Use the name of one of its dependents ("
-								+ (names.isEmpty() ? "it has none" : String.join(", ", names))
+								+ (declared.isEmpty() ? "it has none" : String.join(", ", declared.keySet()))
 								+ ") or remove the entry.");
 			}
-			Duration readyTimeout = entry.getValue().getReadyTimeout();
-			if (readyTimeout != null) {
-				PropertyDurations.requireNotNegative(prefix + name + ".ready-timeout", readyTimeout);
-			}
-			dependents = dependents.override(name, entry.getValue().getEnabled(), readyTimeout);
+			String code = "dependent '" + name + "' of controller '" + definition.name() + "'";
+			dependents = dependents.override(name,
+					Setting.from(prefix + name + ".enabled", entry.getValue().getEnabled())
+						.orElse(code, dependent.isEnabled())
+						.value(),
+					Setting.from(prefix + name + ".ready-timeout", entry.getValue().getReadyTimeout())
+						.orElse(code, dependent.readyTimeout())
+						.to(PropertyDurations::requireNotNegative));
 		}
 		return reconciler.with(reconciler.cleanup(), dependents);
 	}

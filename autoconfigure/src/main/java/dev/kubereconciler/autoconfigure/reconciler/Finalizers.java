@@ -41,32 +41,12 @@ final class Finalizers {
 			ControllerProperties overrides) {
 		String name = definition.name();
 		ReconcileLogic<?> reconciler = definition.reconciler();
-		String finalizer;
-		String origin;
-		if (overrides.getFinalizer() != null && !overrides.getFinalizer().isBlank()) {
-			finalizer = overrides.getFinalizer().strip();
-			origin = PREFIX + name + ".finalizer";
-		}
-		else if (method != null && !method.annotation().finalizer().isEmpty()) {
-			finalizer = method.annotation().finalizer();
-			origin = "@Reconciler(finalizer) of " + method.description();
-		}
-		else if (method != null && method.bean() instanceof Cleaner<?>) {
-			// the Cleaner is the declaration, as in Java Operator SDK: a cleanup that
-			// no finalizer triggers would never run
-			finalizer = implied(definition, method);
-			origin = "the Cleaner implemented by the bean of " + method.description();
-		}
-		else if (method != null) {
+		Setting<String> chosen = finalizer(definition, method, overrides);
+		if (chosen == null || chosen.value().isEmpty()) {
 			return definition;
 		}
-		else {
-			finalizer = reconciler.finalizer();
-			origin = "ControllerDefinition bean '" + name + "'";
-		}
-		if (finalizer == null || finalizer.isEmpty()) {
-			return definition;
-		}
+		String finalizer = chosen.value();
+		String origin = chosen.origin();
 		try {
 			Cleanup.checkFinalizer(finalizer);
 		}
@@ -88,6 +68,32 @@ final class Finalizers {
 					+ definition.watches().getSimpleName() + "> on the bean that declares the @Reconciler method");
 		}
 		return definition.withReconciler(withFinalizer(reconciler, finalizer, cleaner));
+	}
+
+	/**
+	 * The finalizer of {@code controllers.<name>.finalizer}, else of the annotation, else
+	 * the one the bean's {@link Cleaner} implies; for a definition bean, its own.
+	 */
+	private static @Nullable Setting<String> finalizer(ControllerDefinition definition,
+			@Nullable ReconcilerMethod method, ControllerProperties overrides) {
+		Setting.Choice<String> choice = Setting.from(PREFIX + definition.name() + ".finalizer",
+				blankToNull(overrides.getFinalizer()));
+		if (method == null) {
+			return choice
+				.or("ControllerDefinition bean '" + definition.name() + "'", definition.reconciler().finalizer())
+				.orNone();
+		}
+		String of = " of " + method.description();
+		return choice.or("@Reconciler(finalizer)" + of, method.annotation().finalizer(), (f) -> !f.isEmpty())
+			// the Cleaner is the declaration, as in Java Operator SDK: a cleanup that no
+			// finalizer triggers would never run
+			.orIf(method.bean() instanceof Cleaner<?>, "the Cleaner implemented by the bean" + of,
+					(origin) -> implied(definition, method))
+			.orNone();
+	}
+
+	private static @Nullable String blankToNull(@Nullable String finalizer) {
+		return (finalizer != null && !finalizer.isBlank()) ? finalizer.strip() : null;
 	}
 
 	/**

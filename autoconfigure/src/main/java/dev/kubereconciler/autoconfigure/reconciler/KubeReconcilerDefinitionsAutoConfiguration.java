@@ -1,12 +1,14 @@
 package dev.kubereconciler.autoconfigure.reconciler;
 
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -47,7 +49,9 @@ public final class KubeReconcilerDefinitionsAutoConfiguration {
 		ControllerDefinitionResolver definitions = new ControllerDefinitionResolver(properties,
 				new RateLimiterBeans(beanFactory)::find, customizers.orderedStream().toList(),
 				(name) -> beanFactory.containsBean(name) ? beanFactory.getBean(name) : null,
-				(name) -> declaredType(beanFactory, name));
+				(name) -> declaredType(beanFactory, name),
+				(type) -> (beanFactory instanceof ListableBeanFactory listable)
+						? List.of(listable.getBeanNamesForType(type)) : List.of());
 		return () -> definitions.resolve(methods.getMethods(), definitionBeans.orderedStream().toList());
 	}
 

@@ -68,7 +68,7 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 		String description = describe(method);
 		Class<?>[] parameters = method.getParameterTypes();
 		Class<?> returnType = method.getReturnType();
-		Class<? extends KubernetesObject> watched = annotation.watches();
+		Class<? extends KubernetesObject> watched = watchedType(method, annotation);
 		boolean validReturn = returnType == Result.class || returnType == void.class;
 		boolean request = parameters.length >= 1 && parameters[0] == Request.class;
 		boolean object = parameters.length >= 1 && parameters[0].isAssignableFrom(watched)
@@ -78,7 +78,8 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 				|| (parameters.length == 2 && !context)) {
 			throw new IllegalStateException("@Reconciler method " + description + " has an unsupported signature '"
 					+ signature(method) + "'; supported: " + forms(method, RECONCILER_FORMS, watched) + ", where "
-					+ watched.getSimpleName() + " is the watched type of @Reconciler(watches)");
+					+ watched.getSimpleName() + " is the watched type of "
+					+ (inferred(annotation) ? "the method's parameters" : "@Reconciler(watches)"));
 		}
 		Method invocable = invocable(bean, method);
 		boolean isVoid = returnType == void.class;
@@ -94,7 +95,51 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 			function = ofObject(watched, (target, ctx) -> result(isVoid,
 					withContext ? invoke(invocable, bean, target, ctx) : invoke(invocable, bean, target)));
 		}
-		return new ReconcilerMethod(beanName, description, annotation, function, bean);
+		return new ReconcilerMethod(beanName, description, annotation, watched, function, bean);
+	}
+
+	/**
+	 * Return the type a {@code @Reconciler} method watches: the one its annotation names,
+	 * else the type of its object parameter, else the type argument of its
+	 * {@code ReconcileContext<T>}, so that the method names its primary type once.
+	 * @param method the method
+	 * @param annotation its annotation
+	 * @return the watched type
+	 * @throws IllegalStateException when neither the annotation nor the parameters name
+	 * it
+	 */
+	@SuppressWarnings("unchecked")
+	static Class<? extends KubernetesObject> watchedType(Method method, Reconciler annotation) {
+		if (!inferred(annotation)) {
+			return annotation.watches();
+		}
+		Class<?>[] parameters = method.getParameterTypes();
+		if (parameters.length >= 1 && isModel(parameters[0])) {
+			return (Class<? extends KubernetesObject>) parameters[0];
+		}
+		if (parameters.length == 2 && contextArgument(method, 1) instanceof Class<?> argument && isModel(argument)) {
+			return (Class<? extends KubernetesObject>) argument;
+		}
+		throw new IllegalStateException(
+				"@Reconciler method " + describe(method) + " does not say which type it " + "watches: its parameters ("
+						+ parameters(method) + ") name none; take the watched object, as in 'Result " + method.getName()
+						+ "(V1ConfigMap configMap)', or name it with @Reconciler(watches = V1ConfigMap.class)");
+	}
+
+	private static boolean inferred(Reconciler annotation) {
+		return annotation.watches() == KubernetesObject.class;
+	}
+
+	private static boolean isModel(Class<?> type) {
+		return type != KubernetesObject.class && KubernetesObject.class.isAssignableFrom(type);
+	}
+
+	private static @Nullable Type contextArgument(Method method, int index) {
+		if (method.getParameterTypes()[index] == ReconcileContext.class
+				&& method.getGenericParameterTypes()[index] instanceof ParameterizedType parameterized) {
+			return parameterized.getActualTypeArguments()[0];
+		}
+		return null;
 	}
 
 	private static <T extends KubernetesObject> ReconcileLogic<T> ofObject(Class<T> type,
@@ -166,8 +211,11 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 	}
 
 	private static String signature(Method method) {
-		return method.getReturnType().getSimpleName() + " " + method.getName() + "("
-				+ String.join(", ", Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toList()) + ")";
+		return method.getReturnType().getSimpleName() + " " + method.getName() + "(" + parameters(method) + ")";
+	}
+
+	private static String parameters(Method method) {
+		return String.join(", ", Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toList());
 	}
 
 	/**
@@ -176,15 +224,12 @@ public class ReconcilerMethodProcessor implements BeanPostProcessor {
 	 * @param beanName the name of the bean that declares it
 	 * @param description the declaring class and method name, for messages
 	 * @param annotation the annotation
+	 * @param watches the watched type, from the annotation or the method's parameters
 	 * @param function what the method runs as, by the form it takes
 	 * @param bean the bean, which may implement {@link Cleaner}
 	 */
 	public record ReconcilerMethod(String beanName, String description, Reconciler annotation,
-			ReconcileLogic<?> function, @Nullable Object bean) {
-
-		ReconcilerMethod(String beanName, String description, Reconciler annotation, ReconcileLogic<?> function) {
-			this(beanName, description, annotation, function, null);
-		}
+			Class<? extends KubernetesObject> watches, ReconcileLogic<?> function, @Nullable Object bean) {
 
 	}
 

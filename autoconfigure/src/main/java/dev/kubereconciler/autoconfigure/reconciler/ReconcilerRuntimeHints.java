@@ -49,7 +49,7 @@ public class ReconcilerRuntimeHints implements BeanRegistrationAotProcessor {
 		List<Class<?>> models = new ArrayList<>();
 		reconcilerMethods(beanClass).forEach((method, annotation) -> {
 			hints.reflection().registerMethod(method, ExecutableMode.INVOKE);
-			models.add(annotation.watches());
+			models.add(ReconcilerMethodProcessor.watchedType(method, annotation));
 			models.addAll(List.of(annotation.owns()));
 			for (Watch watch : annotation.maps()) {
 				models.add(watch.type());

@@ -3,6 +3,7 @@ package dev.kubereconciler.autoconfigure.reconciler;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -41,16 +42,11 @@ final class WatchSettings {
 
 	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
 			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
-		if (property != null) {
-			fromProperty(builder, prefix, property);
-		}
-		else {
-			builder.eventFilters(filters);
-			for (String name : filterBeans) {
-				builder.eventFilter(name, filterBean(name, "@Reconciler(eventFilterBeans) of " + method,
-						"Define an EventPredicate bean named '" + name + "' or remove it from eventFilterBeans."));
-			}
-		}
+		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
+			.orElseGet("@Reconciler(eventFilterBeans) of " + method,
+					(origin) -> fromAnnotation(origin, filters, filterBeans))
+			.value()
+			.forEach((filter) -> builder.eventFilter(filter.getKey(), filter.getValue()));
 		for (Watch watch : maps) {
 			map(builder, watch.type(), watch.mapper(), method);
 		}
@@ -58,18 +54,30 @@ final class WatchSettings {
 
 	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
 			ControllerDefinition bean) {
-		if (property != null) {
-			fromProperty(builder, prefix, property);
-		}
-		else {
-			bean.eventFilters().forEach(builder::eventFilter);
-		}
+		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
+			.orElse("ControllerDefinition bean '" + bean.name() + "'", List.copyOf(bean.eventFilters().entrySet()))
+			.value()
+			.forEach((filter) -> builder.eventFilter(filter.getKey(), filter.getValue()));
 		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
 	}
 
-	private void fromProperty(ControllerDefinition.Builder<?> builder, String prefix, List<String> names) {
-		String property = prefix + ".event-filters";
-		for (String name : new ArrayList<>(names)) {
+	// a list, not a map, so that the builder refuses a filter named twice
+	private List<Map.Entry<String, EventPredicate>> fromAnnotation(String origin, EventFilter[] filters,
+			String[] filterBeans) {
+		List<Map.Entry<String, EventPredicate>> resolved = new ArrayList<>();
+		for (EventFilter filter : filters) {
+			resolved.add(Map.entry(filter.label(), filter));
+		}
+		for (String name : filterBeans) {
+			resolved.add(Map.entry(name, filterBean(name, origin,
+					"Define an EventPredicate bean named '" + name + "' or remove it from eventFilterBeans.")));
+		}
+		return resolved;
+	}
+
+	private List<Map.Entry<String, EventPredicate>> fromProperty(String property, @Nullable List<String> names) {
+		List<Map.Entry<String, EventPredicate>> resolved = new ArrayList<>();
+		for (String name : (names != null) ? names : List.<String>of()) {
 			String trimmed = name.trim();
 			if (trimmed.isEmpty()) {
 				continue;
@@ -77,8 +85,9 @@ final class WatchSettings {
 			EventFilter builtIn = EventFilter.fromLabel(trimmed);
 			EventPredicate filter = (builtIn != null) ? builtIn : filterBean(trimmed, property,
 					"Use a built-in filter (" + builtInLabels() + ") or the name of an EventPredicate bean.");
-			builder.eventFilter(trimmed, filter);
+			resolved.add(Map.entry(trimmed, filter));
 		}
+		return resolved;
 	}
 
 	private EventPredicate filterBean(String name, String origin, String fix) {

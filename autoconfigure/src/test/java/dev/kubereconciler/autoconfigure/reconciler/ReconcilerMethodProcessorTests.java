@@ -47,6 +47,21 @@ class ReconcilerMethodProcessorTests {
 	}
 
 	@Test
+	void watchedTypeIsInferredFromTheObjectParameterOrTheContext() {
+		this.processor.postProcessAfterInitialization(new Inferred(), "inferred");
+		assertThat(this.processor.getMethods()).extracting(ReconcilerMethod::watches)
+			.containsExactlyInAnyOrder(V1ConfigMap.class, V1Secret.class);
+	}
+
+	@Test
+	void requestOnlyMethodWithoutWatchesFailsNamingTheFix() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.processor.postProcessAfterInitialization(new RequestOnly(), "requestOnly"))
+			.withMessageContaining(RequestOnly.class.getName() + ".reconcile does not say which type it watches")
+			.withMessageContaining("@Reconciler(watches = V1ConfigMap.class)");
+	}
+
+	@Test
 	void finalizerWithoutCleanupFailsNamingWhatToAdd() {
 		assertThatIllegalStateException().isThrownBy(() -> withFinalizer(new NoCleanup()))
 			.withMessageContaining("finalizer 'example.com/held'")
@@ -130,6 +145,26 @@ class ReconcilerMethodProcessorTests {
 		@Reconciler(name = "d", watches = V1ConfigMap.class)
 		Result byRequestAndContext(Request request, ReconcileContext<V1ConfigMap> context) {
 			return Result.done();
+		}
+
+	}
+
+	static class Inferred {
+
+		@Reconciler
+		void byObject(V1ConfigMap configMap) {
+		}
+
+		@Reconciler
+		void byContext(Request request, ReconcileContext<V1Secret> context) {
+		}
+
+	}
+
+	static class RequestOnly {
+
+		@Reconciler
+		void reconcile(Request request) {
 		}
 
 	}

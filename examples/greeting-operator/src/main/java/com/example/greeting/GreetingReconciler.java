@@ -21,7 +21,7 @@ public class GreetingReconciler implements Cleaner<Greeting> {
 
 	static final String FINALIZER = "example.com/farewell";
 
-	@Reconciler(watches = Greeting.class, owns = V1ConfigMap.class, finalizer = FINALIZER)
+	@Reconciler(owns = V1ConfigMap.class, finalizer = FINALIZER)
 	public Result reconcile(Greeting greeting, ReconcileContext<Greeting> context) throws Exception {
 		V1ConfigMap published = new V1ConfigMap()
 			.metadata(new V1ObjectMeta().name(configMapName(greeting)).namespace(greeting.getMetadata().getNamespace()))

@@ -61,7 +61,7 @@ public class ConfigMapMirror {
 		this.targetNamespace = properties.getMirror().getTargetNamespace();
 	}
 
-	@Reconciler(name = "configmap-mirror", watches = V1ConfigMap.class, labelSelector = "mirror=true")
+	@Reconciler(name = "configmap-mirror", labelSelector = "mirror=true")
 	public Result reconcile(Request request, ReconcileContext<V1ConfigMap> context) throws Exception {
 		if (request.namespace().equals(this.targetNamespace)) {
 			// copying the target namespace into itself would never end

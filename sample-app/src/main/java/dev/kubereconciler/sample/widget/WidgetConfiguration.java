@@ -39,8 +39,9 @@ public class WidgetConfiguration {
 
 	/**
 	 * The ConfigMap each widget owns, from which workloads read its color and size. The
-	 * controller applies it before each reconcile of the widget, only when it differs,
-	 * and garbage collection deletes it with the widget.
+	 * widget controller takes it by its type, as the only controller of widgets: it
+	 * applies it before each reconcile of the widget, only when it differs, and garbage
+	 * collection deletes it with the widget.
 	 * @return the dependent
 	 */
 	@Bean

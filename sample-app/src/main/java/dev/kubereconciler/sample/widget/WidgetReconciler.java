@@ -38,8 +38,7 @@ public class WidgetReconciler implements Cleaner<Widget> {
 		this.verifyPeriod = properties.getWidgets().getVerifyPeriod();
 	}
 
-	@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter", finalizer = FINALIZER,
-			dependents = "widgetSettings")
+	@Reconciler(name = "widget", rateLimiter = "widgetRateLimiter", finalizer = FINALIZER)
 	public Result reconcile(Widget widget, ReconcileContext<Widget> context) throws Exception {
 		WidgetStatus current = (widget.getStatus() != null) ? widget.getStatus()
 				: new WidgetStatus(null, null, null, null);
