@@ -26,6 +26,7 @@ import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.Rec
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -169,7 +170,7 @@ public final class ControllerDefinitionResolver {
 		else {
 			limiter = this.limiters.create("kube-reconciler.defaults.rate-limiter", defaults.getRateLimiter());
 		}
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(annotation.watches())
+		ControllerDefinitionBuilder<?> builder = ControllerDefinition.builder(annotation.watches())
 			.named(name)
 			.namespaces(
 					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())
@@ -204,7 +205,7 @@ public final class ControllerDefinitionResolver {
 		}
 		int workers = (overrides.getMaxConcurrentReconciles() != null) ? overrides.getMaxConcurrentReconciles()
 				: bean.maxConcurrentReconciles();
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(bean.watches())
+		ControllerDefinitionBuilder<?> builder = ControllerDefinition.builder(bean.watches())
 			.named(bean.name())
 			.namespaces(
 					(overrides.getNamespaces() != null) ? namespaces(prefix + ".namespaces", overrides.getNamespaces())

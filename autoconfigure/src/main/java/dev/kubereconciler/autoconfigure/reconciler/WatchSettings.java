@@ -11,6 +11,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.RequestMapper;
@@ -38,7 +39,7 @@ final class WatchSettings {
 		this.beans = beans;
 	}
 
-	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
+	void fromAnnotation(ControllerDefinitionBuilder<?> builder, String prefix, List<String> property,
 			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);
@@ -55,7 +56,7 @@ final class WatchSettings {
 		}
 	}
 
-	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, List<String> property,
+	void fromBean(ControllerDefinitionBuilder<?> builder, String prefix, List<String> property,
 			ControllerDefinition bean) {
 		if (property != null) {
 			fromProperty(builder, prefix, property);
@@ -66,7 +67,7 @@ final class WatchSettings {
 		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
 	}
 
-	private void fromProperty(ControllerDefinition.Builder<?> builder, String prefix, List<String> names) {
+	private void fromProperty(ControllerDefinitionBuilder<?> builder, String prefix, List<String> names) {
 		String property = prefix + ".event-filters";
 		for (String name : new ArrayList<>(names)) {
 			String trimmed = name.trim();
@@ -91,7 +92,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private void map(ControllerDefinition.Builder<?> builder, Class<? extends KubernetesObject> type, String mapperName,
+	private void map(ControllerDefinitionBuilder<?> builder, Class<? extends KubernetesObject> type, String mapperName,
 			String method) {
 		Object bean = this.beans.apply(mapperName);
 		if (!(bean instanceof RequestMapper<?> mapper)) {
@@ -105,7 +106,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addMapped(ControllerDefinition.Builder<?> builder, MappedWatch<?> watch) {
+	private static void addMapped(ControllerDefinitionBuilder<?> builder, MappedWatch<?> watch) {
 		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
 	}
 
