@@ -26,8 +26,8 @@ import dev.kubereconciler.reconcile.Request;
  *
  * <pre class="code">
  * ControllerDefinition definition = ControllerDefinition.builder(Widget.class)
- *     .owns(V1ConfigMap.class)
  *     .finalizer("example.com/cleanup", (widget, context) -&gt; Result.done())
+ *     .dependent("config", V1ConfigMap.class, (widget, context) -&gt; configMap(widget))
  *     .reconcile((widget, context) -&gt; Result.done());
  * </pre>
  *
