@@ -35,6 +35,7 @@ import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.SimulationDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.internal.controller.DefaultController;
@@ -381,10 +382,10 @@ class ControllersEndpointTests {
 	}
 
 	// the reconcile function ends a definition; the tests adjust the builder first
-	private final Map<ControllerDefinition.Builder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
+	private final Map<ControllerDefinitionBuilder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
 
-	private ControllerDefinition.Builder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
-		ControllerDefinition.Builder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
+	private ControllerDefinitionBuilder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
+		ControllerDefinitionBuilder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
 			.named(name)
 			.rateLimiter(RateLimiters.controllerDefault(this.scheduler))
 			.reconcileTimeout(Duration.ZERO);
@@ -392,12 +393,12 @@ class ControllersEndpointTests {
 		return builder;
 	}
 
-	private ControllersEndpoint endpoint(Show show, ControllerDefinition.Builder<?>... definitions) {
+	private ControllersEndpoint endpoint(Show show, ControllerDefinitionBuilder<?>... definitions) {
 		this.manager = manager(new ManagerGate(this.managerBucket, Trigger.queued(), null), definitions);
 		return new ControllersEndpoint(() -> this.manager, this.activity, show);
 	}
 
-	private ControllerManager manager(ManagerGate gate, ControllerDefinition.Builder<?>... definitions) {
+	private ControllerManager manager(ManagerGate gate, ControllerDefinitionBuilder<?>... definitions) {
 		// never started: its controllers are started one by one and fed keys by the tests
 		ManagerBuilder builder = ControllerManager
 			.builder(new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0))
@@ -405,7 +406,7 @@ class ControllersEndpointTests {
 			.abandonGrace(Duration.ofMillis(100))
 			.gate(gate)
 			.listener(this.activity);
-		for (ControllerDefinition.Builder<?> definition : definitions) {
+		for (ControllerDefinitionBuilder<?> definition : definitions) {
 			builder.controller(definition.reconcile(this.reconcilers.get(definition)));
 		}
 		return builder.build();

@@ -17,7 +17,7 @@ import dev.kubereconciler.reconcile.Result;
 /**
  * What a controller runs for its watched type, one record per kind of reconcile function,
  * each with the optional finalizer and the dependents. A
- * {@link ControllerDefinition.Builder} makes it from the function its last call takes;
+ * {@link ControllerDefinitionBuilder} makes it from the function its last call takes;
  * users write the function and read this, and never make it.
  *
  * <ul>

@@ -63,15 +63,15 @@ public final class ControllerRbac {
 		definition.owns().forEach((owned) -> rules.watches(ResourceType.of(owned), definition.namespaces()));
 		definition.mappedWatches()
 			.forEach((mapped) -> rules.watches(ResourceType.of(mapped.type()), definition.namespaces()));
-		ReconcileLogic<?> context = definition.reconciler();
-		if (context.needsContext()) {
+		ReconcileLogic<?> logic = definition.reconciler();
+		if (logic.needsContext()) {
 			// what the reconcile context offers: status writes on the primary (for a
 			// type that has a status), writes and applies on owned objects, and
 			// Kubernetes Events
-			if (context.writesStatus()) {
+			if (logic.writesStatus()) {
 				rules.status(primary, definition.namespaces());
 			}
-			if (context.finalizer() != null) {
+			if (logic.finalizer() != null) {
 				rules.finalizers(primary, definition.namespaces());
 			}
 			definition.owns().forEach((owned) -> rules.writes(ResourceType.of(owned), definition.namespaces()));

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.controller.StandaloneController;
 import dev.kubereconciler.internal.controller.DefaultController;
@@ -325,11 +326,11 @@ class ControllerMetricsTests {
 	}
 
 	// the reconcile function ends a definition; the tests adjust the builder first
-	private final Map<ControllerDefinition.Builder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
+	private final Map<ControllerDefinitionBuilder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
 
-	private ControllerDefinition.Builder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
+	private ControllerDefinitionBuilder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
 		RateLimiter<Request> limiter = RateLimiters.controllerDefault(this.scheduler);
-		ControllerDefinition.Builder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
+		ControllerDefinitionBuilder<V1ConfigMap> builder = ControllerDefinition.builder(V1ConfigMap.class)
 			.named(name)
 			.rateLimiter(limiter)
 			.reconcileTimeout(Duration.ZERO);
@@ -337,11 +338,11 @@ class ControllerMetricsTests {
 		return builder;
 	}
 
-	private DefaultController start(ControllerDefinition.Builder<?> definition) {
+	private DefaultController start(ControllerDefinitionBuilder<?> definition) {
 		return start(definition, null);
 	}
 
-	private DefaultController start(ControllerDefinition.Builder<?> definition, ManagerGate gate) {
+	private DefaultController start(ControllerDefinitionBuilder<?> definition, ManagerGate gate) {
 		DefaultController controller = StandaloneController
 			.build(definition.reconcile(this.reconcilers.get(definition)), this.scheduler, gate, this.metrics);
 		this.controllers.put(controller.name(), controller);

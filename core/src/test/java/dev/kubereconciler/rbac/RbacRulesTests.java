@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,7 +155,7 @@ class RbacRulesTests {
 			.withMessageContaining("at least one API group, resource and verb");
 	}
 
-	private static ControllerDefinition.Builder<?> definition(String name, Class<? extends KubernetesObject> type,
+	private static ControllerDefinitionBuilder<?> definition(String name, Class<? extends KubernetesObject> type,
 			Set<String> namespaces) {
 		return ControllerDefinition.builder(type).named(name).namespaces(namespaces);
 	}

@@ -25,6 +25,7 @@ import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.Rec
 import dev.kubereconciler.cache.LabelMatcher;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
@@ -152,7 +153,7 @@ public final class ControllerDefinitionResolver {
 		KubeReconcilerProperties.Defaults defaults = this.properties.getDefaults();
 		String prefix = PREFIX + name;
 		String of = " of " + method.description();
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(method.watches())
+		ControllerDefinitionBuilder<?> builder = ControllerDefinition.builder(method.watches())
 			.named(name)
 			.namespaces(Setting.<Collection<String>>from(prefix + ".namespaces", overrides.getNamespaces())
 				.orElse("@Reconciler(namespaces)" + of, List.of(annotation.namespaces()))
@@ -210,7 +211,7 @@ public final class ControllerDefinitionResolver {
 		if (!limiter.isEmpty()) {
 			requireReplacement(prefix, limiter, "the limiter of " + origin);
 		}
-		ControllerDefinition.Builder<?> builder = ControllerDefinition.builder(bean.watches())
+		ControllerDefinitionBuilder<?> builder = ControllerDefinition.builder(bean.watches())
 			.named(bean.name())
 			.namespaces(Setting.<Collection<String>>from(prefix + ".namespaces", overrides.getNamespaces())
 				.orElse("the namespaces of " + origin, bean.namespaces())

@@ -14,6 +14,7 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.autoconfigure.PropertyDurations;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.dependent.Dependent;
 import dev.kubereconciler.dependent.Dependents;
@@ -52,7 +53,7 @@ final class DependentSettings {
 	 * watched type
 	 * @return the definition
 	 */
-	ControllerDefinition reconcile(ControllerDefinition.Builder<?> builder, String controller, ReconcilerMethod method,
+	ControllerDefinition reconcile(ControllerDefinitionBuilder<?> builder, String controller, ReconcilerMethod method,
 			List<String> dependents) {
 		Reconciler annotation = method.annotation();
 		for (String name : dependents) {
@@ -73,7 +74,7 @@ final class DependentSettings {
 
 	// bean() checked the dependent's primary type against the watched type
 	@SuppressWarnings("unchecked")
-	private static <T extends KubernetesObject> void addDependent(ControllerDefinition.Builder<T> builder,
+	private static <T extends KubernetesObject> void addDependent(ControllerDefinitionBuilder<T> builder,
 			Dependent<?, ?> dependent) {
 		builder.dependent((Dependent<T, ?>) dependent);
 	}

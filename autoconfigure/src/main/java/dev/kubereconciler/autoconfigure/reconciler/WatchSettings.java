@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.RequestMapper;
@@ -40,7 +41,7 @@ final class WatchSettings {
 		this.beans = beans;
 	}
 
-	void fromAnnotation(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
+	void fromAnnotation(ControllerDefinitionBuilder<?> builder, String prefix, @Nullable List<String> property,
 			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
 		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
 			.orElseGet("@Reconciler(eventFilterBeans) of " + method,
@@ -52,7 +53,7 @@ final class WatchSettings {
 		}
 	}
 
-	void fromBean(ControllerDefinition.Builder<?> builder, String prefix, @Nullable List<String> property,
+	void fromBean(ControllerDefinitionBuilder<?> builder, String prefix, @Nullable List<String> property,
 			ControllerDefinition bean) {
 		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
 			.orElse("ControllerDefinition bean '" + bean.name() + "'", List.copyOf(bean.eventFilters().entrySet()))
@@ -101,7 +102,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private void map(ControllerDefinition.Builder<?> builder, Class<? extends KubernetesObject> type, String mapperName,
+	private void map(ControllerDefinitionBuilder<?> builder, Class<? extends KubernetesObject> type, String mapperName,
 			String method) {
 		Object bean = this.beans.apply(mapperName);
 		if (!(bean instanceof RequestMapper<?> mapper)) {
@@ -115,7 +116,7 @@ final class WatchSettings {
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addMapped(ControllerDefinition.Builder<?> builder, MappedWatch<?> watch) {
+	private static void addMapped(ControllerDefinitionBuilder<?> builder, MappedWatch<?> watch) {
 		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
 	}
 

@@ -1,0 +1,397 @@
+package dev.kubereconciler.controller;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import io.kubernetes.client.common.KubernetesObject;
+import org.jspecify.annotations.Nullable;
+
+import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.MappedWatch;
+import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentOptions;
+import dev.kubereconciler.dependent.DesiredObject;
+import dev.kubereconciler.dependent.DesiredObjects;
+import dev.kubereconciler.dependent.Dependents;
+import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
+import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
+import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
+import dev.kubereconciler.reconcile.Cleaner;
+import dev.kubereconciler.reconcile.ObjectReconciler;
+import dev.kubereconciler.reconcile.RequestReconciler;
+import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.reconcile.EventFilter;
+import dev.kubereconciler.reconcile.EventPredicate;
+import dev.kubereconciler.reconcile.ReconcileFunction;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.RequestMapper;
+
+/**
+ * Builder for {@link ControllerDefinition}, with the documented defaults: the watched
+ * type is named once, in {@link ControllerDefinition#builder(Class)}, and the finalizer
+ * and the dependents take it as theirs. Every setter is optional; one of the
+ * {@code reconcile} methods ends the definition.
+ *
+ * @param <T> the watched type
+ */
+public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
+
+	// about 390 lines, of which most are the Javadoc of one setter per option, as in
+	// controller-runtime's builder; joining the finalizer and the dependents to the
+	// reconcile function is LogicAssembler's job
+
+	private final Class<T> watches;
+
+	private @Nullable String name;
+
+	final List<Class<? extends KubernetesObject>> owns = new ArrayList<>();
+
+	private final Set<String> namespaces = new LinkedHashSet<>();
+
+	LabelMatcher labelSelector = LabelMatcher.everything();
+
+	private int maxConcurrentReconciles = 1;
+
+	private @Nullable RateLimiter<Request> rateLimiter;
+
+	private Duration reconcileTimeout = ControllerDefinition.DEFAULT_RECONCILE_TIMEOUT;
+
+	private Duration cacheSyncTimeout = ControllerDefinition.DEFAULT_CACHE_SYNC_TIMEOUT;
+
+	private Duration resyncPeriod = ControllerDefinition.DEFAULT_RESYNC_PERIOD;
+
+	final Map<String, EventPredicate> eventFilters = new LinkedHashMap<>();
+
+	final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
+
+	private final LogicAssembler<T> logic;
+
+	ControllerDefinitionBuilder(Class<T> watches) {
+		this.watches = Objects.requireNonNull(watches, "watched type must not be null");
+		this.logic = new LogicAssembler<>(watches);
+	}
+
+	/**
+	 * Name the controller; it must be unique in its manager, and labels its metrics and
+	 * properties ({@code kube-reconciler.controllers.<name>}). Default: the watched kind
+	 * in lower case.
+	 * @param name the name
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> named(String name) {
+		this.name = name;
+		return this;
+	}
+
+	/**
+	 * Also watch a type whose objects the watched type owns: a change of an owned object
+	 * reconciles its controlling owner. None by default.
+	 * @param type the owned type
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> owns(Class<? extends KubernetesObject> type) {
+		this.owns.add(type);
+		return this;
+	}
+
+	/**
+	 * Watch only these namespaces. Default: all namespaces.
+	 * @param namespaces the namespaces
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> namespaces(String... namespaces) {
+		return namespaces(List.of(namespaces));
+	}
+
+	/**
+	 * Watch only these namespaces, replacing any set before. Default: all namespaces.
+	 * @param namespaces the namespaces
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> namespaces(Iterable<String> namespaces) {
+		this.namespaces.clear();
+		namespaces.forEach(this.namespaces::add);
+		return this;
+	}
+
+	/**
+	 * Watch only the objects that match a label selector, in the syntax of
+	 * {@code kubectl -l}. Default: every object.
+	 * @param labelSelector the selector
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> labelSelector(String labelSelector) {
+		this.labelSelector = LabelMatcher.parse(labelSelector);
+		return this;
+	}
+
+	/**
+	 * Set the number of workers, controller-runtime's {@code MaxConcurrentReconciles}.
+	 * Default: 1.
+	 * @param maxConcurrentReconciles the number of workers
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> maxConcurrentReconciles(int maxConcurrentReconciles) {
+		this.maxConcurrentReconciles = maxConcurrentReconciles;
+		return this;
+	}
+
+	/**
+	 * Set the limiter of failures and {@code Result.requeue()}. Default:
+	 * {@link RateLimiters#controllerDefault()}.
+	 * @param rateLimiter the limiter
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> rateLimiter(RateLimiter<Request> rateLimiter) {
+		this.rateLimiter = rateLimiter;
+		return this;
+	}
+
+	/**
+	 * Set how long one reconcile may run before it is interrupted and retried. Default:
+	 * 10 minutes; zero for no timeout.
+	 * @param reconcileTimeout the timeout
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> reconcileTimeout(Duration reconcileTimeout) {
+		this.reconcileTimeout = reconcileTimeout;
+		return this;
+	}
+
+	/**
+	 * Set how long to wait for the informers to sync before the start fails. Default: 2
+	 * minutes.
+	 * @param cacheSyncTimeout the timeout
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> cacheSyncTimeout(Duration cacheSyncTimeout) {
+		this.cacheSyncTimeout = cacheSyncTimeout;
+		return this;
+	}
+
+	/**
+	 * Set how often every watched object is reconciled again without a change. Default:
+	 * 10 hours; zero for never.
+	 * @param resyncPeriod the period
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> resyncPeriod(Duration resyncPeriod) {
+		this.resyncPeriod = resyncPeriod;
+		return this;
+	}
+
+	/**
+	 * Add built-in event filters, named by their {@link EventFilter#label() label}. None
+	 * by default.
+	 * @param filters the filters
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> eventFilters(EventFilter... filters) {
+		for (EventFilter filter : filters) {
+			eventFilter(filter.label(), filter);
+		}
+		return this;
+	}
+
+	/**
+	 * Add an event filter; its name labels the count of the updates it drops. None by
+	 * default.
+	 * @param name the filter name
+	 * @param filter the filter
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> eventFilter(String name, EventPredicate filter) {
+		Objects.requireNonNull(filter, () -> "Event filter '" + name + "' must not be null");
+		if (this.eventFilters.putIfAbsent(name, filter) != null) {
+			throw new IllegalArgumentException(
+					"Controller '" + name() + "' has two event filters named '" + name + "'");
+		}
+		return this;
+	}
+
+	/**
+	 * Watch another type and reconcile the keys the mapper returns for each of its
+	 * changes. None by default.
+	 * @param <M> the watched type
+	 * @param type the watched type
+	 * @param mapper maps a changed object to primary keys
+	 * @return this builder
+	 */
+	public <M extends KubernetesObject> ControllerDefinitionBuilder<T> maps(Class<M> type,
+			RequestMapper<? super M> mapper) {
+		this.mappedWatches.add(new MappedWatch<>(type, mapper));
+		return this;
+	}
+
+	/**
+	 * Add a finalizer to every object before its first reconcile, and run the cleaner
+	 * once the object's deletion is requested; the finalizer is removed when the cleaner
+	 * returns {@link dev.kubereconciler.reconcile.Result#done()}. None by default.
+	 * @param finalizer the finalizer, qualified with a domain, such as
+	 * {@code example.com/cleanup}
+	 * @param cleaner the cleanup
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> finalizer(String finalizer, Cleaner<T> cleaner) {
+		this.logic.finalizer(finalizer, cleaner);
+		return this;
+	}
+
+	/**
+	 * Add a dependent declared elsewhere, such as one shared by several controllers:
+	 * objects that each primary object owns, which the controller applies by server-side
+	 * apply before each reconcile, in {@code dependsOn} order, waits for, and prunes once
+	 * unwanted. Its type is owned, so that its changes reconcile the owner. None by
+	 * default.
+	 * @param dependent the dependent
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> dependent(Dependent<T, ?> dependent) {
+		this.logic.dependent(dependent);
+		return this;
+	}
+
+	/**
+	 * Add a dependent of exactly one object, declared inline with this controller's type
+	 * as its primary:
+	 * {@code .dependent("config", V1ConfigMap.class, (widget, context) -> configMap(widget))}.
+	 * The controller applies it by server-side apply before each reconcile, and prunes it
+	 * once unwanted; its type is owned, so that its changes reconcile the owner.
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, a DNS label unique in this controller
+	 * @param type the dependent's model class
+	 * @param desired the desired object
+	 * @return this builder
+	 */
+	public <R extends KubernetesObject> ControllerDefinitionBuilder<T> dependent(String name, Class<R> type,
+			DesiredObject<T, R> desired) {
+		return dependent(Dependent.of(name, type, desired));
+	}
+
+	/**
+	 * Add a dependent of exactly one object with options, such as
+	 * {@code (options) -> options.dependsOn("config").readyWhen(Readiness.deploymentAvailable())}.
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, a DNS label unique in this controller
+	 * @param type the dependent's model class
+	 * @param desired the desired object
+	 * @param customizer sets {@code dependsOn}, {@code readyWhen}, {@code reconcileWhen}
+	 * and the ready timeout
+	 * @return this builder
+	 */
+	public <R extends KubernetesObject> ControllerDefinitionBuilder<T> dependent(String name, Class<R> type,
+			DesiredObject<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+		return dependent(Dependent.of(name, type, desired, customizer));
+	}
+
+	/**
+	 * Add a bulk dependent, a varying number of objects of one kind, declared inline with
+	 * this controller's type as its primary.
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, a DNS label unique in this controller
+	 * @param type the dependent's model class
+	 * @param desired the desired objects
+	 * @return this builder
+	 */
+	public <R extends KubernetesObject> ControllerDefinitionBuilder<T> bulkDependent(String name, Class<R> type,
+			DesiredObjects<T, R> desired) {
+		return dependent(Dependent.bulk(name, type, desired));
+	}
+
+	/**
+	 * Add a bulk dependent with options.
+	 * @param <R> the dependent type
+	 * @param name the dependent's name, a DNS label unique in this controller
+	 * @param type the dependent's model class
+	 * @param desired the desired objects
+	 * @param customizer sets {@code dependsOn}, {@code readyWhen}, {@code reconcileWhen}
+	 * and the ready timeout
+	 * @return this builder
+	 */
+	public <R extends KubernetesObject> ControllerDefinitionBuilder<T> bulkDependent(String name, Class<R> type,
+			DesiredObjects<T, R> desired, Consumer<DependentOptions<T, R>> customizer) {
+		return dependent(Dependent.bulk(name, type, desired, customizer));
+	}
+
+	/**
+	 * Keep a {@code Ready} condition in the primary's {@code status.conditions} that says
+	 * whether every dependent is ready, and names the first that is not and why. It is
+	 * written only when it changes. Off by default.
+	 * @param readyCondition whether to write it
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> readyCondition(boolean readyCondition) {
+		this.logic.readyCondition(readyCondition);
+		return this;
+	}
+
+	/**
+	 * End the definition with logic that reconciles a private copy of each cached object;
+	 * it is not called once the object is gone.
+	 * @param reconciler the reconcile logic
+	 * @return the definition
+	 */
+	public ControllerDefinition reconcile(ObjectReconciler<T> reconciler) {
+		return build(new ObjectLogic<>(this.watches, reconciler, null, Dependents.none()));
+	}
+
+	/**
+	 * End the definition with logic that reconciles each request with a context, also
+	 * when the object is gone, so that it can clean up what the object left behind.
+	 * @param reconciler the reconcile logic
+	 * @return the definition
+	 */
+	public ControllerDefinition reconcileRequests(RequestReconciler<T> reconciler) {
+		return build(new RequestLogic<>(this.watches, reconciler, null, Dependents.none()));
+	}
+
+	/**
+	 * End the definition with a function of the request alone, the leanest path: it gets
+	 * no context and reads nothing from the caches unless it keeps its own references.
+	 * @param reconciler the reconcile function
+	 * @return the definition
+	 */
+	public ControllerDefinition reconcile(ReconcileFunction reconciler) {
+		return build(new FunctionLogic<>(this.watches, reconciler, null, Dependents.none()));
+	}
+
+	/**
+	 * End the definition with the reconcile logic of another definition of the same type,
+	 * such as one a bean declares; a finalizer and dependents set on this builder are
+	 * added to it.
+	 * @param reconciler the reconcile logic
+	 * @return the definition
+	 * @throws IllegalArgumentException if the logic is for another type
+	 */
+	public ControllerDefinition reconcile(ReconcileLogic<?> reconciler) {
+		return build(this.logic.typed(reconciler, name()));
+	}
+
+	private ControllerDefinition build(ReconcileLogic<T> reconciler) {
+		ReconcileLogic<T> spec = this.logic.assemble(reconciler);
+		for (Class<? extends KubernetesObject> type : spec.dependents().types()) {
+			if (!this.owns.contains(type)) {
+				this.owns.add(type);
+			}
+		}
+		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
+		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
+				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
+				this.eventFilters, this.mappedWatches);
+	}
+
+	private String name() {
+		return (this.name != null) ? this.name : ResourceType.of(this.watches).kind().toLowerCase(Locale.ROOT);
+	}
+
+}
