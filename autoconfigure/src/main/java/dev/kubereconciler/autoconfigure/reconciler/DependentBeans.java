@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -77,7 +78,8 @@ final class DependentBeans {
 					? methods.stream().filter((method) -> primary.isAssignableFrom(method.watches())).toList()
 					: List.of();
 			if (watching.size() == 1 && watching.get(0).annotation().dependents().length == 0) {
-				claimed.get(watching.get(0)).add(name);
+				// every method got its list above
+				Objects.requireNonNull(claimed.get(watching.get(0))).add(name);
 			}
 			else {
 				unclaimed.add(unclaimed(name, primary, watching));

@@ -53,8 +53,8 @@ public final class ControllerReferences {
 		checkNotOwnedByAnother(reference, owned);
 		List<V1OwnerReference> references = (ownedMetadata.getOwnerReferences() != null)
 				? new ArrayList<>(ownedMetadata.getOwnerReferences()) : new ArrayList<>();
-		// replaced in place, as controller-runtime's upsertOwnerRef does: the order of the
-		// references does not change
+		// replaced in place, as controller-runtime's upsertOwnerRef does: the order
+		// of the references does not change
 		int index = -1;
 		for (int i = 0; i < references.size(); i++) {
 			if (sameOwner(references.get(i), reference)) {
