@@ -68,7 +68,7 @@ categories = [
     ('store', ['NamespacedIndexer', 'informer.cache.Cache.']),
     ('informer queue (DeltaFIFO)', ['DeltaFIFO']),
     ('informer dispatch and our event handler', ['SharedProcessor', 'ProcessorListener', 'InformerWiring',
-                                                 'EventFilterChain', 'EventPriority', 'DefaultSharedIndexInformer']),
+                                                 'UpdateFilterChain', 'EventPriority', 'DefaultSharedIndexInformer']),
     ('work queue', ['internal.queue']),
     ('workers and the no-op reconcile', ['ReconcileWorker', 'OursPeer', 'BarePeer', 'ThreadPoolExecutor']),
 ]

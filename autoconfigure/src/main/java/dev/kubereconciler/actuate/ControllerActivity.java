@@ -106,7 +106,7 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	@Override
-	public void eventFiltered(String controller, String filter) {
+	public void updateFiltered(String controller, String filter) {
 		record(controller).filtered.computeIfAbsent(filter, (name) -> new LongAdder()).increment();
 	}
 

@@ -45,7 +45,7 @@ final class Descriptors {
 						controller.queue().inFlight(), depthByPriority(controller)),
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name),
-				this.activity.eventFilterDrops(name, controller.definition().eventFilters().keySet()),
+				this.activity.eventFilterDrops(name, controller.definition().updateFilters().keySet()),
 				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity));
 	}
 

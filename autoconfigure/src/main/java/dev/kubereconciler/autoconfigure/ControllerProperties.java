@@ -60,7 +60,7 @@ public class ControllerProperties {
 	/**
 	 * Event filters that every update of a primary object must pass to reconcile it:
 	 * generation-changed, labels-changed, annotations-changed, resource-version-changed,
-	 * or the name of an EventPredicate bean. Replaces the filters set in code; empty for
+	 * or the name of an UpdatePredicate bean. Replaces the filters set in code; empty for
 	 * none.
 	 */
 	private @Nullable List<String> eventFilters;

@@ -38,11 +38,10 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.dependent.Dependent;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.ratelimit.DelaySource;
-import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -50,6 +49,7 @@ import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -74,7 +74,7 @@ class ControllersEndpointTests {
 
 	private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
 
-	private final List<DefaultController> started = new ArrayList<>();
+	private final List<WorkQueueController> started = new ArrayList<>();
 
 	private ControllerManager manager;
 
@@ -412,8 +412,8 @@ class ControllersEndpointTests {
 		return builder.build();
 	}
 
-	private DefaultController start(String name) {
-		DefaultController controller = (DefaultController) this.manager.controller(name);
+	private WorkQueueController start(String name) {
+		WorkQueueController controller = (WorkQueueController) this.manager.controller(name);
 		controller.start();
 		this.started.add(controller);
 		return controller;

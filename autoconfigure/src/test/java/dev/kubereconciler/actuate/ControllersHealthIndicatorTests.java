@@ -18,7 +18,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
@@ -73,7 +73,7 @@ class ControllersHealthIndicatorTests {
 	void downWhenAControllerStopsWhileTheManagerRuns(ApiClient client, TestNamespace namespace) {
 		this.manager = manager(client, namespace, Duration.ofSeconds(30));
 		this.manager.start();
-		((DefaultController) this.manager.controller("mirror")).stop(Duration.ZERO);
+		((WorkQueueController) this.manager.controller("mirror")).stop(Duration.ZERO);
 		Health health = new ControllersHealthIndicator(() -> this.manager).health(true);
 		assertThat(health.getStatus()).isEqualTo(Status.DOWN);
 		assertThat(health.getDetails()).containsEntry("controllers",

@@ -12,15 +12,15 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbac;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.manager.ControllerRegistry;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacPolicy;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -117,7 +117,7 @@ class CrdsApplyIntegrationTests {
 	/**
 	 * A custom resource whose CRD the first test has applied.
 	 */
-	@KubernetesResource(group = "apply.test.kubereconciler.dev", version = "v1", kind = "Whatsit", plural = "whatsits")
+	@ResourceCoordinates(group = "apply.test.kubereconciler.dev", version = "v1", kind = "Whatsit", plural = "whatsits")
 	public static class Whatsit extends CustomResource<Object, Object> {
 
 	}
@@ -125,7 +125,7 @@ class CrdsApplyIntegrationTests {
 	/**
 	 * A custom resource whose CRD no one applies.
 	 */
-	@KubernetesResource(group = "apply.test.kubereconciler.dev", version = "v1", kind = "Thingummy",
+	@ResourceCoordinates(group = "apply.test.kubereconciler.dev", version = "v1", kind = "Thingummy",
 			plural = "thingummies")
 	public static class Thingummy extends CustomResource<Object, Object> {
 

@@ -14,8 +14,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.dependent.Dependent;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Result;
@@ -78,7 +78,7 @@ public class PlainJvmOperator {
 	/**
 	 * A fleet of {@code spec.members} ServiceAccounts.
 	 */
-	@KubernetesResource(group = "plain.test.kubereconciler.dev", version = "v1", kind = "Fleet", plural = "fleets")
+	@ResourceCoordinates(group = "plain.test.kubereconciler.dev", version = "v1", kind = "Fleet", plural = "fleets")
 	public static class Fleet extends CustomResource<Fleet.Spec, Fleet.Status> {
 
 		/**

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.autoconfigure.PlainJvmOperator.Fleet;
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;

@@ -15,12 +15,12 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.reconcile.EventFilter;
-import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.UpdateFilter;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 import dev.kubereconciler.reconcile.Watch;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link ControllerDefinition} bean and in
  * {@code kube-reconciler.controllers.<name>.event-filters}.
  */
-class EventFilterAndMappedWatchConfigurationTests {
+class UpdateFilterAndMappedWatchConfigurationTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
@@ -42,9 +42,9 @@ class EventFilterAndMappedWatchConfigurationTests {
 	void annotationDeclaresBuiltInFiltersFilterBeansAndMappedWatches() {
 		this.contextRunner.withUserConfiguration(AnnotatedReconciler.class).run((context) -> {
 			ControllerDefinition definition = definition(context, "annotated");
-			assertThat(definition.eventFilters()).containsOnlyKeys("generation-changed", "onlyBlue");
-			assertThat(definition.eventFilters().get("generation-changed")).isSameAs(EventFilter.GENERATION_CHANGED);
-			assertThat(definition.eventFilters().get("onlyBlue")).isSameAs(context.getBean("onlyBlue"));
+			assertThat(definition.updateFilters()).containsOnlyKeys("generation-changed", "onlyBlue");
+			assertThat(definition.updateFilters().get("generation-changed")).isSameAs(UpdateFilter.GENERATION_CHANGED);
+			assertThat(definition.updateFilters().get("onlyBlue")).isSameAs(context.getBean("onlyBlue"));
 			assertThat(definition.mappedTypes()).containsExactly(V1Secret.class);
 			assertThat(definition.mappedWatches().get(0).mapper()).isSameAs(context.getBean("secretToConfigMaps"));
 		});
@@ -55,7 +55,7 @@ class EventFilterAndMappedWatchConfigurationTests {
 		this.contextRunner.withUserConfiguration(AnnotatedReconciler.class)
 			.withPropertyValues(
 					"kube-reconciler.controllers.annotated.event-filters=onlyBlue, labels-changed,resource-version-changed")
-			.run((context) -> assertThat(definition(context, "annotated").eventFilters().keySet())
+			.run((context) -> assertThat(definition(context, "annotated").updateFilters().keySet())
 				.containsExactly("onlyBlue", "labels-changed", "resource-version-changed"));
 	}
 
@@ -63,7 +63,7 @@ class EventFilterAndMappedWatchConfigurationTests {
 	void anEmptyPropertyTurnsFilteringOff() {
 		this.contextRunner.withUserConfiguration(AnnotatedReconciler.class)
 			.withPropertyValues("kube-reconciler.controllers.annotated.event-filters=")
-			.run((context) -> assertThat(definition(context, "annotated").eventFilters()).isEmpty());
+			.run((context) -> assertThat(definition(context, "annotated").updateFilters()).isEmpty());
 	}
 
 	@Test
@@ -72,7 +72,7 @@ class EventFilterAndMappedWatchConfigurationTests {
 			.withPropertyValues("kube-reconciler.controllers.coded.event-filters=annotations-changed")
 			.run((context) -> {
 				ControllerDefinition definition = definition(context, "coded");
-				assertThat(definition.eventFilters()).containsOnlyKeys("annotations-changed");
+				assertThat(definition.updateFilters()).containsOnlyKeys("annotations-changed");
 				assertThat(definition.mappedTypes()).containsExactly(V1Secret.class);
 			});
 	}
@@ -109,7 +109,7 @@ class EventFilterAndMappedWatchConfigurationTests {
 	static class AnnotatedReconciler {
 
 		@Bean
-		EventPredicate onlyBlue() {
+		UpdatePredicate onlyBlue() {
 			return (oldObject, newObject) -> true;
 		}
 
@@ -118,8 +118,8 @@ class EventFilterAndMappedWatchConfigurationTests {
 			return (secret) -> List.of(new Request(secret.getMetadata().getNamespace(), "uses-secret"));
 		}
 
-		@Reconciler(name = "annotated", watches = V1ConfigMap.class, eventFilters = EventFilter.GENERATION_CHANGED,
-				eventFilterBeans = "onlyBlue", maps = @Watch(type = V1Secret.class, mapper = "secretToConfigMaps"))
+		@Reconciler(name = "annotated", watches = V1ConfigMap.class, updateFilters = UpdateFilter.GENERATION_CHANGED,
+				updateFilterBeans = "onlyBlue", maps = @Watch(type = V1Secret.class, mapper = "secretToConfigMaps"))
 		Result reconcile(Request request) {
 			return Result.done();
 		}
@@ -143,7 +143,7 @@ class EventFilterAndMappedWatchConfigurationTests {
 		ControllerDefinition coded() {
 			return ControllerDefinition.builder(V1ConfigMap.class)
 				.named("coded")
-				.eventFilters(EventFilter.GENERATION_CHANGED)
+				.updateFilters(UpdateFilter.GENERATION_CHANGED)
 				.maps(V1Secret.class, (secret) -> List.of())
 				.reconcile((request) -> Result.done());
 		}

@@ -6,14 +6,14 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
-import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.crd.StorageVersion;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.StorageVersion;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
@@ -78,7 +78,7 @@ class RbacWebhooksApplication {
 	 * The stored version, and the hub.
 	 */
 	@StorageVersion
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
 	public static class DoohickeyV1 extends CustomResource<DoohickeyV1.Spec, Void> {
 
 		/**
@@ -95,7 +95,7 @@ class RbacWebhooksApplication {
 	/**
 	 * The earlier version.
 	 */
-	@KubernetesResource(group = GROUP, version = "v1beta1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1beta1", kind = "Doohickey", plural = "doohickeys")
 	public static class DoohickeyV1beta1 extends CustomResource<DoohickeyV1beta1.Spec, Void> {
 
 		/**

@@ -29,10 +29,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
@@ -86,7 +86,7 @@ class RefusedFinalizerRemovalIntegrationTests {
 					"kube-reconciler.controllers.held.namespaces=" + ns, "kube-reconciler.shutdown-timeout=5s")
 			.run();
 		// after the start, which configures logging afresh
-		Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+		Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 		this.level = logger.getLevel();
 		logger.setLevel(Level.WARN);
 		this.logs.start();
@@ -95,7 +95,7 @@ class RefusedFinalizerRemovalIntegrationTests {
 
 	@AfterAll
 	void stop() {
-		Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+		Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 		logger.detachAppender(this.logs);
 		logger.setLevel(this.level);
 		if (this.context != null) {

@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
@@ -124,7 +124,7 @@ public class DispatchBenchmark {
 
 		ScheduledThreadPoolExecutor scheduler;
 
-		DefaultController controller;
+		WorkQueueController controller;
 
 		@Setup(Level.Invocation)
 		public void setUp(Work work) {
@@ -140,7 +140,7 @@ public class DispatchBenchmark {
 					work.reconciled();
 					return Result.done();
 				});
-			this.controller = (DefaultController) ControllerManager.builder(new ApiClient().setReadTimeout(0))
+			this.controller = (WorkQueueController) ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
 				.priorityQueue("priority".equals(this.queue))
 				.controller(definition)

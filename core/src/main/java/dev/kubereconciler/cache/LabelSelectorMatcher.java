@@ -16,9 +16,9 @@ import org.jspecify.annotations.Nullable;
  * equality ({@code a=b}, {@code a==b}, {@code a!=b}), sets ({@code a in (x,y)},
  * {@code a notin (x)}) and existence ({@code a}, {@code !a}), joined by commas.
  */
-public final class LabelMatcher {
+public final class LabelSelectorMatcher {
 
-	private static final LabelMatcher EVERYTHING = new LabelMatcher("", List.of());
+	private static final LabelSelectorMatcher EVERYTHING = new LabelSelectorMatcher("", List.of());
 
 	private static final String KEY = "(?:[A-Za-z0-9](?:[-A-Za-z0-9.]*[A-Za-z0-9])?/)?[A-Za-z0-9](?:[-A-Za-z0-9_.]*[A-Za-z0-9])?";
 
@@ -36,7 +36,7 @@ public final class LabelMatcher {
 
 	private final List<Requirement> requirements;
 
-	private LabelMatcher(String expression, List<Requirement> requirements) {
+	private LabelSelectorMatcher(String expression, List<Requirement> requirements) {
 		this.expression = expression;
 		this.requirements = requirements;
 	}
@@ -45,7 +45,7 @@ public final class LabelMatcher {
 	 * Return a selector that matches every object.
 	 * @return the selector
 	 */
-	public static LabelMatcher everything() {
+	public static LabelSelectorMatcher everything() {
 		return EVERYTHING;
 	}
 
@@ -55,7 +55,7 @@ public final class LabelMatcher {
 	 * @return the selector
 	 * @throws IllegalArgumentException if the expression is not a valid selector
 	 */
-	public static LabelMatcher parse(@Nullable String expression) {
+	public static LabelSelectorMatcher parse(@Nullable String expression) {
 		if (expression == null || expression.isBlank()) {
 			return EVERYTHING;
 		}
@@ -63,7 +63,7 @@ public final class LabelMatcher {
 		for (String term : splitTerms(expression)) {
 			requirements.add(parseTerm(expression, term.trim()));
 		}
-		return new LabelMatcher(expression.trim(), List.copyOf(requirements));
+		return new LabelSelectorMatcher(expression.trim(), List.copyOf(requirements));
 	}
 
 	/**

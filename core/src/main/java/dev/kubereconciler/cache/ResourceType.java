@@ -10,8 +10,8 @@ import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.ModelMapper;
 
-import dev.kubereconciler.reconcile.CustomResourceList;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResourceList;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * The API coordinates of a client-java model type: group, version, kind, plural resource
@@ -37,7 +37,7 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 	 * Resolve the coordinates of a client-java model class. Built-in models are read off
 	 * their class name, without {@link ModelMapper}, whose first use scans client-java's
 	 * whole model package; a custom resource is either annotated with
-	 * {@link KubernetesResource}, which registers it here, or registered beforehand with
+	 * {@link ResourceCoordinates}, which registers it here, or registered beforehand with
 	 * {@link ModelMapper#addModelMap(String, String, String, String, Class, Class)}.
 	 * @param apiType the model class
 	 * @return the coordinates
@@ -59,7 +59,7 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 		GroupVersionKind gvk = Optional.ofNullable(ModelMapper.getGroupVersionKindByClass(apiType))
 			.or(() -> ModelMapper.preBuiltGetGroupVersionKindByClass(apiType))
 			.orElseThrow(() -> new IllegalArgumentException(apiType.getName()
-					+ " has no client-java model metadata; annotate it with @KubernetesResource(group, version, kind, "
+					+ " has no client-java model metadata; annotate it with @ResourceCoordinates(group, version, kind, "
 					+ "plural) or register it with ModelMapper.addModelMap(group, version, kind, plural, "
 					+ apiType.getSimpleName() + ".class, " + apiType.getSimpleName() + "List.class)"));
 		String plural = (registered != null) ? registered.getResource() : pluralize(gvk.getKind());
@@ -69,7 +69,7 @@ public record ResourceType(Class<? extends KubernetesObject> apiType, Class<? ex
 	}
 
 	private static void registerAnnotated(Class<? extends KubernetesObject> apiType) {
-		KubernetesResource resource = apiType.getAnnotation(KubernetesResource.class);
+		ResourceCoordinates resource = apiType.getAnnotation(ResourceCoordinates.class);
 		if (resource != null && ModelMapper.getGroupVersionKindByClass(apiType) == null) {
 			Class<? extends KubernetesListObject> listType = listTypeOf(apiType);
 			if (listType == CustomResourceList.class) {

@@ -52,8 +52,8 @@ public final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
-	public void eventFiltered(String controller, String filter) {
-		this.listeners.forEach((listener) -> listener.eventFiltered(controller, filter));
+	public void updateFiltered(String controller, String filter) {
+		this.listeners.forEach((listener) -> listener.updateFiltered(controller, filter));
 	}
 
 	@Override

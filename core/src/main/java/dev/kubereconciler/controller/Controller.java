@@ -1,7 +1,7 @@
 package dev.kubereconciler.controller;
 
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.queue.QueueGauges;
+import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
@@ -59,7 +59,7 @@ public interface Controller {
 	 * regained, starts on a fresh queue.
 	 * @return the queue's gauges
 	 */
-	QueueGauges<Request> queue();
+	QueueStats<Request> queue();
 
 	/**
 	 * Add a key without delay, as a watch event does.

@@ -11,12 +11,12 @@ import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesObject;
 
-import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
-import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 
 /**
  * Everything a controller manager needs to run one controller: what it watches, how it
@@ -46,16 +46,16 @@ import dev.kubereconciler.reconcile.Request;
  * default 2 minutes
  * @param resyncPeriod how often every watched object is reconciled again without a
  * change, default 10 hours; zero for never
- * @param eventFilters filters, by name, that every update of a primary object must pass
+ * @param updateFilters filters, by name, that every update of a primary object must pass
  * to reconcile it (ANDed, in order); creates and deletes always pass; none by default
  * @param mappedWatches other watched types whose changes reconcile the keys a mapper
  * returns
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
-		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelMatcher labelSelector,
+		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
 		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
-		Map<String, EventPredicate> eventFilters, List<MappedWatch<?>> mappedWatches) {
+		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -79,7 +79,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		}
 		owns = List.copyOf(owns);
 		namespaces = Set.copyOf(namespaces);
-		labelSelector = (labelSelector != null) ? labelSelector : LabelMatcher.everything();
+		labelSelector = (labelSelector != null) ? labelSelector : LabelSelectorMatcher.everything();
 		if (maxConcurrentReconciles < 1) {
 			throw new IllegalArgumentException("Controller '" + name
 					+ "' maxConcurrentReconciles must be at least 1, was " + maxConcurrentReconciles);
@@ -87,7 +87,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		requireNotNegative(name, "reconcileTimeout", reconcileTimeout);
 		requireNotNegative(name, "cacheSyncTimeout", cacheSyncTimeout);
 		requireNotNegative(name, "resyncPeriod", resyncPeriod);
-		eventFilters = (eventFilters != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(eventFilters))
+		updateFilters = (updateFilters != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(updateFilters))
 				: Map.of();
 		mappedWatches = (mappedWatches != null) ? List.copyOf(mappedWatches) : List.of();
 	}
@@ -151,7 +151,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 			.resyncPeriod(this.resyncPeriod);
 		builder.labelSelector = this.labelSelector;
 		builder.owns.addAll(this.owns);
-		builder.eventFilters.putAll(this.eventFilters);
+		builder.updateFilters.putAll(this.updateFilters);
 		builder.mappedWatches.addAll(this.mappedWatches);
 		return builder;
 	}

@@ -14,27 +14,27 @@ import java.util.function.Consumer;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.dependent.Dependent;
-import dev.kubereconciler.dependent.DependentOptions;
-import dev.kubereconciler.dependent.DesiredObject;
-import dev.kubereconciler.dependent.DesiredObjects;
-import dev.kubereconciler.dependent.Dependents;
 import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
 import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
-import dev.kubereconciler.reconcile.Cleaner;
-import dev.kubereconciler.reconcile.ObjectReconciler;
-import dev.kubereconciler.reconcile.RequestReconciler;
+import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.dependent.DependentOptions;
+import dev.kubereconciler.dependent.Dependents;
+import dev.kubereconciler.dependent.DesiredObject;
+import dev.kubereconciler.dependent.DesiredObjects;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
-import dev.kubereconciler.reconcile.EventFilter;
-import dev.kubereconciler.reconcile.EventPredicate;
+import dev.kubereconciler.reconcile.Cleaner;
+import dev.kubereconciler.reconcile.ObjectReconciler;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
+import dev.kubereconciler.reconcile.RequestReconciler;
+import dev.kubereconciler.reconcile.UpdateFilter;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 
 /**
  * Builder for {@link ControllerDefinition}, with the documented defaults: the watched
@@ -58,7 +58,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 
 	private final Set<String> namespaces = new LinkedHashSet<>();
 
-	LabelMatcher labelSelector = LabelMatcher.everything();
+	LabelSelectorMatcher labelSelector = LabelSelectorMatcher.everything();
 
 	private int maxConcurrentReconciles = 1;
 
@@ -70,7 +70,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 
 	private Duration resyncPeriod = ControllerDefinition.DEFAULT_RESYNC_PERIOD;
 
-	final Map<String, EventPredicate> eventFilters = new LinkedHashMap<>();
+	final Map<String, UpdatePredicate> updateFilters = new LinkedHashMap<>();
 
 	final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
 
@@ -131,7 +131,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	 * @return this builder
 	 */
 	public ControllerDefinitionBuilder<T> labelSelector(String labelSelector) {
-		this.labelSelector = LabelMatcher.parse(labelSelector);
+		this.labelSelector = LabelSelectorMatcher.parse(labelSelector);
 		return this;
 	}
 
@@ -191,14 +191,14 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	}
 
 	/**
-	 * Add built-in event filters, named by their {@link EventFilter#label() label}. None
+	 * Add built-in event filters, named by their {@link UpdateFilter#label() label}. None
 	 * by default.
 	 * @param filters the filters
 	 * @return this builder
 	 */
-	public ControllerDefinitionBuilder<T> eventFilters(EventFilter... filters) {
-		for (EventFilter filter : filters) {
-			eventFilter(filter.label(), filter);
+	public ControllerDefinitionBuilder<T> updateFilters(UpdateFilter... filters) {
+		for (UpdateFilter filter : filters) {
+			updateFilter(filter.label(), filter);
 		}
 		return this;
 	}
@@ -210,9 +210,9 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	 * @param filter the filter
 	 * @return this builder
 	 */
-	public ControllerDefinitionBuilder<T> eventFilter(String name, EventPredicate filter) {
+	public ControllerDefinitionBuilder<T> updateFilter(String name, UpdatePredicate filter) {
 		Objects.requireNonNull(filter, () -> "Event filter '" + name + "' must not be null");
-		if (this.eventFilters.putIfAbsent(name, filter) != null) {
+		if (this.updateFilters.putIfAbsent(name, filter) != null) {
 			throw new IllegalArgumentException(
 					"Controller '" + name() + "' has two event filters named '" + name + "'");
 		}
@@ -280,7 +280,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 
 	/**
 	 * Add a dependent of exactly one object with options, such as
-	 * {@code (options) -> options.dependsOn("config").readyWhen(Readiness.deploymentAvailable())}.
+	 * {@code (options) -> options.dependsOn("config").readyWhen(ReadyPostcondition.deploymentAvailable())}.
 	 * @param <R> the dependent type
 	 * @param name the dependent's name, a DNS label unique in this controller
 	 * @param type the dependent's model class
@@ -387,7 +387,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
 		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
-				this.eventFilters, this.mappedWatches);
+				this.updateFilters, this.mappedWatches);
 	}
 
 	private String name() {

@@ -60,7 +60,7 @@ public interface ControllerListener {
 	 * @param controller the controller name
 	 * @param filter the name of the filter that dropped it
 	 */
-	default void eventFiltered(String controller, String filter) {
+	default void updateFiltered(String controller, String filter) {
 	}
 
 	/**

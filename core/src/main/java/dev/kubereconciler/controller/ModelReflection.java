@@ -51,7 +51,7 @@ final class ModelReflection {
 		throw new IllegalArgumentException(type.getName() + " has a status field but no public getStatus() method, "
 				+ "which a reconcile context needs to read and write its status (updateStatus, applyStatus): add "
 				+ "a public getStatus() to " + type.getSimpleName() + ", or extend "
-				+ "dev.kubereconciler.reconcile.CustomResource<Spec, Status>, which has one");
+				+ "dev.kubereconciler.model.CustomResource<Spec, Status>, which has one");
 	}
 
 	/**

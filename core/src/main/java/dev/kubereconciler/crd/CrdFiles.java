@@ -30,7 +30,7 @@ import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * Finds CustomResourceDefinitions on the class path: by location (a file, or a {@code *}
@@ -63,7 +63,7 @@ public final class CrdFiles {
 	 * Find the CRDs of the given locations and model classes, or of
 	 * {@link #DEFAULT_LOCATION} when both are empty.
 	 * @param locations classpath locations, each a file or a {@code *} pattern
-	 * @param customResources model classes annotated with {@link KubernetesResource}
+	 * @param customResources model classes annotated with {@link ResourceCoordinates}
 	 * @return the CRDs by name, in the order found
 	 * @throws IllegalStateException if a named file, or a class's CRD, is missing
 	 */
@@ -90,14 +90,14 @@ public final class CrdFiles {
 
 	/**
 	 * Return where the CRD of a model class is expected.
-	 * @param customResource a class annotated with {@link KubernetesResource}
+	 * @param customResource a class annotated with {@link ResourceCoordinates}
 	 * @return {@code META-INF/kubernetes/crds/<plural>.<group>.yaml}
 	 */
 	public static String location(Class<?> customResource) {
-		KubernetesResource resource = customResource.getAnnotation(KubernetesResource.class);
+		ResourceCoordinates resource = customResource.getAnnotation(ResourceCoordinates.class);
 		if (resource == null) {
 			throw new IllegalArgumentException(customResource.getName() + " is not annotated with @"
-					+ KubernetesResource.class.getSimpleName() + ", so its CRD cannot be found");
+					+ ResourceCoordinates.class.getSimpleName() + ", so its CRD cannot be found");
 		}
 		return FOLDER + resource.plural() + "." + resource.group() + ".yaml";
 	}

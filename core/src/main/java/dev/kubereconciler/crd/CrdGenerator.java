@@ -21,7 +21,16 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.Categories;
+import dev.kubereconciler.model.Default;
+import dev.kubereconciler.model.Description;
+import dev.kubereconciler.model.PreserveUnknownFields;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ScaleSubresource;
+import dev.kubereconciler.model.ShortNames;
+import dev.kubereconciler.model.StorageVersion;
+import dev.kubereconciler.model.ValidationRule;
 
 /**
  * Writes the {@code apiextensions.k8s.io/v1} CustomResourceDefinition of a custom
@@ -29,7 +38,7 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * CRD cannot drift from the model that reads it.
  *
  * <p>
- * <b>What it reads.</b> The model class carries {@link KubernetesResource} (group,
+ * <b>What it reads.</b> The model class carries {@link ResourceCoordinates} (group,
  * version, kind, plural, scope) and has fields named {@code spec} and {@code status},
  * declared in the class or in a superclass: a generic base such as
  * {@code CustomResource<S, T>} works, its type arguments resolved from the model class.
@@ -98,8 +107,7 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * carry Gson's, and brings fabric8's model; a client-java model cannot be handed to it.
  * victools walks any class, resolves generic type arguments through the class hierarchy
  * (classmate), maps Jakarta's constraints, uses Jackson 3 as Spring Boot 4 does, and
- * leaves the CRD around the schema to this class, where the annotations of this package
- * are read.
+ * leaves the CRD around the schema to this class, where the model annotations are read.
  */
 public final class CrdGenerator {
 
@@ -131,7 +139,7 @@ public final class CrdGenerator {
 
 	/**
 	 * Return the CRD of a model class in YAML, with the class's version alone.
-	 * @param model the model class, annotated with {@link KubernetesResource}
+	 * @param model the model class, annotated with {@link ResourceCoordinates}
 	 * @return the YAML
 	 * @throws IllegalArgumentException if the class is not annotated, or a field has no
 	 * structural schema
@@ -144,7 +152,7 @@ public final class CrdGenerator {
 	 * Return the CRD of the model classes of its versions in YAML, without a conversion
 	 * webhook.
 	 * @param versions the model classes, one per version, annotated with
-	 * {@link KubernetesResource}
+	 * {@link ResourceCoordinates}
 	 * @return the YAML
 	 * @throws IllegalArgumentException if a class is not annotated, a field has no
 	 * structural schema, or the classes are not the versions of one CRD (see
@@ -157,7 +165,7 @@ public final class CrdGenerator {
 	/**
 	 * Return the CRD of the model classes of its versions in YAML.
 	 * @param versions the model classes, one per version, annotated with
-	 * {@link KubernetesResource}
+	 * {@link ResourceCoordinates}
 	 * @param webhook where the API server sends conversions between the versions, or
 	 * {@code null} to write no {@code conversion} (the API server's {@code None})
 	 * @return the YAML
@@ -174,7 +182,7 @@ public final class CrdGenerator {
 	/**
 	 * Group model classes by the CRD they declare a version of, the classes that
 	 * {@link #yaml(Collection)} takes together.
-	 * @param models the model classes, annotated with {@link KubernetesResource}
+	 * @param models the model classes, annotated with {@link ResourceCoordinates}
 	 * @return the classes of each CRD by its name, {@code <plural>.<group>}; both in the
 	 * order met, each class once
 	 * @throws IllegalArgumentException if a class is not annotated
@@ -186,7 +194,7 @@ public final class CrdGenerator {
 	/**
 	 * Return the name of the file of a model class's CRD: {@code <plural>.<group>.yaml},
 	 * the CRD's own name.
-	 * @param model the model class, annotated with {@link KubernetesResource}
+	 * @param model the model class, annotated with {@link ResourceCoordinates}
 	 * @return the file name
 	 */
 	public static String fileName(Class<?> model) {
@@ -261,7 +269,7 @@ public final class CrdGenerator {
 
 	ObjectNode crd(Collection<? extends Class<?>> models, @Nullable WebhookClientConfig webhook) {
 		CrdVersions versions = CrdVersions.of(models);
-		KubernetesResource resource = versions.resource();
+		ResourceCoordinates resource = versions.resource();
 		ObjectNode crd = NODES.objectNode()
 			.put("apiVersion", "apiextensions.k8s.io/v1")
 			.put("kind", "CustomResourceDefinition");

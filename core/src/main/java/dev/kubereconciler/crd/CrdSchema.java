@@ -26,10 +26,16 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.kubereconciler.model.Default;
+import dev.kubereconciler.model.Description;
+import dev.kubereconciler.model.PreserveUnknownFields;
+import dev.kubereconciler.model.ValidationRule;
+import dev.kubereconciler.model.ValidationRules;
+
 /**
  * The OpenAPI schema of a custom resource model class: victools' walk of its {@code spec}
- * and {@code status}, configured for client-java's models and the annotations of this
- * package, then made structural by {@link StructuralSchema}.
+ * and {@code status}, configured for client-java's models and the model annotations, then
+ * made structural by {@link StructuralSchema}.
  */
 final class CrdSchema {
 

@@ -5,6 +5,9 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ScaleSubresource;
+
 /**
  * The entry of a model class in a CRD's {@code spec.versions}: its schema with the API
  * server's own fields, its subresources and its printer columns, each version's own.
@@ -19,7 +22,7 @@ final class CrdVersionEntry {
 	/**
 	 * Return the entry of a model class.
 	 * @param model the model class, annotated with
-	 * {@link dev.kubereconciler.reconcile.KubernetesResource}
+	 * {@link dev.kubereconciler.model.ResourceCoordinates}
 	 * @param storage whether it is the version stored
 	 * @return the entry: name, served, storage, schema, subresources and printer columns
 	 * @throws IllegalArgumentException if a field has no structural schema

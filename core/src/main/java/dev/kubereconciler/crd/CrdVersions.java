@@ -12,7 +12,10 @@ import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.Categories;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ShortNames;
+import dev.kubereconciler.model.StorageVersion;
 
 /**
  * The model classes of one CRD's versions, checked to agree on what a CRD has once (kind,
@@ -27,12 +30,12 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * @param shortNames the short names any class gives, or none
  * @param categories the categories any class gives, or none
  */
-record CrdVersions(String name, KubernetesResource resource, List<Class<?>> models, Class<?> storage,
+record CrdVersions(String name, ResourceCoordinates resource, List<Class<?>> models, Class<?> storage,
 		List<String> shortNames, List<String> categories) {
 
 	/**
 	 * Group model classes by the CRD they declare a version of.
-	 * @param models the model classes, each annotated with {@link KubernetesResource}
+	 * @param models the model classes, each annotated with {@link ResourceCoordinates}
 	 * @return the classes of each CRD by its name, both in the order met, each class once
 	 * @throws IllegalArgumentException if a class is not annotated
 	 */
@@ -72,7 +75,7 @@ record CrdVersions(String name, KubernetesResource resource, List<Class<?>> mode
 		}
 		agree(classes, name, "kind", (type) -> resource(type).kind(), "the same kind, or each a plural of its own");
 		agree(classes, name, "scope", (type) -> resource(type).namespaced() ? "namespaced" : "cluster-scoped",
-				"the same @KubernetesResource(namespaced)");
+				"the same @ResourceCoordinates(namespaced)");
 		agree(classes, name, "short names", CrdVersions::shortNames,
 				"the same @ShortNames, or put @ShortNames on one of them only");
 		agree(classes, name, "categories", CrdVersions::categories,
@@ -84,7 +87,7 @@ record CrdVersions(String name, KubernetesResource resource, List<Class<?>> mode
 			if (sameVersion != null) {
 				throw new IllegalArgumentException(sameVersion.getName() + " and " + model.getName()
 						+ " both declare version " + version + " of the CRD " + name
-						+ ": give each class a version of its own in @KubernetesResource, or drop one of them");
+						+ ": give each class a version of its own in @ResourceCoordinates, or drop one of them");
 			}
 		}
 		List<Class<?>> ordered = new ArrayList<>(classes);
@@ -100,16 +103,16 @@ record CrdVersions(String name, KubernetesResource resource, List<Class<?>> mode
 	 * @return its annotation
 	 * @throws IllegalArgumentException if the class is not annotated
 	 */
-	static KubernetesResource resource(Class<?> model) {
-		KubernetesResource resource = model.getAnnotation(KubernetesResource.class);
+	static ResourceCoordinates resource(Class<?> model) {
+		ResourceCoordinates resource = model.getAnnotation(ResourceCoordinates.class);
 		if (resource == null) {
 			throw new IllegalArgumentException(model.getName() + " has no CRD to generate: annotate it with "
-					+ "@KubernetesResource(group, version, kind, plural)");
+					+ "@ResourceCoordinates(group, version, kind, plural)");
 		}
 		return resource;
 	}
 
-	static String name(KubernetesResource resource) {
+	static String name(ResourceCoordinates resource) {
 		return resource.plural() + "." + resource.group();
 	}
 

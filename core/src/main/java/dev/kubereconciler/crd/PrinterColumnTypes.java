@@ -8,6 +8,8 @@ import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.kubereconciler.model.PrinterColumn;
+
 /**
  * The type of a printer column: the one it gives, if the API server knows it, or else the
  * type of the field its path names, as {@code kubectl} formats and sorts a column by its

@@ -54,7 +54,7 @@ public final class Dependent<P extends KubernetesObject, R extends KubernetesObj
 
 	private final WhenUnwanted whenUnwanted;
 
-	private final @Nullable Readiness<R> readiness;
+	private final @Nullable ReadyPostcondition<R> readiness;
 
 	private final Duration readyTimeout;
 

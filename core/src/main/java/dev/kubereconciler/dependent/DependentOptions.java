@@ -16,7 +16,7 @@ import dev.kubereconciler.dependent.Dependent.WhenUnwanted;
 /**
  * The options of a {@link Dependent} beside its desired state, which a customizer sets
  * where the dependent is declared: {@code (options) -> options.dependsOn("config")
- * .readyWhen(Readiness.deploymentAvailable())}. Every option is optional.
+ * .readyWhen(ReadyPostcondition.deploymentAvailable())}. Every option is optional.
  *
  * @param <P> the primary type
  * @param <R> the dependent type
@@ -39,7 +39,7 @@ public final class DependentOptions<P extends KubernetesObject, R extends Kubern
 
 	WhenUnwanted whenUnwanted = WhenUnwanted.DELETE;
 
-	@Nullable Readiness<R> readiness;
+	@Nullable ReadyPostcondition<R> readiness;
 
 	Duration readyTimeout = Dependent.DEFAULT_READY_TIMEOUT;
 
@@ -95,10 +95,11 @@ public final class DependentOptions<P extends KubernetesObject, R extends Kubern
 	 * Check readiness after each apply; the dependents that depend on this one wait until
 	 * it is ready, and the primary is requeued meanwhile. Without one, an applied object
 	 * is ready at once.
-	 * @param readiness the readiness, such as {@link Readiness#deploymentAvailable()}
+	 * @param readiness the readiness, such as
+	 * {@link ReadyPostcondition#deploymentAvailable()}
 	 * @return these options
 	 */
-	public DependentOptions<P, R> readyWhen(Readiness<R> readiness) {
+	public DependentOptions<P, R> readyWhen(ReadyPostcondition<R> readiness) {
 		this.readiness = Objects.requireNonNull(readiness, "readiness must not be null");
 		return this;
 	}

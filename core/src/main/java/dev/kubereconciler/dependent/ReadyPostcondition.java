@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param <R> the dependent type
  */
 @FunctionalInterface
-public interface Readiness<R extends KubernetesObject> {
+public interface ReadyPostcondition<R extends KubernetesObject> {
 
 	/**
 	 * Return why the object is not ready yet.
@@ -35,7 +35,7 @@ public interface Readiness<R extends KubernetesObject> {
 	 * {@code "its endpoint"}
 	 * @return the readiness
 	 */
-	static <R extends KubernetesObject> Readiness<R> when(Predicate<? super R> ready, String waitingFor) {
+	static <R extends KubernetesObject> ReadyPostcondition<R> when(Predicate<? super R> ready, String waitingFor) {
 		Objects.requireNonNull(ready, "ready must not be null");
 		return (actual) -> ready.test(actual) ? null : "waiting for " + waitingFor;
 	}
@@ -46,7 +46,7 @@ public interface Readiness<R extends KubernetesObject> {
 	 * {@code kubectl rollout status} decides.
 	 * @return the readiness
 	 */
-	static Readiness<V1Deployment> deploymentAvailable() {
+	static ReadyPostcondition<V1Deployment> deploymentAvailable() {
 		return (deployment) -> {
 			int wanted = (deployment.getSpec() != null && deployment.getSpec().getReplicas() != null)
 					? deployment.getSpec().getReplicas() : 1;
@@ -73,7 +73,7 @@ public interface Readiness<R extends KubernetesObject> {
 	 * Job is never ready, and says so.
 	 * @return the readiness
 	 */
-	static Readiness<V1Job> jobComplete() {
+	static ReadyPostcondition<V1Job> jobComplete() {
 		return (job) -> {
 			if (job.getStatus() != null && job.getStatus().getConditions() != null) {
 				for (V1JobCondition condition : job.getStatus().getConditions()) {

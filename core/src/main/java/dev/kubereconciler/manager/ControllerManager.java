@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ThreadFactory;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -25,12 +25,12 @@ import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.context.ServedResources;
-import dev.kubereconciler.internal.controller.DefaultController;
-import dev.kubereconciler.internal.dependent.DependentsReconciler;
 import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.ShardDispatcher;
 import dev.kubereconciler.internal.controller.StandbyCaches;
 import dev.kubereconciler.internal.controller.Watchdog;
+import dev.kubereconciler.internal.controller.WorkQueueController;
+import dev.kubereconciler.internal.dependent.DependentsReconciler;
 import dev.kubereconciler.leaderelection.LeaderElectionRunner;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -67,7 +67,7 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
-	private final Map<String, DefaultController> controllers;
+	private final Map<String, WorkQueueController> controllers;
 
 	private final InformerCaches caches;
 
@@ -129,8 +129,8 @@ public final class ControllerManager implements ControllerRegistry {
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod, this.threadFactory);
 	}
 
-	private Map<String, DefaultController> createControllers(ManagerBuilder builder, ReconcilerBinder binder) {
-		Map<String, DefaultController> controllers = new LinkedHashMap<>();
+	private Map<String, WorkQueueController> createControllers(ManagerBuilder builder, ReconcilerBinder binder) {
+		Map<String, WorkQueueController> controllers = new LinkedHashMap<>();
 		// one limiter instance in several controllers, at any depth: share its rate, not
 		// its per-item backoff
 		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
@@ -144,7 +144,7 @@ public final class ControllerManager implements ControllerRegistry {
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
-			controllers.put(definition.name(), new DefaultController(definition, binder.bind(definition), this.gate,
+			controllers.put(definition.name(), new WorkQueueController(definition, binder.bind(definition), this.gate,
 					builder.listener, this.clock, this.threadFactory, builder.abandonGrace, builder.priorityQueue));
 		}
 		return controllers;
@@ -244,7 +244,7 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	private List<ControllerDefinition> definitions() {
-		return this.controllers.values().stream().map(DefaultController::definition).toList();
+		return this.controllers.values().stream().map(WorkQueueController::definition).toList();
 	}
 
 	@Override
@@ -310,13 +310,13 @@ public final class ControllerManager implements ControllerRegistry {
 			this.watchdog.start();
 			if (this.leaderElection == null) {
 				this.leader = true;
-				this.controllers.values().forEach(DefaultController::start);
+				this.controllers.values().forEach(WorkQueueController::start);
 				if (this.sharding != null) {
 					this.sharding.start();
 				}
 			}
 			else {
-				this.controllers.values().forEach(DefaultController::waitForLeadership);
+				this.controllers.values().forEach(WorkQueueController::waitForLeadership);
 				this.election = new LeaderElectionRunner(this.apiClient, this.leaderElection, this.threadFactory,
 						(termLasts) -> this.standbyCaches.prepareLeading(this.controllers.values(), termLasts),
 						this::startLeading, this::stopLeading);
@@ -328,7 +328,7 @@ public final class ControllerManager implements ControllerRegistry {
 	private void startLeading() {
 		logger.info("Became leader; starting {} controller(s)", this.controllers.size());
 		this.leader = true;
-		this.controllers.values().forEach(DefaultController::start);
+		this.controllers.values().forEach(WorkQueueController::start);
 	}
 
 	private void stopLeading() {
@@ -357,7 +357,7 @@ public final class ControllerManager implements ControllerRegistry {
 			// again, in case the logging system was reset since the start
 			InterruptLogs.quiet();
 			long deadline = this.clock.read() + this.shutdownTimeout.toNanos();
-			for (DefaultController controller : this.controllers.values()) {
+			for (WorkQueueController controller : this.controllers.values()) {
 				long remaining = Math.max(0, deadline - this.clock.read());
 				controller.stop(Duration.ofNanos(remaining));
 			}

@@ -74,7 +74,7 @@ final class ControllerMeterSet {
 
 	final Counter adds;
 
-	final DepthByPriority depthByPriority;
+	final DepthMeterSet depthByPriority;
 
 	final Counter retries;
 
@@ -109,7 +109,7 @@ final class ControllerMeterSet {
 				"Total number of reconcile errors caused by a write conflict (HTTP 409) per controller",
 				controllerTags);
 		gauges(registry, controllerTags, queueTags, controller);
-		this.depthByPriority = new DepthByPriority(registry, queueTags, controller);
+		this.depthByPriority = new DepthMeterSet(registry, queueTags, controller);
 		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
 		this.queueDuration = timer(registry, "workqueue.queue.duration",
 				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);
@@ -130,7 +130,7 @@ final class ControllerMeterSet {
 		this.controllerTags = controllerTags;
 		Controller current = controller.get();
 		if (current != null) {
-			current.definition().eventFilters().keySet().forEach(this::eventFilterDropped);
+			current.definition().updateFilters().keySet().forEach(this::updateFilterDropped);
 		}
 	}
 
@@ -145,15 +145,15 @@ final class ControllerMeterSet {
 				(dependent) -> new DependentMeterSet(this.registry, this.controllerTags, dependent));
 	}
 
-	private Counter eventFilterDropped(String filter) {
+	private Counter updateFilterDropped(String filter) {
 		return counter(this.registry, "kube.reconciler.event.filter.dropped",
 				"Total number of updates of primary objects that an event filter dropped, per controller and filter",
 				this.controllerTags.and("filter", filter));
 	}
 
-	void eventFiltered(String filter) {
+	void updateFiltered(String filter) {
 		// registered again only on the first drop of a filter the definition did not name
-		eventFilterDropped(filter).increment();
+		updateFilterDropped(filter).increment();
 	}
 
 	private static void registerBucket(MeterRegistry registry, String name, Controller controller) {
@@ -162,8 +162,8 @@ final class ControllerMeterSet {
 		TokenBucketRateLimiter<?> bucket = buckets.isEmpty() ? null : buckets.get(0);
 		// the manager's bucket owns limiter="manager"; a controller of that name must not
 		// shadow it
-		if (bucket != null && !TokenGauges.MANAGER_LIMITER.equals(name)) {
-			TokenGauges.tokens(registry, name, () -> bucket);
+		if (bucket != null && !TokenMeterSet.MANAGER_LIMITER.equals(name)) {
+			TokenMeterSet.tokens(registry, name, () -> bucket);
 		}
 	}
 

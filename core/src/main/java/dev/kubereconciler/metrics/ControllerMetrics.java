@@ -68,7 +68,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		TokenGauges.manager(registry, this.managerBucket);
+		TokenMeterSet.manager(registry, this.managerBucket);
 		synchronized (this.seen) {
 			this.registry = registry;
 			this.seen.forEach(this::meters);
@@ -108,10 +108,10 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 	}
 
 	@Override
-	public void eventFiltered(String controller, String filter) {
+	public void updateFiltered(String controller, String filter) {
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
-			meters.eventFiltered(filter);
+			meters.updateFiltered(filter);
 		}
 	}
 

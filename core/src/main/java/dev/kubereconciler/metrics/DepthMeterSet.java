@@ -19,7 +19,7 @@ import dev.kubereconciler.queue.Priorities;
  * {@value #EXCEEDED}, so that a reconciler that sets many priorities cannot blow up the
  * number of series.
  */
-final class DepthByPriority {
+final class DepthMeterSet {
 
 	/** controller-runtime's {@code maxRecommendedUniquePriorities}. */
 	static final int MAX_PRIORITIES = 25;
@@ -37,7 +37,7 @@ final class DepthByPriority {
 
 	private volatile boolean exceeded;
 
-	DepthByPriority(MeterRegistry registry, Tags tags, Supplier<Controller> controller) {
+	DepthMeterSet(MeterRegistry registry, Tags tags, Supplier<Controller> controller) {
 		this.registry = registry;
 		this.tags = tags;
 		this.controller = controller;

@@ -11,12 +11,12 @@ import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
  * The {@code ratelimiter_tokens} gauges: the manager bucket's and each controller
  * bucket's tokens, negative while callers have run into debt.
  */
-final class TokenGauges {
+final class TokenMeterSet {
 
 	/** The {@code limiter} label of the manager bucket. */
 	static final String MANAGER_LIMITER = "manager";
 
-	private TokenGauges() {
+	private TokenMeterSet() {
 	}
 
 	static void manager(MeterRegistry registry, Supplier<TokenBucketRateLimiter<?>> bucket) {

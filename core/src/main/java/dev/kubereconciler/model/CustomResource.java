@@ -1,4 +1,4 @@
-package dev.kubereconciler.reconcile;
+package dev.kubereconciler.model;
 
 import java.util.Objects;
 
@@ -6,13 +6,15 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.reconcile.ReconcileContext;
+
 /**
  * The base class of a custom resource's model: {@code apiVersion} and {@code kind} from
- * the class's {@link KubernetesResource}, {@code metadata}, a {@code spec} and a
+ * the class's {@link ResourceCoordinates}, {@code metadata}, a {@code spec} and a
  * {@code status}, with no list class to write.
  *
  * <pre class="code">
- * &#64;KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+ * &#64;ResourceCoordinates(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
  * public class Backup extends CustomResource&lt;BackupSpec, BackupStatus&gt; {
  * }
  * </pre>
@@ -26,14 +28,14 @@ import org.jspecify.annotations.Nullable;
  */
 public abstract class CustomResource<S, T> implements KubernetesObject {
 
-	private static final ClassValue<KubernetesResource> RESOURCES = new ClassValue<>() {
+	private static final ClassValue<ResourceCoordinates> RESOURCES = new ClassValue<>() {
 
 		@Override
-		protected KubernetesResource computeValue(Class<?> type) {
-			KubernetesResource resource = type.getAnnotation(KubernetesResource.class);
+		protected ResourceCoordinates computeValue(Class<?> type) {
+			ResourceCoordinates resource = type.getAnnotation(ResourceCoordinates.class);
 			if (resource == null) {
 				throw new IllegalStateException(type.getName() + " extends CustomResource but has no @"
-						+ KubernetesResource.class.getSimpleName() + ": annotate it with @KubernetesResource(group, "
+						+ ResourceCoordinates.class.getSimpleName() + ": annotate it with @ResourceCoordinates(group, "
 						+ "version, kind, plural), which gives its apiVersion and kind");
 			}
 			return resource;
@@ -53,11 +55,11 @@ public abstract class CustomResource<S, T> implements KubernetesObject {
 
 	/**
 	 * Create a resource whose {@code apiVersion} and {@code kind} are those of its
-	 * class's {@link KubernetesResource}.
-	 * @throws IllegalStateException if the class has no {@link KubernetesResource}
+	 * class's {@link ResourceCoordinates}.
+	 * @throws IllegalStateException if the class has no {@link ResourceCoordinates}
 	 */
 	protected CustomResource() {
-		KubernetesResource resource = RESOURCES.get(getClass());
+		ResourceCoordinates resource = RESOURCES.get(getClass());
 		this.apiVersion = resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version();
 		this.kind = resource.kind();
 	}

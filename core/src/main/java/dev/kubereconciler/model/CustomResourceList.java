@@ -1,4 +1,4 @@
-package dev.kubereconciler.reconcile;
+package dev.kubereconciler.model;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,21 +49,21 @@ public final class CustomResourceList<T extends KubernetesObject> implements Kub
 
 	/**
 	 * Return a client for the objects of a model with no list class of its own, at the
-	 * coordinates of its {@link KubernetesResource}. Its writes and single reads give
+	 * coordinates of its {@link ResourceCoordinates}. Its writes and single reads give
 	 * objects of the model; a list through it gives items client-java cannot type, so
 	 * read lists from the cache.
 	 * @param <T> the model type
-	 * @param type the model class, annotated with {@link KubernetesResource}
+	 * @param type the model class, annotated with {@link ResourceCoordinates}
 	 * @param apiClient the client
 	 * @return the API
-	 * @throws IllegalArgumentException if the class has no {@link KubernetesResource}
+	 * @throws IllegalArgumentException if the class has no {@link ResourceCoordinates}
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	public static <T extends KubernetesObject> GenericKubernetesApi<T, CustomResourceList<T>> api(Class<T> type,
 			ApiClient apiClient) {
-		KubernetesResource resource = type.getAnnotation(KubernetesResource.class);
+		ResourceCoordinates resource = type.getAnnotation(ResourceCoordinates.class);
 		if (resource == null) {
-			throw new IllegalArgumentException(type.getName() + " has no @KubernetesResource");
+			throw new IllegalArgumentException(type.getName() + " has no @ResourceCoordinates");
 		}
 		return new GenericKubernetesApi(type, CustomResourceList.class, resource.group(), resource.version(),
 				resource.plural(), apiClient);

@@ -1,4 +1,4 @@
-package dev.kubereconciler.crd;
+package dev.kubereconciler.model;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

@@ -1,4 +1,4 @@
-package dev.kubereconciler.reconcile;
+package dev.kubereconciler.model;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -13,7 +13,7 @@ import java.lang.annotation.Target;
  * registers it there on first use.
  *
  * <pre class="code">
- * &#64;KubernetesResource(group = "sample.kubereconciler.dev", version = "v1alpha1", kind = "Widget", plural = "widgets")
+ * &#64;ResourceCoordinates(group = "sample.kubereconciler.dev", version = "v1alpha1", kind = "Widget", plural = "widgets")
  * public class Widget implements KubernetesObject { ... }
  * </pre>
  *
@@ -26,7 +26,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
-public @interface KubernetesResource {
+public @interface ResourceCoordinates {
 
 	/**
 	 * The API group, such as {@code sample.kubereconciler.dev}; empty for the core group.

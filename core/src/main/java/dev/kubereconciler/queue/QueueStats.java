@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * @param <T> the type of item
  */
-public interface QueueGauges<T> {
+public interface QueueStats<T> {
 
 	/**
 	 * Return the number of keys ready to be taken, client-go's {@code workqueue_depth}.

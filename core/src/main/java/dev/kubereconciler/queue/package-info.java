@@ -1,7 +1,7 @@
 /**
  * What can be seen of a controller's work queue: the
  * {@link dev.kubereconciler.queue.QueueObserver} hooks of client-go's metrics provider,
- * the {@link dev.kubereconciler.queue.QueueGauges} read on demand, and the
+ * the {@link dev.kubereconciler.queue.QueueStats} read on demand, and the
  * {@link dev.kubereconciler.queue.Priorities} of the priority queue.
  *
  * <p>

@@ -5,6 +5,8 @@ import java.util.regex.Pattern;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
+import dev.kubereconciler.model.ResourceCoordinates;
+
 /**
  * Names Kubernetes objects in messages the one way the engine does everywhere: the kind,
  * then {@code namespace/name}, or only the name of a cluster-scoped object, as in
@@ -39,13 +41,13 @@ public final class KubernetesObjects {
 	}
 
 	/**
-	 * Return the kind of an object: its model's {@link KubernetesResource#kind()}, else
+	 * Return the kind of an object: its model's {@link ResourceCoordinates#kind()}, else
 	 * the kind it carries, else its class name without client-java's version prefix.
 	 * @param object the object
 	 * @return the kind
 	 */
 	public static String kind(KubernetesObject object) {
-		KubernetesResource resource = object.getClass().getAnnotation(KubernetesResource.class);
+		ResourceCoordinates resource = object.getClass().getAnnotation(ResourceCoordinates.class);
 		if (resource != null) {
 			return resource.kind();
 		}

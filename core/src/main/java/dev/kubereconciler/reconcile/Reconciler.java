@@ -103,17 +103,17 @@ public @interface Reconciler {
 	 * Built-in filters that updates of the primary type must all pass to reconcile;
 	 * creates and deletes always pass.
 	 * {@code kube-reconciler.controllers.<name>.event-filters} replaces these and
-	 * {@link #eventFilterBeans()} together.
+	 * {@link #updateFilterBeans()} together.
 	 * @return the filters, none by default
 	 */
-	EventFilter[] eventFilters() default {};
+	UpdateFilter[] updateFilters() default {};
 
 	/**
-	 * Names of {@link EventPredicate} beans that updates of the primary type must also
+	 * Names of {@link UpdatePredicate} beans that updates of the primary type must also
 	 * pass.
 	 * @return the bean names
 	 */
-	String[] eventFilterBeans() default {};
+	String[] updateFilterBeans() default {};
 
 	/**
 	 * Mapped watches: other types whose changes reconcile the keys a

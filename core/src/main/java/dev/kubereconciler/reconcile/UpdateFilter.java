@@ -9,11 +9,11 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The built-in event filters, controller-runtime's predicates of {@code pkg/predicate}.
+ * The built-in update filters, controller-runtime's predicates of {@code pkg/predicate}.
  * Each lets an update of a primary object through only when something it looks at
  * changed; creates and deletes always pass.
  */
-public enum EventFilter implements EventPredicate {
+public enum UpdateFilter implements UpdatePredicate {
 
 	/**
 	 * Pass updates that changed {@code metadata.generation}. The API server raises the
@@ -84,8 +84,8 @@ public enum EventFilter implements EventPredicate {
 	 * @param label the label, such as {@code generation-changed}
 	 * @return the filter, or {@code null} if no built-in filter has that label
 	 */
-	public static @Nullable EventFilter fromLabel(String label) {
-		for (EventFilter filter : values()) {
+	public static @Nullable UpdateFilter fromLabel(String label) {
+		for (UpdateFilter filter : values()) {
 			if (filter.label().equals(label)) {
 				return filter;
 			}

@@ -3,16 +3,16 @@ package dev.kubereconciler.reconcile;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Decides whether an update of a primary object reconciles it: a custom event filter, as
+ * Decides whether an update of a primary object reconciles it: a custom update filter, as
  * controller-runtime's {@code predicate.Funcs.UpdateFunc}.
  *
  * <p>
  * Filters see updates only: creates and deletes always reconcile, as with the built-in
- * {@link EventFilter filters}. An update also passes when the filter throws, because a
+ * {@link UpdateFilter filters}. An update also passes when the filter throws, because a
  * lost event is worse than a spare reconcile.
  */
 @FunctionalInterface
-public interface EventPredicate {
+public interface UpdatePredicate {
 
 	/**
 	 * Return whether an update reconciles the object.

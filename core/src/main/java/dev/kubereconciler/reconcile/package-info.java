@@ -3,9 +3,8 @@
  * {@link dev.kubereconciler.reconcile.Request},
  * {@link dev.kubereconciler.reconcile.Result}, the
  * {@link dev.kubereconciler.reconcile.ReconcileContext} it reads and writes through, the
- * reconcile function types, event filters, mapped watches, the terminal error, and the
- * base class of custom resource models
- * ({@link dev.kubereconciler.reconcile.CustomResource}).
+ * reconcile function types, update filters, mapped watches and the terminal error; custom
+ * resource models are in {@code dev.kubereconciler.model}.
  *
  * <p>
  * Public API: all of it.

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
 import dev.kubereconciler.webhook.admission.AdmissionOperation;
 import dev.kubereconciler.webhook.admission.AdmissionValidator;
@@ -249,10 +249,10 @@ public final class Webhooks {
 		}
 
 		private static ResourceType customResource(Class<?> type, Object converter) {
-			if (type.getAnnotation(KubernetesResource.class) == null) {
+			if (type.getAnnotation(ResourceCoordinates.class) == null) {
 				throw new IllegalArgumentException(converter.getClass().getName() + " converts " + type.getName()
 						+ ", which is no custom resource: only the versions of a CRD, annotated with "
-						+ "@KubernetesResource, are converted by webhook");
+						+ "@ResourceCoordinates, are converted by webhook");
 			}
 			return ResourceType.of(type);
 		}

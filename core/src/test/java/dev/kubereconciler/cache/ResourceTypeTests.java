@@ -18,9 +18,9 @@ import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.ModelMapper;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.CustomResourceList;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.CustomResourceList;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -118,17 +118,17 @@ class ResourceTypeTests {
 	@Test
 	void unknownCustomResourceFailsWithTheTwoWaysToDeclareIt() {
 		assertThatIllegalArgumentException().isThrownBy(() -> ResourceType.of(Unknown.class))
-			.withMessageContaining("@KubernetesResource")
+			.withMessageContaining("@ResourceCoordinates")
 			.withMessageContaining("ModelMapper.addModelMap");
 	}
 
-	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1beta1", kind = "Gadget",
+	@ResourceCoordinates(group = "example.kubereconciler.dev", version = "v1beta1", kind = "Gadget",
 			plural = "gadgetries")
 	static class Gadget extends Unknown {
 
 	}
 
-	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1", kind = "Backup", plural = "backups")
+	@ResourceCoordinates(group = "example.kubereconciler.dev", version = "v1", kind = "Backup", plural = "backups")
 	static class Backup extends CustomResource<String, String> {
 
 	}

@@ -14,22 +14,22 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.DelaySource;
-import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.DelayScheduler;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Tests for {@link DefaultController}'s outcome handling: one test per row of
+ * Tests for {@link WorkQueueController}'s outcome handling: one test per row of
  * controller-runtime's reconcileHandler table, with real worker threads.
  */
 class ControllerOutcomeTests {
@@ -54,7 +54,7 @@ class ControllerOutcomeTests {
 
 	private final DelayScheduler system = DelayScheduler.of(this.executor);
 
-	private DefaultController controller;
+	private WorkQueueController controller;
 
 	@AfterEach
 	void stop() {
@@ -64,7 +64,7 @@ class ControllerOutcomeTests {
 		this.executor.shutdownNow();
 	}
 
-	private DefaultController start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
+	private WorkQueueController start(ReconcileFunction reconciler, DelayScheduler scheduler, Duration timeout) {
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("test")
 			.rateLimiter(this.limiter)
@@ -111,7 +111,7 @@ class ControllerOutcomeTests {
 	void requeueAfterForgetsBackoffAndWaitsExactly() {
 		ManualClock scheduler = new ManualClock();
 		AtomicInteger calls = new AtomicInteger();
-		DefaultController controller = start((request) -> (calls.incrementAndGet() == 1)
+		WorkQueueController controller = start((request) -> (calls.incrementAndGet() == 1)
 				? Result.requeueAfter(Duration.ofMillis(20)) : Result.done(), scheduler, Duration.ZERO);
 		controller.enqueue(KEY);
 		await().until(() -> this.outcomes.contains(ReconcileOutcome.REQUEUE_AFTER));
@@ -129,7 +129,7 @@ class ControllerOutcomeTests {
 	@Test
 	void requeueAfterKeepsThePriorityTheKeyWasTakenWith() {
 		ManualClock scheduler = new ManualClock();
-		DefaultController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)), scheduler,
+		WorkQueueController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)), scheduler,
 				Duration.ZERO);
 		controller.add(KEY, Priorities.LOW);
 		await().until(() -> controller.queue().waiting() == 1);
@@ -141,7 +141,7 @@ class ControllerOutcomeTests {
 	@Test
 	void resultWithPrioritySetsThePriorityOfTheRequeue() {
 		ManualClock scheduler = new ManualClock();
-		DefaultController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)).withPriority(5),
+		WorkQueueController controller = start((request) -> Result.requeueAfter(Duration.ofMillis(20)).withPriority(5),
 				scheduler, Duration.ZERO);
 		controller.add(KEY, Priorities.LOW);
 		await().until(() -> controller.queue().waiting() == 1);
@@ -152,8 +152,8 @@ class ControllerOutcomeTests {
 
 	@Test
 	void rateLimitedRetryKeepsThePriorityTheKeyWasTakenWith() {
-		AtomicReference<DefaultController> started = new AtomicReference<>();
-		DefaultController controller = start((request) -> {
+		AtomicReference<WorkQueueController> started = new AtomicReference<>();
+		WorkQueueController controller = start((request) -> {
 			// paused before the retry is added, so that the retry stays in the queue
 			started.get().pause();
 			throw new IllegalStateException("boom");
@@ -240,7 +240,7 @@ class ControllerOutcomeTests {
 		ManualClock ticker = scheduler;
 		CountDownLatch started = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		DefaultController controller = start((request) -> {
+		WorkQueueController controller = start((request) -> {
 			if (calls.incrementAndGet() == 1) {
 				started.countDown();
 				new CountDownLatch(1).await();
@@ -265,7 +265,7 @@ class ControllerOutcomeTests {
 		ManualClock ticker = scheduler;
 		CountDownLatch release = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		DefaultController controller = start((request) -> {
+		WorkQueueController controller = start((request) -> {
 			if (calls.incrementAndGet() == 1) {
 				while (release.getCount() > 0) {
 					try {

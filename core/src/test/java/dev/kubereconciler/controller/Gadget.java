@@ -16,7 +16,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.awaitility.Awaitility.await;
 
@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
  * {@code metadata.generation} moves on spec changes only: a spec with a color, and a
  * status with the color seen, a counter and conditions (and any other field).
  */
-@KubernetesResource(group = Gadget.GROUP, version = Gadget.VERSION, kind = "Gadget", plural = Gadget.PLURAL)
+@ResourceCoordinates(group = Gadget.GROUP, version = Gadget.VERSION, kind = "Gadget", plural = Gadget.PLURAL)
 public class Gadget extends TestResource<V1ObjectMeta> implements KubernetesObject {
 
 	static final String GROUP = "test.kubereconciler.dev";

@@ -10,13 +10,13 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.internal.controller.DefaultController;
-import dev.kubereconciler.time.ManualClock;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -32,7 +32,7 @@ class ManagerGateDefectTests {
 
 	private final List<Request> reconciled = new CopyOnWriteArrayList<>();
 
-	private final List<DefaultController> controllers = new ArrayList<>();
+	private final List<WorkQueueController> controllers = new ArrayList<>();
 
 	@AfterEach
 	void stop() {
@@ -75,7 +75,7 @@ class ManagerGateDefectTests {
 	void keysRefusedByMaxWaitLeaveNoDebtWhateverTheInterleavingOfWorkers() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofMillis(100));
-		DefaultController controller = start(gate, 8);
+		WorkQueueController controller = start(gate, 8);
 		int keys = 20;
 		for (int i = 0; i < keys; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
@@ -92,7 +92,7 @@ class ManagerGateDefectTests {
 	void workersInterruptedAtTheGateByStopGiveAllTheirTokensBack() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
-		DefaultController controller = start(gate, 6);
+		WorkQueueController controller = start(gate, 6);
 		for (int i = 0; i < 6; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
@@ -109,7 +109,7 @@ class ManagerGateDefectTests {
 	void workerWokenAtTheGateAfterStopBeganDoesNotReconcile() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
-		DefaultController controller = start(gate, 1);
+		WorkQueueController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> this.reconciled.size() == 1 && this.clock.sleeping() == 1);
@@ -128,7 +128,7 @@ class ManagerGateDefectTests {
 	void maxWaitOfCenturiesMeansNoLimitAndKeepsTheWorker() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.clock);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofDays(365L * 300));
-		DefaultController controller = start(gate, 1);
+		WorkQueueController controller = start(gate, 1);
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> this.reconciled.size() == 1 && this.clock.sleeping() == 1);
@@ -138,7 +138,7 @@ class ManagerGateDefectTests {
 		assertThat(gate.withinMaxWait(Long.MAX_VALUE)).isTrue();
 	}
 
-	private DefaultController start(ManagerGate gate, int workers) {
+	private WorkQueueController start(ManagerGate gate, int workers) {
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("gated")
 			.maxConcurrentReconciles(workers)
@@ -148,7 +148,7 @@ class ManagerGateDefectTests {
 				this.reconciled.add(request);
 				return Result.done();
 			});
-		DefaultController controller = StandaloneController.build(definition, this.clock, gate,
+		WorkQueueController controller = StandaloneController.build(definition, this.clock, gate,
 				ControllerListener.NONE);
 		controller.start();
 		this.controllers.add(controller);

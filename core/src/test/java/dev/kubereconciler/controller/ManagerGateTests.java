@@ -12,15 +12,15 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.queue.QueueObserver;
-import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
@@ -40,7 +40,7 @@ class ManagerGateTests {
 
 	private final List<String> order = java.util.Collections.synchronizedList(new ArrayList<>());
 
-	private final List<DefaultController> controllers = new ArrayList<>();
+	private final List<WorkQueueController> controllers = new ArrayList<>();
 
 	private final ControllerListener listener = new ControllerListener() {
 
@@ -63,7 +63,7 @@ class ManagerGateTests {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(5, 5, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null);
 		for (String name : List.of("a", "b", "c")) {
-			DefaultController controller = start(name, gate, (request) -> Result.done());
+			WorkQueueController controller = start(name, gate, (request) -> Result.done());
 			for (int i = 0; i < 20; i++) {
 				controller.enqueue(new Request("ns", name + "-" + i));
 			}
@@ -100,7 +100,7 @@ class ManagerGateTests {
 	void causesOutsideThePolicyPassWithoutTakingTokens() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(Trigger.RETRY), null);
-		DefaultController controller = start("a", gate, (request) -> Result.done());
+		WorkQueueController controller = start("a", gate, (request) -> Result.done());
 		for (int i = 0; i < 10; i++) {
 			controller.enqueue(new Request("ns", "key-" + i));
 		}
@@ -114,7 +114,7 @@ class ManagerGateTests {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, EnumSet.of(Trigger.REQUEUE_AFTER), null);
 		AtomicInteger calls = new AtomicInteger();
-		DefaultController controller = start("a", gate, (request) -> (calls.incrementAndGet() <= 2)
+		WorkQueueController controller = start("a", gate, (request) -> (calls.incrementAndGet() <= 2)
 				? Result.requeueAfter(Duration.ofMillis(100)) : Result.done());
 		controller.enqueue(new Request("ns", "key"));
 		await().until(() -> admitted("a") == 1);
@@ -137,7 +137,7 @@ class ManagerGateTests {
 	void keyThatWouldWaitPastMaxWaitGivesItsTokenBackAndWaitsInTheQueue() {
 		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(1, 1, this.scheduler);
 		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), Duration.ofMillis(500));
-		DefaultController controller = start("a", gate, (request) -> Result.done());
+		WorkQueueController controller = start("a", gate, (request) -> Result.done());
 		controller.enqueue(new Request("ns", "first"));
 		controller.enqueue(new Request("ns", "second"));
 		await().until(() -> admitted("a") == 1 && controller.queue().waiting() == 1);
@@ -177,7 +177,7 @@ class ManagerGateTests {
 			}
 
 		};
-		DefaultController controller = StandaloneController.build(definition, this.scheduler, gate, listener);
+		WorkQueueController controller = StandaloneController.build(definition, this.scheduler, gate, listener);
 		controller.start();
 		this.controllers.add(controller);
 		controller.enqueue(new Request("ns", "first"));
@@ -189,13 +189,13 @@ class ManagerGateTests {
 		assertThat(worked).containsExactly(0L, 0L);
 	}
 
-	private DefaultController start(String name, ManagerGate gate, ReconcileFunction reconciler) {
+	private WorkQueueController start(String name, ManagerGate gate, ReconcileFunction reconciler) {
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named(name)
 			.rateLimiter(RateLimiters.none())
 			.reconcileTimeout(Duration.ZERO)
 			.reconcile(reconciler);
-		DefaultController controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
+		WorkQueueController controller = StandaloneController.build(definition, this.scheduler, gate, this.listener);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

@@ -5,8 +5,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.reconcile.Result;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +25,7 @@ class ReconcileLogicTests {
 				.reconcile((object, context) -> Result.done()))
 			.withMessageContaining(FieldOnlyStatus.class.getName() + " has a status field but no public getStatus()")
 			.withMessageContaining("add a public getStatus() to FieldOnlyStatus")
-			.withMessageContaining("extend dev.kubereconciler.reconcile.CustomResource");
+			.withMessageContaining("extend dev.kubereconciler.model.CustomResource");
 		assertThatIllegalArgumentException().isThrownBy(() -> ControllerDefinition.builder(FieldOnlyStatus.class)
 			.reconcileRequests((request, context) -> Result.done()));
 	}
@@ -80,7 +80,7 @@ class ReconcileLogicTests {
 
 	}
 
-	@KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+	@ResourceCoordinates(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
 	static class Backup extends CustomResource<String, String> {
 
 	}

@@ -13,7 +13,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.awaitility.Awaitility.await;
 
@@ -21,7 +21,7 @@ import static org.awaitility.Awaitility.await;
  * A custom resource for tests whose CRD serves the {@code /status} subresource or not, as
  * the test installs it: a spec with a color and a status with the color seen.
  */
-@KubernetesResource(group = Sprocket.GROUP, version = Sprocket.VERSION, kind = "Sprocket", plural = Sprocket.PLURAL)
+@ResourceCoordinates(group = Sprocket.GROUP, version = Sprocket.VERSION, kind = "Sprocket", plural = Sprocket.PLURAL)
 public class Sprocket extends TestResource<V1ObjectMeta> implements KubernetesObject {
 
 	static final String GROUP = "test.kubereconciler.dev";

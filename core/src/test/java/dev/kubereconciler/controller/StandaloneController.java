@@ -4,7 +4,7 @@ import java.time.Duration;
 
 import io.kubernetes.client.openapi.ApiClient;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
 import dev.kubereconciler.time.DelayScheduler;
@@ -38,13 +38,13 @@ public final class StandaloneController {
 	 * @param listener the listener
 	 * @return the controller, not started
 	 */
-	public static DefaultController build(ControllerDefinition definition, DelayScheduler clock, ManagerGate gate,
+	public static WorkQueueController build(ControllerDefinition definition, DelayScheduler clock, ManagerGate gate,
 			ControllerListener listener) {
 		ManagerBuilder builder = manager(clock).listener(listener).controller(definition);
 		if (gate != null) {
 			builder.gate(gate);
 		}
-		return (DefaultController) builder.build().controller(definition.name());
+		return (WorkQueueController) builder.build().controller(definition.name());
 	}
 
 }

@@ -11,12 +11,12 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.internal.controller.DefaultController;
-import dev.kubereconciler.time.ManualClock;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,7 +36,7 @@ class WorkerDefectTests {
 
 	private final ConcurrentLinkedQueue<ReconcileOutcome> outcomes = new ConcurrentLinkedQueue<>();
 
-	private final List<DefaultController> controllers = new CopyOnWriteArrayList<>();
+	private final List<WorkQueueController> controllers = new CopyOnWriteArrayList<>();
 
 	@AfterEach
 	void stop() {
@@ -45,7 +45,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatReturnsRequeueAfterWaitsExactlyThatLong() {
-		DefaultController controller = timeOutOnce(() -> Result.requeueAfter(Duration.ofHours(1)));
+		WorkQueueController controller = timeOutOnce(() -> Result.requeueAfter(Duration.ofHours(1)));
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 		await().until(() -> controller.queue().waiting() == 1);
 		this.clock.advance(Duration.ofHours(1).minusNanos(1));
@@ -55,7 +55,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatReturnsDoneIsForgotten() {
-		DefaultController controller = timeOutOnce(Result::done);
+		WorkQueueController controller = timeOutOnce(Result::done);
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
 		assertThat(controller.queue().waiting()).isZero();
 		assertThat(controller.queue().depth()).isZero();
@@ -63,7 +63,7 @@ class WorkerDefectTests {
 
 	@Test
 	void timedOutReconcileThatFailsTerminallyIsNotRetried() {
-		DefaultController controller = timeOutOnce(() -> {
+		WorkQueueController controller = timeOutOnce(() -> {
 			throw new TerminalReconcileException("gave up");
 		});
 		assertThat(this.limiter.calls).containsExactly("forget default/a");
@@ -85,7 +85,7 @@ class WorkerDefectTests {
 			}
 
 		};
-		DefaultController controller = start((request) -> {
+		WorkQueueController controller = start((request) -> {
 			reconciled.add(request);
 			return Result.done();
 		}, Duration.ZERO, listener);
@@ -97,9 +97,9 @@ class WorkerDefectTests {
 		assertThat(this.limiter.calls).containsExactly("when default/a", "forget default/a", "forget default/b");
 	}
 
-	private DefaultController timeOutOnce(AfterInterrupt afterInterrupt) {
+	private WorkQueueController timeOutOnce(AfterInterrupt afterInterrupt) {
 		CountDownLatch started = new CountDownLatch(1);
-		DefaultController controller = start((request) -> {
+		WorkQueueController controller = start((request) -> {
 			started.countDown();
 			try {
 				new CountDownLatch(1).await();
@@ -118,13 +118,13 @@ class WorkerDefectTests {
 		return controller;
 	}
 
-	private DefaultController start(ReconcileFunction reconciler, Duration timeout, ControllerListener listener) {
+	private WorkQueueController start(ReconcileFunction reconciler, Duration timeout, ControllerListener listener) {
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("test")
 			.rateLimiter(this.limiter)
 			.reconcileTimeout(timeout)
 			.reconcile(reconciler);
-		DefaultController controller = StandaloneController.build(definition, this.clock, null, listener);
+		WorkQueueController controller = StandaloneController.build(definition, this.clock, null, listener);
 		controller.start();
 		this.controllers.add(controller);
 		return controller;

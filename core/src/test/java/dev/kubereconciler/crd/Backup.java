@@ -16,13 +16,21 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.Categories;
+import dev.kubereconciler.model.Default;
+import dev.kubereconciler.model.Description;
+import dev.kubereconciler.model.PreserveUnknownFields;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ScaleSubresource;
+import dev.kubereconciler.model.ShortNames;
+import dev.kubereconciler.model.ValidationRule;
 
 /**
  * A representative custom resource model on a generic base: every feature of the CRD
  * generator once, and the golden file {@code backups.crd.kubereconciler.dev.yaml}.
  */
-@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Backup", plural = "backups")
+@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Backup", plural = "backups")
 @Description("A scheduled backup of a database.")
 @ShortNames("bk")
 @Categories({ "all", "databases" })

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -105,7 +105,7 @@ class CrdFieldKindsTests {
 		assertThat(actual).isEqualTo(JSON.readTree(expected));
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "WithOptional",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "WithOptional",
 			plural = "withoptionals")
 	static class WithOptional extends GenericResource<OptionalSpec, Void> {
 
@@ -115,7 +115,8 @@ class CrdFieldKindsTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "WithInstant", plural = "withinstants")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "WithInstant",
+			plural = "withinstants")
 	static class WithInstant extends GenericResource<InstantSpec, Void> {
 
 	}
@@ -124,7 +125,7 @@ class CrdFieldKindsTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "WithLocalDateTime",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "WithLocalDateTime",
 			plural = "withlocaldatetimes")
 	static class WithLocalDateTime extends GenericResource<Void, LocalDateTimeSpec> {
 
@@ -134,7 +135,7 @@ class CrdFieldKindsTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "WithDurations",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "WithDurations",
 			plural = "withdurations")
 	static class WithDurations extends GenericResource<DurationsSpec, Void> {
 
@@ -144,7 +145,7 @@ class CrdFieldKindsTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "WithThreads", plural = "withthreads")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "WithThreads", plural = "withthreads")
 	static class WithThreads extends GenericResource<ThreadsSpec, Void> {
 
 	}

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.Default;
+import dev.kubereconciler.model.PreserveUnknownFields;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ValidationRule;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -172,7 +175,7 @@ class CrdGeneratorTests {
 	void aClassWithoutKubernetesResourceIsRefusedWithTheFix() {
 		assertThatIllegalArgumentException().isThrownBy(() -> this.generator.yaml(String.class))
 			.withMessage("java.lang.String has no CRD to generate: annotate it with "
-					+ "@KubernetesResource(group, version, kind, plural)");
+					+ "@ResourceCoordinates(group, version, kind, plural)");
 	}
 
 	@Test
@@ -206,7 +209,7 @@ class CrdGeneratorTests {
 	/**
 	 * A hand-written, cluster-scoped model without a status.
 	 */
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Snapshot", plural = "snapshots",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Snapshot", plural = "snapshots",
 			namespaced = false)
 	static class Snapshot implements KubernetesObject {
 
@@ -236,7 +239,7 @@ class CrdGeneratorTests {
 	/**
 	 * The same CRD, on the generic base with no status.
 	 */
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Snapshot", plural = "snapshots",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Snapshot", plural = "snapshots",
 			namespaced = false)
 	static class GenericSnapshot extends GenericResource<SnapshotSpec, Void> {
 
@@ -247,7 +250,7 @@ class CrdGeneratorTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Untyped", plural = "untypeds")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Untyped", plural = "untypeds")
 	static class Untyped extends GenericResource<UntypedSpec, Void> {
 
 	}
@@ -256,7 +259,7 @@ class CrdGeneratorTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "BadDefault", plural = "baddefaults")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "BadDefault", plural = "baddefaults")
 	static class BadDefault extends GenericResource<BadDefaultSpec, Void> {
 
 	}
@@ -265,7 +268,7 @@ class CrdGeneratorTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Recursive", plural = "recursives")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Recursive", plural = "recursives")
 	static class Recursive extends GenericResource<Node, Void> {
 
 	}

@@ -18,7 +18,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.kubereconciler.crd.CrdFiles.Crd;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ShortNames;
+import dev.kubereconciler.model.StorageVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -125,7 +128,7 @@ class MultiVersionCrdTests {
 			.isThrownBy(() -> this.generator.yaml(List.of(DatabaseV1.class, ClusterDatabaseV2.class)))
 			.withMessageContaining(
 					"(scope namespaced) and " + ClusterDatabaseV2.class.getName() + " (scope cluster-scoped)")
-			.withMessageEndingWith("give both the same @KubernetesResource(namespaced)");
+			.withMessageEndingWith("give both the same @ResourceCoordinates(namespaced)");
 	}
 
 	@Test
@@ -146,7 +149,7 @@ class MultiVersionCrdTests {
 			.isThrownBy(() -> this.generator.yaml(List.of(DatabaseV1.class, AnotherDatabaseV1.class)))
 			.withMessage(DatabaseV1.class.getName() + " and " + AnotherDatabaseV1.class.getName()
 					+ " both declare version v1 of the CRD " + NAME
-					+ ": give each class a version of its own in @KubernetesResource, or drop one of them");
+					+ ": give each class a version of its own in @ResourceCoordinates, or drop one of them");
 	}
 
 	@Test
@@ -269,19 +272,20 @@ class MultiVersionCrdTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Database",
+			plural = "databases")
 	@PrinterColumn(name = "Size", jsonPath = ".spec.size")
 	static class DatabaseV1alpha1 extends GenericResource<AlphaSpec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1beta1", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1beta1", kind = "Database", plural = "databases")
 	@ShortNames("db")
 	static class DatabaseV1beta1 extends GenericResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Database", plural = "databases")
 	@StorageVersion
 	@ShortNames("db")
 	@PrinterColumn(name = "Replicas", type = "integer", jsonPath = ".spec.replicas")
@@ -289,35 +293,36 @@ class MultiVersionCrdTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1alpha1", kind = "Database",
+			plural = "databases")
 	@StorageVersion
 	static class StoredDatabaseV1alpha1 extends GenericResource<AlphaSpec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases")
 	@StorageVersion
 	static class StoredDatabaseV2 extends GenericResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Database", plural = "databases")
 	static class AnotherDatabaseV1 extends GenericResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v2", kind = "Datastore", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v2", kind = "Datastore", plural = "databases")
 	static class OtherKindV2 extends GenericResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases",
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases",
 			namespaced = false)
 	static class ClusterDatabaseV2 extends GenericResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v2", kind = "Database", plural = "databases")
 	@ShortNames("dbs")
 	static class RenamedV2 extends GenericResource<Spec, Void> {
 

@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -67,20 +68,20 @@ class PrinterColumnTypeTests {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Filtered", plural = "filtereds")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Filtered", plural = "filtereds")
 	@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
 	@PrinterColumn(name = "Generation", jsonPath = ".metadata.generation")
 	static class Filtered extends GenericResource<SizeSpec, Conditions> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "BadType", plural = "badtypes")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "BadType", plural = "badtypes")
 	@PrinterColumn(name = "Size", jsonPath = ".spec.size", type = "int")
 	static class BadType extends GenericResource<SizeSpec, Void> {
 
 	}
 
-	@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Misspelled", plural = "misspelleds")
+	@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Misspelled", plural = "misspelleds")
 	@PrinterColumn(name = "Size", jsonPath = ".spec.sise")
 	static class Misspelled extends GenericResource<SizeSpec, Void> {
 

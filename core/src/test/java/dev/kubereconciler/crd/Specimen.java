@@ -10,15 +10,16 @@ import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * A custom resource with a field of every kind the CRD generator supports, and a printer
  * column of every type, none of which names its type; the API server must store an object
  * of it unchanged.
  */
-@KubernetesResource(group = "crd.kubereconciler.dev", version = "v1", kind = "Specimen", plural = "specimens")
+@ResourceCoordinates(group = "crd.kubereconciler.dev", version = "v1", kind = "Specimen", plural = "specimens")
 @PrinterColumn(name = "Count", jsonPath = ".spec.count")
 @PrinterColumn(name = "Total", jsonPath = ".spec.total")
 @PrinterColumn(name = "Ratio", jsonPath = ".spec.ratio")

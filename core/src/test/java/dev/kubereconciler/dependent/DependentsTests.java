@@ -96,7 +96,7 @@ class DependentsTests {
 
 	@Test
 	void aDeploymentIsReadyOnceItsControllerObservedItAndEveryReplicaIsUpdatedAndAvailable() {
-		Readiness<V1Deployment> readiness = Readiness.deploymentAvailable();
+		ReadyPostcondition<V1Deployment> readiness = ReadyPostcondition.deploymentAvailable();
 		V1Deployment deployment = new V1Deployment().metadata(new V1ObjectMeta().generation(2L))
 			.spec(new V1DeploymentSpec().replicas(3));
 		assertThat(readiness.notReady(deployment)).isEqualTo("its rollout is not observed yet");
@@ -112,7 +112,7 @@ class DependentsTests {
 
 	@Test
 	void aJobIsReadyOnceCompleteAndAFailedJobSaysSo() {
-		Readiness<V1Job> readiness = Readiness.jobComplete();
+		ReadyPostcondition<V1Job> readiness = ReadyPostcondition.jobComplete();
 		V1Job job = new V1Job().metadata(new V1ObjectMeta());
 		assertThat(readiness.notReady(job)).isEqualTo("the Job has not completed");
 		job.status(new V1JobStatus()
@@ -124,7 +124,7 @@ class DependentsTests {
 
 	@Test
 	void aPredicateSaysWhatTheObjectWaitsFor() {
-		Readiness<V1ConfigMap> readiness = Readiness
+		ReadyPostcondition<V1ConfigMap> readiness = ReadyPostcondition
 			.when((configMap) -> configMap.getData() != null && configMap.getData().containsKey("a"), "its data");
 		assertThat(readiness.notReady(new V1ConfigMap())).isEqualTo("waiting for its data");
 		assertThat(readiness.notReady(new V1ConfigMap().data(Map.of("a", "b")))).isNull();

@@ -20,8 +20,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerDefinitionBuilder;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.internal.controller.DefaultController;
-import dev.kubereconciler.time.ManualClock;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
@@ -30,6 +29,7 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.with;
@@ -45,9 +45,9 @@ class ControllerMetricsTests {
 
 	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-	private final Map<String, DefaultController> controllers = new ConcurrentHashMap<>();
+	private final Map<String, WorkQueueController> controllers = new ConcurrentHashMap<>();
 
-	private final List<DefaultController> started = new ArrayList<>();
+	private final List<WorkQueueController> started = new ArrayList<>();
 
 	private TokenBucketRateLimiter<Object> managerBucket = RateLimiters.bucket(Double.POSITIVE_INFINITY, 1);
 
@@ -142,7 +142,7 @@ class ControllerMetricsTests {
 	void eachOutcomeIsCountedUnderControllerRuntimesResultLabel() {
 		this.metrics.bindTo(this.registry);
 		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-		DefaultController controller = start(definition("cm", (request) -> {
+		WorkQueueController controller = start(definition("cm", (request) -> {
 			if (attempts.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet() > 1) {
 				return Result.done();
 			}
@@ -190,7 +190,7 @@ class ControllerMetricsTests {
 	void limiterDelaysAreExactAndAttributedToTheLimiterThatDecidedThem() {
 		this.metrics.bindTo(this.registry);
 		Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
-		DefaultController controller = start(definition("cm", (request) -> {
+		WorkQueueController controller = start(definition("cm", (request) -> {
 			if (attempts.computeIfAbsent(request.name(), (name) -> new AtomicInteger()).incrementAndGet() == 1) {
 				throw new IllegalStateException("first attempt fails");
 			}
@@ -229,7 +229,7 @@ class ControllerMetricsTests {
 		this.managerBucket = RateLimiters.bucket(10, 1, this.scheduler);
 		ManualClock sleeper = this.scheduler;
 		this.metrics.bindTo(this.registry);
-		DefaultController controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
+		WorkQueueController controller = start(definition("cm", (request) -> Result.done()).maxConcurrentReconciles(3),
 				new ManagerGate(this.managerBucket, Trigger.queued(), null));
 		for (String name : List.of("a", "b", "c")) {
 			controller.enqueue(new Request("ns", name));
@@ -252,7 +252,7 @@ class ControllerMetricsTests {
 		this.metrics.bindTo(this.registry);
 		CountDownLatch inside = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
-		DefaultController controller = start(definition("cm", (request) -> {
+		WorkQueueController controller = start(definition("cm", (request) -> {
 			inside.countDown();
 			release.await();
 			return Result.done();
@@ -279,7 +279,7 @@ class ControllerMetricsTests {
 		this.metrics.bindTo(this.registry);
 		CountDownLatch inside = new CountDownLatch(1);
 		AtomicInteger calls = new AtomicInteger();
-		DefaultController controller = start(definition("cm", (request) -> {
+		WorkQueueController controller = start(definition("cm", (request) -> {
 			if (calls.incrementAndGet() == 1) {
 				inside.countDown();
 				new CountDownLatch(1).await();
@@ -299,7 +299,7 @@ class ControllerMetricsTests {
 
 	@Test
 	void aControllerThatStartedBeforeTheBinderWasBoundStillGetsItsSeries() {
-		DefaultController controller = start(definition("early", (request) -> Result.done()));
+		WorkQueueController controller = start(definition("early", (request) -> Result.done()));
 		this.metrics.bindTo(this.registry);
 		controller.enqueue(new Request("ns", "a"));
 		awaitReconciles(controller, 1);
@@ -338,12 +338,12 @@ class ControllerMetricsTests {
 		return builder;
 	}
 
-	private DefaultController start(ControllerDefinitionBuilder<?> definition) {
+	private WorkQueueController start(ControllerDefinitionBuilder<?> definition) {
 		return start(definition, null);
 	}
 
-	private DefaultController start(ControllerDefinitionBuilder<?> definition, ManagerGate gate) {
-		DefaultController controller = StandaloneController
+	private WorkQueueController start(ControllerDefinitionBuilder<?> definition, ManagerGate gate) {
+		WorkQueueController controller = StandaloneController
 			.build(definition.reconcile(this.reconcilers.get(definition)), this.scheduler, gate, this.metrics);
 		this.controllers.put(controller.name(), controller);
 		controller.start();
@@ -351,7 +351,7 @@ class ControllerMetricsTests {
 		return controller;
 	}
 
-	private void awaitReconciles(DefaultController controller, int count) {
+	private void awaitReconciles(WorkQueueController controller, int count) {
 		await().until(() -> reconciles(controller.name()) == count && controller.queue().inFlight() == 0);
 	}
 

@@ -12,7 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.ratelimit.RateLimiters;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  */
 class DependentMetricsTests {
 
-	private final Map<String, DefaultController> controllers = new ConcurrentHashMap<>();
+	private final Map<String, WorkQueueController> controllers = new ConcurrentHashMap<>();
 
 	private final ControllerMetrics metrics = new ControllerMetrics(this.controllers::get,
 			() -> RateLimiters.bucket(Double.POSITIVE_INFINITY, 1));

@@ -8,27 +8,27 @@ import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.time.ManualClock;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link DepthByPriority}: {@code workqueue_depth} by priority, with
+ * Tests for {@link DepthMeterSet}: {@code workqueue_depth} by priority, with
  * controller-runtime's cap of 25 priority labels.
  */
-class DepthByPriorityTests {
+class DepthMeterSetTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	@Test
 	void eachPriorityGetsASeriesUpToTheCapAndTheRestAreSummedUnderThePlaceholder() {
-		DefaultController controller = controller(true);
-		DepthByPriority depth = new DepthByPriority(this.registry, Tags.of("controller", "c"), () -> controller);
+		WorkQueueController controller = controller(true);
+		DepthMeterSet depth = new DepthMeterSet(this.registry, Tags.of("controller", "c"), () -> controller);
 		for (int priority = 0; priority < 30; priority++) {
 			controller.workQueue().add(new Request("ns", "key-" + priority), Trigger.EVENT, priority);
 			controller.workQueue().add(new Request("ns", "other-" + priority), Trigger.EVENT, priority);
@@ -38,13 +38,13 @@ class DepthByPriorityTests {
 		assertThat(depthAt("0")).isEqualTo(2);
 		assertThat(depthAt("24")).isEqualTo(2);
 		assertThat(this.registry.find("workqueue.depth").tag("priority", "25").gauge()).isNull();
-		assertThat(depthAt(DepthByPriority.EXCEEDED)).isEqualTo(10);
+		assertThat(depthAt(DepthMeterSet.EXCEEDED)).isEqualTo(10);
 	}
 
 	@Test
 	void aPlainQueueReportsEveryKeyAtTheNormalPriority() {
-		DefaultController controller = controller(false);
-		DepthByPriority depth = new DepthByPriority(this.registry, Tags.of("controller", "c"), () -> controller);
+		WorkQueueController controller = controller(false);
+		DepthMeterSet depth = new DepthMeterSet(this.registry, Tags.of("controller", "c"), () -> controller);
 		controller.workQueue().add(new Request("ns", "a"), Trigger.EVENT, Priorities.LOW);
 		depth.observe(Priorities.LOW);
 		assertThat(this.registry.find("workqueue.depth").gauges()).hasSize(1);
@@ -57,11 +57,11 @@ class DepthByPriorityTests {
 		return gauge.value();
 	}
 
-	private static DefaultController controller(boolean priorityQueue) {
+	private static WorkQueueController controller(boolean priorityQueue) {
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
 			.named("c")
 			.reconcile((request) -> Result.done());
-		return (DefaultController) StandaloneController.manager(new ManualClock())
+		return (WorkQueueController) StandaloneController.manager(new ManualClock())
 			.priorityQueue(priorityQueue)
 			.controller(definition)
 			.build()

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.StandaloneController;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.time.ManualClock;
@@ -43,7 +43,7 @@ class GaugeHistogramRegistrationTests {
 
 	private final ManualClock scheduler = new ManualClock();
 
-	private final Map<String, DefaultController> controllers = new ConcurrentHashMap<>();
+	private final Map<String, WorkQueueController> controllers = new ConcurrentHashMap<>();
 
 	private final ListAppender<ILoggingEvent> micrometerLog = new ListAppender<>();
 
@@ -51,7 +51,7 @@ class GaugeHistogramRegistrationTests {
 
 	private Level level;
 
-	private DefaultController controller;
+	private WorkQueueController controller;
 
 	@BeforeEach
 	void captureMicrometersWarnings() {

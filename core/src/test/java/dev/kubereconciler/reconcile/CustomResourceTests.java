@@ -6,6 +6,9 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -27,7 +30,7 @@ class CustomResourceTests {
 	void aSubclassWithoutTheAnnotationIsRefusedNamingTheFix() {
 		assertThatIllegalStateException().isThrownBy(Unannotated::new)
 			.withMessageContaining(Unannotated.class.getName())
-			.withMessageContaining("@KubernetesResource(group, version, kind, plural)");
+			.withMessageContaining("@ResourceCoordinates(group, version, kind, plural)");
 	}
 
 	@Test
@@ -64,12 +67,12 @@ class CustomResourceTests {
 		return backup;
 	}
 
-	@KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+	@ResourceCoordinates(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
 	static class Backup extends CustomResource<Spec, Status> {
 
 	}
 
-	@KubernetesResource(group = "", version = "v1", kind = "Thing", plural = "things")
+	@ResourceCoordinates(group = "", version = "v1", kind = "Thing", plural = "things")
 	static class CoreGroupThing extends CustomResource<Spec, Status> {
 
 	}

@@ -5,8 +5,8 @@ import java.util.Map;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 /**
@@ -21,7 +21,7 @@ final class Gizmos {
 	private Gizmos() {
 	}
 
-	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1alpha1", kind = "Gizmo",
+	@ResourceCoordinates(group = "webhook.test.kubereconciler.dev", version = "v1alpha1", kind = "Gizmo",
 			plural = "gizmos")
 	static class GizmoV1alpha1 extends CustomResource<GizmoV1alpha1.Spec, Void> {
 
@@ -31,7 +31,7 @@ final class Gizmos {
 
 	}
 
-	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1", kind = "Gizmo", plural = "gizmos")
+	@ResourceCoordinates(group = "webhook.test.kubereconciler.dev", version = "v1", kind = "Gizmo", plural = "gizmos")
 	static class GizmoV1 extends CustomResource<GizmoV1.Spec, Void> {
 
 		record Spec(Dimensions dimensions, String color, String finish) {

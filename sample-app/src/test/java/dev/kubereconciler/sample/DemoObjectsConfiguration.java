@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Bean;
 
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetSpec;
 import dev.kubereconciler.test.KubernetesTestServer;

@@ -23,7 +23,7 @@ import io.kubernetes.client.openapi.models.V1ServiceSpec;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.dependent.Dependent;
-import dev.kubereconciler.dependent.Readiness;
+import dev.kubereconciler.dependent.ReadyPostcondition;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sample.widget.Widget;
 
@@ -59,7 +59,8 @@ final class DependentSnippets {
 						.metadata(new V1ObjectMeta().name(widget.getMetadata().getName()))
 						.putStringDataItem("token", "generated elsewhere"))
 			.dependent("deployment", V1Deployment.class, (widget, context) -> deployment(widget),
-					(options) -> options.dependsOn("config", "secret").readyWhen(Readiness.deploymentAvailable()))
+					(options) -> options.dependsOn("config", "secret")
+						.readyWhen(ReadyPostcondition.deploymentAvailable()))
 			.dependent("service", V1Service.class, (widget, context) -> service(widget),
 					(options) -> options.dependsOn("deployment")
 						.reconcileWhen((widget, context) -> widget.getSpec().size() > 1))

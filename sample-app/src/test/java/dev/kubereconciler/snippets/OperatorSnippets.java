@@ -15,12 +15,12 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.manager.ControllerRegistry;
 import dev.kubereconciler.reconcile.Conditions;
-import dev.kubereconciler.reconcile.EventFilter;
-import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.UpdateFilter;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 import dev.kubereconciler.reconcile.Watch;
 import dev.kubereconciler.sample.widget.Widget;
 
@@ -70,14 +70,14 @@ final class OperatorSnippets {
 	 */
 	static class FilteredWidgets {
 
-		@Reconciler(name = "widget", watches = Widget.class, eventFilters = EventFilter.GENERATION_CHANGED,
-				eventFilterBeans = "notPaused", maps = @Watch(type = V1Secret.class, mapper = "secretToWidgets"))
+		@Reconciler(name = "widget", watches = Widget.class, updateFilters = UpdateFilter.GENERATION_CHANGED,
+				updateFilterBeans = "notPaused", maps = @Watch(type = V1Secret.class, mapper = "secretToWidgets"))
 		Result reconcile(Request request) {
 			return Result.done();
 		}
 
 		@Bean
-		EventPredicate notPaused() {
+		UpdatePredicate notPaused() {
 			return (oldObject, newObject) -> newObject.getMetadata().getAnnotations() == null
 					|| !newObject.getMetadata().getAnnotations().containsKey("example.com/paused");
 		}

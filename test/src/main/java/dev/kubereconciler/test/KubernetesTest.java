@@ -68,7 +68,7 @@ public @interface KubernetesTest {
 
 	/**
 	 * Model classes annotated with
-	 * {@link dev.kubereconciler.reconcile.KubernetesResource @KubernetesResource} whose
+	 * {@link dev.kubereconciler.model.ResourceCoordinates @ResourceCoordinates} whose
 	 * CRDs to install, each from {@code META-INF/kubernetes/crds/<plural>.<group>.yaml},
 	 * which must exist.
 	 * @return the classes; with no {@link #crds()} either, every

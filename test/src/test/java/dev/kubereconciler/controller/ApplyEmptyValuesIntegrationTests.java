@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -165,7 +165,7 @@ class ApplyEmptyValuesIntegrationTests {
 	 * A PodDisruptionBudget in a test group, with client-java's spec model, served by a
 	 * custom resource.
 	 */
-	@KubernetesResource(group = Budget.GROUP, version = "v1", kind = "PodDisruptionBudget",
+	@ResourceCoordinates(group = Budget.GROUP, version = "v1", kind = "PodDisruptionBudget",
 			plural = "poddisruptionbudgets")
 	public static class Budget extends TestResource<V1ObjectMeta> implements KubernetesObject {
 

@@ -2,15 +2,15 @@ package dev.kubereconciler.controller;
 
 import java.util.List;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * A custom resource on the base class, with a record spec and a record status and no list
  * class; its CRD, with a {@code /status} subresource, is
  * {@code dev/kubereconciler/controller/backups.yaml}.
  */
-@KubernetesResource(group = Backup.GROUP, version = "v1", kind = "Backup", plural = "backups")
+@ResourceCoordinates(group = Backup.GROUP, version = "v1", kind = "Backup", plural = "backups")
 public class Backup extends CustomResource<Backup.Spec, Backup.Status> {
 
 	static final String GROUP = "base.test.kubereconciler.dev";

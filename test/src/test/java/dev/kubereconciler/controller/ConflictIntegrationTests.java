@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ControllerMetrics;
 import dev.kubereconciler.reconcile.Result;
@@ -47,7 +47,7 @@ class ConflictIntegrationTests {
 
 	private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+	private final Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 
 	private Level level;
 

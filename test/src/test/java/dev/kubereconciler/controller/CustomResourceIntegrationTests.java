@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;

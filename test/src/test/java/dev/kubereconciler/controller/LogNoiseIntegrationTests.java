@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.leaderelection.LeaseTiming;
 import dev.kubereconciler.manager.ControllerManager;
@@ -50,7 +50,7 @@ class LogNoiseIntegrationTests {
 	private static final List<String> LOGGERS = List.of(Logger.ROOT_LOGGER_NAME,
 			"io.kubernetes.client.informer.cache.Controller", "io.kubernetes.client.informer.cache.ProcessorListener",
 			"io.kubernetes.client.informer.cache.ReflectorRunnable",
-			"io.kubernetes.client.extended.leaderelection.LeaderElector", DefaultController.class.getName());
+			"io.kubernetes.client.extended.leaderelection.LeaderElector", WorkQueueController.class.getName());
 
 	ApiClient client;
 
@@ -204,7 +204,7 @@ class LogNoiseIntegrationTests {
 
 	@Test
 	void atDebugEveryRetryCarriesItsStackTrace() {
-		logger(DefaultController.class.getName()).setLevel(Level.DEBUG);
+		logger(WorkQueueController.class.getName()).setLevel(Level.DEBUG);
 		AtomicInteger attempts = new AtomicInteger();
 		start("debugged", (request) -> {
 			if (attempts.incrementAndGet() <= 3) {
@@ -232,7 +232,7 @@ class LogNoiseIntegrationTests {
 
 	private List<ILoggingEvent> retriesOf(String controller) {
 		return this.logs.list.stream()
-			.filter((event) -> event.getLoggerName().equals(DefaultController.class.getName()))
+			.filter((event) -> event.getLoggerName().equals(WorkQueueController.class.getName()))
 			.filter((event) -> event.getFormattedMessage().contains("controller '" + controller + "' failed"))
 			.toList();
 	}

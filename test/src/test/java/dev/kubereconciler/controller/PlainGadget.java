@@ -5,14 +5,14 @@ import java.util.Map;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * The {@link Gadget} resource read into classes as the docs allow a user to write them: a
  * status without {@code equals}, and an untyped map whose numbers client-java reads back
  * as doubles.
  */
-@KubernetesResource(group = Gadget.GROUP, version = Gadget.VERSION, kind = "Gadget", plural = Gadget.PLURAL)
+@ResourceCoordinates(group = Gadget.GROUP, version = Gadget.VERSION, kind = "Gadget", plural = Gadget.PLURAL)
 public class PlainGadget extends TestResource<V1ObjectMeta> implements KubernetesObject {
 
 	private Spec spec;

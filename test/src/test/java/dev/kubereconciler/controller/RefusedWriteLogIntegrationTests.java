@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -49,7 +49,7 @@ class RefusedWriteLogIntegrationTests {
 
 	@BeforeEach
 	void captureLogs() {
-		Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+		Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 		this.level = logger.getLevel();
 		logger.setLevel(Level.WARN);
 		this.logs.start();
@@ -61,7 +61,7 @@ class RefusedWriteLogIntegrationTests {
 		if (this.manager != null) {
 			this.manager.stop();
 		}
-		Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+		Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 		logger.detachAppender(this.logs);
 		logger.setLevel(this.level);
 	}

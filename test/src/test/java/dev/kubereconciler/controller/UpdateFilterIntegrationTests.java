@@ -15,9 +15,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.manager.ControllerManager;
-import dev.kubereconciler.reconcile.EventFilter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.UpdateFilter;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
@@ -29,7 +29,7 @@ import static org.awaitility.Awaitility.await;
  * {@code generation-changed} prevents, and the drops that the filters count.
  */
 @KubernetesTest
-class EventFilterIntegrationTests {
+class UpdateFilterIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
@@ -68,7 +68,7 @@ class EventFilterIntegrationTests {
 		start(ControllerDefinition.builder(Gadget.class)
 			.named("gadgets")
 			.namespaces(this.namespace.name())
-			.eventFilters(EventFilter.GENERATION_CHANGED)
+			.updateFilters(UpdateFilter.GENERATION_CHANGED)
 			.reconcile(writingStatus("calm")));
 		this.gadgets.create("calm", "shade-1");
 		await().atMost(TIMEOUT).until(() -> count("calm").get() == 1);
@@ -105,7 +105,7 @@ class EventFilterIntegrationTests {
 		start(ControllerDefinition.builder(V1ConfigMap.class)
 			.named("labels")
 			.namespaces(this.namespace.name())
-			.eventFilters(EventFilter.LABELS_CHANGED, EventFilter.RESOURCE_VERSION_CHANGED)
+			.updateFilters(UpdateFilter.LABELS_CHANGED, UpdateFilter.RESOURCE_VERSION_CHANGED)
 			.reconcile((request) -> {
 				count(request.name()).incrementAndGet();
 				return Result.done();
@@ -152,8 +152,8 @@ class EventFilterIntegrationTests {
 		this.manager = ControllerManager.builder(this.client).controller(definition).listener(new ControllerListener() {
 
 			@Override
-			public void eventFiltered(String controller, String filter) {
-				EventFilterIntegrationTests.this.drops.computeIfAbsent(filter, (key) -> new AtomicInteger())
+			public void updateFiltered(String controller, String filter) {
+				UpdateFilterIntegrationTests.this.drops.computeIfAbsent(filter, (key) -> new AtomicInteger())
 					.incrementAndGet();
 			}
 

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.kubereconciler.crd.CrdFiles.Crd;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.StorageVersion;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
 
@@ -102,12 +103,12 @@ class MultiVersionCrdIntegrationTests {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1alpha1", kind = "Flag", plural = "flags")
+	@ResourceCoordinates(group = GROUP, version = "v1alpha1", kind = "Flag", plural = "flags")
 	static class FlagV1alpha1 extends CustomResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Flag", plural = "flags")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Flag", plural = "flags")
 	@StorageVersion
 	static class FlagV1 extends CustomResource<Spec, Status> {
 

@@ -46,16 +46,16 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.rbac.ControllerRbac;
-import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.test.rbac.ApiRequest;
-import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
-import dev.kubereconciler.test.rbac.RbacAuthorizer;
 import dev.kubereconciler.test.TestNamespace;
+import dev.kubereconciler.test.rbac.ApiRequest;
+import dev.kubereconciler.test.rbac.ApiRequestRecorder;
+import dev.kubereconciler.test.rbac.RbacAuthorizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -169,7 +169,7 @@ class DependentsIntegrationTests {
 				.dependent(StackDependents.secret())
 				.dependent("deployment", V1Deployment.class, StackDependents::desiredDeployment,
 						(options) -> options.dependsOn("config", "secret")
-							.readyWhen(Readiness.deploymentAvailable())
+							.readyWhen(ReadyPostcondition.deploymentAvailable())
 							.readyTimeout(Duration.ofMillis(1)))
 				.readyCondition(true)
 				.reconcile((stack, context) -> Result.done()))
@@ -594,7 +594,8 @@ class DependentsIntegrationTests {
 
 		static Dependent<Stack, V1Deployment> deployment() {
 			return Dependent.of("deployment", V1Deployment.class, StackDependents::desiredDeployment,
-					(options) -> options.dependsOn("config", "secret").readyWhen(Readiness.deploymentAvailable()));
+					(options) -> options.dependsOn("config", "secret")
+						.readyWhen(ReadyPostcondition.deploymentAvailable()));
 		}
 
 		static Dependent<Stack, V1Service> service() {

@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ControllerMetrics;
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;
@@ -58,7 +58,7 @@ class SecretValuesIntegrationTests {
 	// base64 ends in '=', which Gson writes as \u003d unless told not to
 	private static final Gson UNESCAPED = JSON.getGson().newBuilder().disableHtmlEscaping().create();
 
-	private static final List<String> LOGGERS = List.of("dev.kubereconciler", DefaultController.class.getName());
+	private static final List<String> LOGGERS = List.of("dev.kubereconciler", WorkQueueController.class.getName());
 
 	ApiClient client;
 

@@ -4,15 +4,15 @@ import java.util.List;
 
 import io.kubernetes.client.openapi.models.V1Condition;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * The primary of the dependents tests: an application stack that owns a ConfigMap, a
  * Secret, a Deployment, a Service and a varying number of worker ConfigMaps; its CRD is
  * {@code dev/kubereconciler/dependent/stacks.yaml}.
  */
-@KubernetesResource(group = "deps.test.kubereconciler.dev", version = "v1", kind = "Stack", plural = "stacks")
+@ResourceCoordinates(group = "deps.test.kubereconciler.dev", version = "v1", kind = "Stack", plural = "stacks")
 public class Stack extends CustomResource<Stack.Spec, Stack.Status> {
 
 	/**

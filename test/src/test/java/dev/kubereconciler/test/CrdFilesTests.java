@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.kubereconciler.crd.CrdFiles.Crd;
 import dev.kubereconciler.crd.CrdFiles;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -110,7 +110,7 @@ class CrdFilesTests {
 	void aClassWithoutKubernetesResourceIsRefused() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.onTestClassPath.find(List.of(), List.of(String.class)))
-			.withMessage("java.lang.String is not annotated with @KubernetesResource, so its CRD cannot be found");
+			.withMessage("java.lang.String is not annotated with @ResourceCoordinates, so its CRD cannot be found");
 	}
 
 	@Test
@@ -165,12 +165,12 @@ class CrdFilesTests {
 		return crds.stream().map(Crd::name).toList();
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Gizmo", plural = "gizmos")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Gizmo", plural = "gizmos")
 	static class Gizmo {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
 	static class Doohickey {
 
 	}

@@ -11,9 +11,9 @@ import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.crd.CrdGenerator;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.crd.WebhookClientConfig;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * The CRDs of the custom resources that an application's controllers watch, own or map,
@@ -31,7 +31,7 @@ final class CustomResourceManifests {
 
 	/**
 	 * Return the custom resource model classes of the controllers: the types they watch,
-	 * own or map that carry {@link KubernetesResource}, each once, in the order met.
+	 * own or map that carry {@link ResourceCoordinates}, each once, in the order met.
 	 * @param definitions the controllers
 	 * @return the model classes
 	 */
@@ -44,7 +44,7 @@ final class CustomResourceManifests {
 		}
 		// a type registered with ModelMapper.addModelMap instead has no annotations to
 		// generate its CRD from
-		return models.stream().filter((model) -> model.isAnnotationPresent(KubernetesResource.class)).toList();
+		return models.stream().filter((model) -> model.isAnnotationPresent(ResourceCoordinates.class)).toList();
 	}
 
 	/**

@@ -39,8 +39,8 @@ import dev.kubereconciler.autoconfigure.ShardingProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.rbac.RbacManifests;
-import dev.kubereconciler.webhook.conversion.ConvertedResource;
 import dev.kubereconciler.webhook.Webhooks;
+import dev.kubereconciler.webhook.conversion.ConvertedResource;
 
 /**
  * The Kubernetes manifests of the application, generated from its properties and
@@ -77,7 +77,7 @@ public class KubernetesManifests {
 	 * @param deployment the deployment properties
 	 * @param rbac the RBAC policy
 	 * @param customResources the model classes whose CRDs to write, annotated with
-	 * {@code @KubernetesResource}
+	 * {@code @ResourceCoordinates}
 	 */
 	public KubernetesManifests(Environment environment, KubeReconcilerProperties properties,
 			DeploymentProperties deployment, KubeReconcilerRbac rbac, List<Class<?>> customResources) {
@@ -92,7 +92,7 @@ public class KubernetesManifests {
 	 * @param deployment the deployment properties
 	 * @param rbac the RBAC policy
 	 * @param customResources the model classes whose CRDs to write, annotated with
-	 * {@code @KubernetesResource}
+	 * {@code @ResourceCoordinates}
 	 * @param webhooks the webhooks the application serves
 	 * @param webhookProperties the webhook properties
 	 */

@@ -19,7 +19,7 @@ import dev.kubereconciler.webhook.Webhooks;
  * a web server and without starting the controllers, so that nothing connects to a
  * cluster, and writes {@code rbac.yaml}, {@code deployment.yaml} and the others into a
  * folder, with {@code crds/<plural>.<group>.yaml} for each custom resource (a class
- * annotated with {@code @KubernetesResource}) that the controllers watch, own or map,
+ * annotated with {@code @ResourceCoordinates}) that the controllers watch, own or map,
  * written by {@link dev.kubereconciler.crd.CrdGenerator}: one file per CRD, with a
  * version for each of its classes.
  *

@@ -22,7 +22,7 @@ import dev.kubereconciler.autoconfigure.RateLimiterCustomizer;
 import dev.kubereconciler.autoconfigure.RateLimiterFactory;
 import dev.kubereconciler.autoconfigure.RateLimiterProperties;
 import dev.kubereconciler.autoconfigure.reconciler.ReconcilerMethodProcessor.ReconcilerMethod;
-import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerDefinitionBuilder;
@@ -180,8 +180,8 @@ public final class ControllerDefinitionResolver {
 		for (Class<? extends KubernetesObject> owned : annotation.owns()) {
 			builder.owns(owned);
 		}
-		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.eventFilters(),
-				annotation.eventFilterBeans(), annotation.maps(), method.description());
+		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.updateFilters(),
+				annotation.updateFilterBeans(), annotation.maps(), method.description());
 		return this.dependentSettings.reconcile(builder, name, method, dependents);
 	}
 
@@ -269,7 +269,7 @@ public final class ControllerDefinitionResolver {
 
 	private static String labelSelector(String property, String selector) {
 		try {
-			LabelMatcher.parse(selector);
+			LabelSelectorMatcher.parse(selector);
 			return selector;
 		}
 		catch (IllegalArgumentException ex) {

@@ -14,9 +14,9 @@ import dev.kubereconciler.autoconfigure.InvalidPropertyException;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerDefinitionBuilder;
-import dev.kubereconciler.reconcile.EventFilter;
-import dev.kubereconciler.reconcile.EventPredicate;
 import dev.kubereconciler.reconcile.RequestMapper;
+import dev.kubereconciler.reconcile.UpdateFilter;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 import dev.kubereconciler.reconcile.Watch;
 
 /**
@@ -42,12 +42,12 @@ final class WatchSettings {
 	}
 
 	void fromAnnotation(ControllerDefinitionBuilder<?> builder, String prefix, @Nullable List<String> property,
-			EventFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
+			UpdateFilter[] filters, String[] filterBeans, Watch[] maps, String method) {
 		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
-			.orElseGet("@Reconciler(eventFilterBeans) of " + method,
+			.orElseGet("@Reconciler(updateFilterBeans) of " + method,
 					(origin) -> fromAnnotation(origin, filters, filterBeans))
 			.value()
-			.forEach((filter) -> builder.eventFilter(filter.getKey(), filter.getValue()));
+			.forEach((filter) -> builder.updateFilter(filter.getKey(), filter.getValue()));
 		for (Watch watch : maps) {
 			map(builder, watch.type(), watch.mapper(), method);
 		}
@@ -56,48 +56,48 @@ final class WatchSettings {
 	void fromBean(ControllerDefinitionBuilder<?> builder, String prefix, @Nullable List<String> property,
 			ControllerDefinition bean) {
 		Setting.fromIf(property != null, prefix + ".event-filters", (origin) -> fromProperty(origin, property))
-			.orElse("ControllerDefinition bean '" + bean.name() + "'", List.copyOf(bean.eventFilters().entrySet()))
+			.orElse("ControllerDefinition bean '" + bean.name() + "'", List.copyOf(bean.updateFilters().entrySet()))
 			.value()
-			.forEach((filter) -> builder.eventFilter(filter.getKey(), filter.getValue()));
+			.forEach((filter) -> builder.updateFilter(filter.getKey(), filter.getValue()));
 		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
 	}
 
 	// a list, not a map, so that the builder refuses a filter named twice
-	private List<Map.Entry<String, EventPredicate>> fromAnnotation(String origin, EventFilter[] filters,
+	private List<Map.Entry<String, UpdatePredicate>> fromAnnotation(String origin, UpdateFilter[] filters,
 			String[] filterBeans) {
-		List<Map.Entry<String, EventPredicate>> resolved = new ArrayList<>();
-		for (EventFilter filter : filters) {
+		List<Map.Entry<String, UpdatePredicate>> resolved = new ArrayList<>();
+		for (UpdateFilter filter : filters) {
 			resolved.add(Map.entry(filter.label(), filter));
 		}
 		for (String name : filterBeans) {
 			resolved.add(Map.entry(name, filterBean(name, origin,
-					"Define an EventPredicate bean named '" + name + "' or remove it from eventFilterBeans.")));
+					"Define an UpdatePredicate bean named '" + name + "' or remove it from updateFilterBeans.")));
 		}
 		return resolved;
 	}
 
-	private List<Map.Entry<String, EventPredicate>> fromProperty(String property, @Nullable List<String> names) {
-		List<Map.Entry<String, EventPredicate>> resolved = new ArrayList<>();
+	private List<Map.Entry<String, UpdatePredicate>> fromProperty(String property, @Nullable List<String> names) {
+		List<Map.Entry<String, UpdatePredicate>> resolved = new ArrayList<>();
 		for (String name : (names != null) ? names : List.<String>of()) {
 			String trimmed = name.trim();
 			if (trimmed.isEmpty()) {
 				continue;
 			}
-			EventFilter builtIn = EventFilter.fromLabel(trimmed);
-			EventPredicate filter = (builtIn != null) ? builtIn : filterBean(trimmed, property,
-					"Use a built-in filter (" + builtInLabels() + ") or the name of an EventPredicate bean.");
+			UpdateFilter builtIn = UpdateFilter.fromLabel(trimmed);
+			UpdatePredicate filter = (builtIn != null) ? builtIn : filterBean(trimmed, property,
+					"Use a built-in filter (" + builtInLabels() + ") or the name of an UpdatePredicate bean.");
 			resolved.add(Map.entry(trimmed, filter));
 		}
 		return resolved;
 	}
 
-	private EventPredicate filterBean(String name, String origin, String fix) {
+	private UpdatePredicate filterBean(String name, String origin, String fix) {
 		Object bean = this.beans.apply(name);
-		if (bean instanceof EventPredicate predicate) {
+		if (bean instanceof UpdatePredicate predicate) {
 			return predicate;
 		}
-		String problem = (bean == null) ? "no built-in filter or EventPredicate bean is named '" + name + "'"
-				: "bean '" + name + "' is a " + bean.getClass().getName() + ", not an EventPredicate";
+		String problem = (bean == null) ? "no built-in filter or UpdatePredicate bean is named '" + name + "'"
+				: "bean '" + name + "' is a " + bean.getClass().getName() + ", not an UpdatePredicate";
 		throw new InvalidPropertyException(origin, name, problem, fix);
 	}
 
@@ -121,7 +121,7 @@ final class WatchSettings {
 	}
 
 	static String builtInLabels() {
-		return Arrays.stream(EventFilter.values()).map(EventFilter::label).collect(Collectors.joining(", "));
+		return Arrays.stream(UpdateFilter.values()).map(UpdateFilter::label).collect(Collectors.joining(", "));
 	}
 
 }

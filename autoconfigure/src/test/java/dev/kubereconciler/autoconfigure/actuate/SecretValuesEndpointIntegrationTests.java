@@ -35,13 +35,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
-import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.actuate.ControllersEndpoint;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerMetricsAutoConfiguration;
 import dev.kubereconciler.autoconfigure.manifests.KubeReconcilerRbacAutoConfiguration;
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.controller.ControllerDefinition;
-import dev.kubereconciler.internal.controller.DefaultController;
+import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
@@ -87,7 +87,7 @@ class SecretValuesEndpointIntegrationTests {
 			.run();
 		// after the start, which configures logging afresh; the first reconcile waits for
 		// a primary object, which the test creates
-		Logger logger = (Logger) LoggerFactory.getLogger(DefaultController.class);
+		Logger logger = (Logger) LoggerFactory.getLogger(WorkQueueController.class);
 		this.level = logger.getLevel();
 		logger.setLevel(Level.DEBUG);
 		this.logs.start();
@@ -100,7 +100,7 @@ class SecretValuesEndpointIntegrationTests {
 			this.context.close();
 		}
 		((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).detachAppender(this.logs);
-		((Logger) LoggerFactory.getLogger(DefaultController.class)).setLevel(this.level);
+		((Logger) LoggerFactory.getLogger(WorkQueueController.class)).setLevel(this.level);
 	}
 
 	@Test

@@ -6,11 +6,11 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.crd.WebhookClientConfig;
 import dev.kubereconciler.crd.CrdGenerator;
-import dev.kubereconciler.crd.StorageVersion;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.crd.WebhookClientConfig;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.StorageVersion;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -74,23 +74,23 @@ class CustomResourceManifestsTests {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1alpha1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1alpha1", kind = "Doohickey", plural = "doohickeys")
 	static class DoohickeyV1alpha1 extends CustomResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1beta1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1beta1", kind = "Doohickey", plural = "doohickeys")
 	static class DoohickeyV1beta1 extends CustomResource<Spec, Void> {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Doohickey", plural = "doohickeys")
 	@StorageVersion
 	static class DoohickeyV1 extends CustomResource<SpecV1, Void> {
 
 	}
 
-	@KubernetesResource(group = GROUP, version = "v1", kind = "Whatsit", plural = "whatsits")
+	@ResourceCoordinates(group = GROUP, version = "v1", kind = "Whatsit", plural = "whatsits")
 	static class Whatsit extends CustomResource<Spec, Void> {
 
 	}

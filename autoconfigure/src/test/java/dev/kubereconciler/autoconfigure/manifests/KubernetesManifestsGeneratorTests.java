@@ -28,9 +28,9 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.Gadget;
 import dev.kubereconciler.controller.Sprocket;
 import dev.kubereconciler.crd.CrdGenerator;
-import dev.kubereconciler.crd.StorageVersion;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.StorageVersion;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.webhook.admission.AdmissionDefaulter;
 import dev.kubereconciler.webhook.admission.AdmissionValidator;
@@ -242,7 +242,7 @@ class KubernetesManifestsGeneratorTests {
 
 	}
 
-	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1alpha1", kind = "Doohickey",
+	@ResourceCoordinates(group = "webhook.test.kubereconciler.dev", version = "v1alpha1", kind = "Doohickey",
 			plural = "doohickeys")
 	static class DoohickeyV1alpha1 extends CustomResource<DoohickeyV1alpha1.Spec, Void> {
 
@@ -253,7 +253,7 @@ class KubernetesManifestsGeneratorTests {
 	}
 
 	@StorageVersion
-	@KubernetesResource(group = "webhook.test.kubereconciler.dev", version = "v1", kind = "Doohickey",
+	@ResourceCoordinates(group = "webhook.test.kubereconciler.dev", version = "v1", kind = "Doohickey",
 			plural = "doohickeys")
 	static class DoohickeyV1 extends CustomResource<DoohickeyV1.Spec, Void> {
 

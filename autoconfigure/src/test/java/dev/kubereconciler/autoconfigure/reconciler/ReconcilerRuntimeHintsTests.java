@@ -22,8 +22,8 @@ import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.javapoet.ClassName;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
@@ -116,7 +116,7 @@ class ReconcilerRuntimeHintsTests {
 
 	}
 
-	@KubernetesResource(group = "example.kubereconciler.dev", version = "v1", kind = "Gadget", plural = "gadgets")
+	@ResourceCoordinates(group = "example.kubereconciler.dev", version = "v1", kind = "Gadget", plural = "gadgets")
 	static class Gadget extends CustomResource<GadgetSpec, String> {
 
 	}

@@ -220,13 +220,13 @@ final class InformerWiring {
 
 		private final EventPriority priority;
 
-		private final EventFilterChain filters;
+		private final UpdateFilterChain filters;
 
 		PrimaryHandler(WatchingController controller, boolean serverSelected, EventPriority priority) {
 			this.controller = controller;
 			this.serverSelected = serverSelected;
 			this.priority = priority;
-			this.filters = new EventFilterChain(controller.name(), controller.definition().eventFilters(),
+			this.filters = new UpdateFilterChain(controller.name(), controller.definition().updateFilters(),
 					controller.listener());
 		}
 

@@ -16,7 +16,7 @@ import okhttp3.Call;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.ResourceType;
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 
 /**
  * Lists a type by decoding each answer from the response stream straight into its list

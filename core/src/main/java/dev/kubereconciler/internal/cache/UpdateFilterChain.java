@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.ControllerListener;
-import dev.kubereconciler.reconcile.EventPredicate;
+import dev.kubereconciler.reconcile.UpdatePredicate;
 
 /**
  * Applies a controller's event filters to the updates of its primary objects. The filters
@@ -15,17 +15,17 @@ import dev.kubereconciler.reconcile.EventPredicate;
  * only when every filter passes it. They run in their declared order and the first that
  * drops an update is the one counted, so each dropped update is counted once.
  */
-final class EventFilterChain {
+final class UpdateFilterChain {
 
-	private static final Logger logger = LoggerFactory.getLogger(EventFilterChain.class);
+	private static final Logger logger = LoggerFactory.getLogger(UpdateFilterChain.class);
 
 	private final String controller;
 
-	private final Map<String, EventPredicate> filters;
+	private final Map<String, UpdatePredicate> filters;
 
 	private final ControllerListener listener;
 
-	EventFilterChain(String controller, Map<String, EventPredicate> filters, ControllerListener listener) {
+	UpdateFilterChain(String controller, Map<String, UpdatePredicate> filters, ControllerListener listener) {
 		this.controller = controller;
 		this.filters = filters;
 		this.listener = listener;
@@ -41,16 +41,16 @@ final class EventFilterChain {
 		if (oldObject == null || newObject == null) {
 			return true;
 		}
-		for (Map.Entry<String, EventPredicate> filter : this.filters.entrySet()) {
+		for (Map.Entry<String, UpdatePredicate> filter : this.filters.entrySet()) {
 			if (!test(filter, oldObject, newObject)) {
-				this.listener.eventFiltered(this.controller, filter.getKey());
+				this.listener.updateFiltered(this.controller, filter.getKey());
 				return false;
 			}
 		}
 		return true;
 	}
 
-	private boolean test(Map.Entry<String, EventPredicate> filter, KubernetesObject oldObject,
+	private boolean test(Map.Entry<String, UpdatePredicate> filter, KubernetesObject oldObject,
 			KubernetesObject newObject) {
 		try {
 			return filter.getValue().test(oldObject, newObject);

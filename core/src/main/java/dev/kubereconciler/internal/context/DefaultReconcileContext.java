@@ -10,7 +10,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
 import org.jspecify.annotations.Nullable;
 
-import dev.kubereconciler.cache.LabelMatcher;
+import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.reconcile.DependentsStatus;
@@ -84,7 +84,7 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	@Override
 	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
-		LabelMatcher selector = LabelMatcher.parse(labelSelector);
+		LabelSelectorMatcher selector = LabelSelectorMatcher.parse(labelSelector);
 		return copies(type,
 				this.support.views()
 					.require(type)

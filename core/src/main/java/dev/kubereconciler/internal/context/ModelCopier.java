@@ -32,9 +32,9 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Each model class is inspected once: its fields (those of its superclasses included) and
  * its no-argument constructor, or a record's components and canonical constructor, as a
- * spec or status of a {@link dev.kubereconciler.reconcile.CustomResource} may be.
- * Immutable values (strings, numbers, dates, {@link Quantity}, {@link IntOrString},
- * enums) are shared; lists, sets, maps and arrays are copied.
+ * spec or status of a {@link dev.kubereconciler.model.CustomResource} may be. Immutable
+ * values (strings, numbers, dates, {@link Quantity}, {@link IntOrString}, enums) are
+ * shared; lists, sets, maps and arrays are copied.
  */
 public final class ModelCopier {
 

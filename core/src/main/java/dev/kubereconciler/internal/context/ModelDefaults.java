@@ -122,9 +122,8 @@ final class ModelDefaults {
 
 	/**
 	 * The type argument that a model gives a field typed by its superclass's type
-	 * variable, such as the spec of a
-	 * {@link dev.kubereconciler.reconcile.CustomResource}, so that the empty defaults
-	 * inside it are known too.
+	 * variable, such as the spec of a {@link dev.kubereconciler.model.CustomResource}, so
+	 * that the empty defaults inside it are known too.
 	 */
 	private static Type resolve(Type fieldType, @Nullable Class<?> owner) {
 		if (!(fieldType instanceof TypeVariable<?> variable)

@@ -6,8 +6,8 @@ import java.util.Optional;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
-import dev.kubereconciler.queue.QueueGauges;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.time.DelayScheduler;
 
@@ -15,7 +15,7 @@ import dev.kubereconciler.time.DelayScheduler;
  * The work queue a controller runs now: a new queue replaces it each time the controller
  * restarts after a stop, and its gauges read whichever queue runs.
  */
-final class CurrentQueue implements QueueGauges<Request> {
+final class CurrentQueue implements QueueStats<Request> {
 
 	private final ControllerDefinition definition;
 

@@ -4,8 +4,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.ReconcileOutcome;
-import dev.kubereconciler.internal.queue.WorkerQueue;
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
+import dev.kubereconciler.internal.queue.WorkerQueue;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.sharding.KeyOwnership;
@@ -16,7 +16,7 @@ import dev.kubereconciler.sharding.KeyOwnership;
  */
 final class KeyHandback {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
 	private final WorkerContext context;
 

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.internal.context.CauseAwareReconciler;
-import dev.kubereconciler.internal.queue.WorkerQueue;
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
+import dev.kubereconciler.internal.queue.WorkerQueue;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -17,9 +17,9 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sharding.KeyOwnership;
 
 /**
- * One worker thread of a {@link DefaultController}: takes a key, passes the manager gate,
- * reconciles, and hands the outcome to the {@link ResultHandler}. It sees its controller
- * only through a {@link WorkerContext}.
+ * One worker thread of a {@link WorkQueueController}: takes a key, passes the manager
+ * gate, reconciles, and hands the outcome to the {@link ResultHandler}. It sees its
+ * controller only through a {@link WorkerContext}.
  *
  * <p>
  * Per reconcile, its state moves IDLE → RUNNING → IDLE. The manager's watchdog moves
@@ -29,7 +29,7 @@ import dev.kubereconciler.sharding.KeyOwnership;
  */
 final class ReconcileWorker implements Runnable {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
 	private static final int IDLE = 0;
 
@@ -43,9 +43,9 @@ final class ReconcileWorker implements Runnable {
 
 	private final WorkerQueue<Request> queue;
 
-	private final GatePassage gateWait;
+	private final GatePassage gatePassage;
 
-	private final KeyHandback release;
+	private final KeyHandback handback;
 
 	private volatile @Nullable Thread thread;
 
@@ -68,8 +68,8 @@ final class ReconcileWorker implements Runnable {
 	ReconcileWorker(WorkerContext context) {
 		this.context = context;
 		this.queue = WorkerQueue.of(context.queue());
-		this.gateWait = new GatePassage(context);
-		this.release = new KeyHandback(context, this.queue);
+		this.gatePassage = new GatePassage(context);
+		this.handback = new KeyHandback(context, this.queue);
 	}
 
 	void start(Thread thread) {
@@ -144,7 +144,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		KeyOwnership ownership = this.context.ownership().get();
 		if (!ownership.mayDispatch(request)) {
-			this.release.drop(ownership, taken);
+			this.handback.drop(ownership, taken);
 			return WorkerStep.RELEASED;
 		}
 		OptionalLong started = passGate(taken);
@@ -153,7 +153,7 @@ final class ReconcileWorker implements Runnable {
 		}
 		KeyOwnership.Permit permit = ownership.tryDispatch(request);
 		if (permit == null) {
-			this.release.drop(ownership, taken);
+			this.handback.drop(ownership, taken);
 			return WorkerStep.RELEASED;
 		}
 		return reconcile(taken, permit, started.getAsLong());
@@ -167,7 +167,7 @@ final class ReconcileWorker implements Runnable {
 	private OptionalLong passGate(Taken<Request> taken) throws InterruptedException {
 		Request request = taken.item();
 		try {
-			GatePassage.Passage passage = this.gateWait.pass(request, taken.cause(), taken.priority(),
+			GatePassage.Passage passage = this.gatePassage.pass(request, taken.cause(), taken.priority(),
 					() -> this.stopped);
 			if (passage == GatePassage.Passage.HANDED_BACK) {
 				// handed back to the queue with a delay, or the queue shuts down; release
@@ -268,7 +268,7 @@ final class ReconcileWorker implements Runnable {
 			}
 			logger.error("Worker of controller '{}' failed unexpectedly on {}; requeuing it", this.context.controller(),
 					request, ex);
-			this.release.requeueAfterFailure(taken);
+			this.handback.requeueAfterFailure(taken);
 			return WorkerStep.RELEASED;
 		}
 	}
@@ -301,7 +301,7 @@ final class ReconcileWorker implements Runnable {
 		if (abandoned == null) {
 			return false;
 		}
-		this.release.retryAbandoned(abandoned, priority, ran, thread().getName());
+		this.handback.retryAbandoned(abandoned, priority, ran, thread().getName());
 		return true;
 	}
 

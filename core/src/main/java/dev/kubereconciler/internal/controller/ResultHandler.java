@@ -24,7 +24,7 @@ import dev.kubereconciler.reconcile.Trigger;
  */
 final class ResultHandler {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
 	private final String name;
 

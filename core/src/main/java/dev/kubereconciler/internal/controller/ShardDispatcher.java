@@ -43,7 +43,7 @@ public final class ShardDispatcher implements ShardListener {
 
 	private final ShardCoordinator coordinator;
 
-	private final Collection<DefaultController> controllers;
+	private final Collection<WorkQueueController> controllers;
 
 	private final @Nullable TokenBucketRateLimiter<?> bucket;
 
@@ -60,7 +60,7 @@ public final class ShardDispatcher implements ShardListener {
 	private @Nullable Thread thread;
 
 	ShardDispatcher(ApiClient client, ShardingSettings settings, boolean clusterRate,
-			Collection<DefaultController> controllers, ManagerGate gate, Ticker ticker, Sleeper sleeper,
+			Collection<WorkQueueController> controllers, ManagerGate gate, Ticker ticker, Sleeper sleeper,
 			ThreadFactory threadFactory, Duration shutdownTimeout, Duration abandonGrace) {
 		this.settings = settings;
 		this.table = new PartitionTable(new Partitioner(settings.partitions()), ticker,
@@ -90,10 +90,10 @@ public final class ShardDispatcher implements ShardListener {
 	 * @return the sharded run, not started
 	 */
 	public static ShardDispatcher create(ApiClient apiClient, ShardingSettings settings, boolean clusterRate,
-			Collection<DefaultController> controllers, ManagerGate gate, DelayScheduler clock,
+			Collection<WorkQueueController> controllers, ManagerGate gate, DelayScheduler clock,
 			ThreadFactory threadFactory, Duration shutdownTimeout, Duration abandonGrace) {
 		Duration budget = settings.timing().leaseDuration().minus(settings.timing().renewDeadline());
-		for (DefaultController controller : controllers) {
+		for (WorkQueueController controller : controllers) {
 			Duration timeout = controller.definition().reconcileTimeout();
 			if (timeout.isZero() || timeout.compareTo(budget) >= 0) {
 				throw new IllegalArgumentException("Controller '" + controller.name() + "' has a reconcile timeout of "
@@ -190,7 +190,7 @@ public final class ShardDispatcher implements ShardListener {
 	@Override
 	public void acquired(int partition) {
 		Partitioner partitioner = this.table.partitioner();
-		for (DefaultController controller : this.controllers) {
+		for (WorkQueueController controller : this.controllers) {
 			for (Request key : controller.cachedKeys()) {
 				if (partitioner.partitionOf(key) == partition) {
 					controller.enqueue(key);
@@ -219,7 +219,7 @@ public final class ShardDispatcher implements ShardListener {
 		List<Integer> held = this.table.held();
 		held.forEach((partition) -> counts.put(partition, new LinkedHashMap<>()));
 		Partitioner partitioner = this.table.partitioner();
-		for (DefaultController controller : this.controllers) {
+		for (WorkQueueController controller : this.controllers) {
 			held.forEach((partition) -> Objects.requireNonNull(counts.get(partition)).put(controller.name(), 0));
 			for (Request key : controller.cachedKeys()) {
 				Map<String, Integer> byController = counts.get(partitioner.partitionOf(key));

@@ -69,7 +69,7 @@ public final class StandbyCaches {
 	 * first, or a cache did not sync within its timeout (the controllers then fail, and
 	 * the informers go on listing for the next term)
 	 */
-	public boolean prepareLeading(Collection<DefaultController> controllers, BooleanSupplier termLasts) {
+	public boolean prepareLeading(Collection<WorkQueueController> controllers, BooleanSupplier termLasts) {
 		if (this.started && this.caches.hasSynced()) {
 			return true;
 		}
@@ -85,7 +85,7 @@ public final class StandbyCaches {
 			}
 		}
 		try {
-			return this.caches.awaitSync(controllers.stream().map(DefaultController::definition).toList(), termLasts);
+			return this.caches.awaitSync(controllers.stream().map(WorkQueueController::definition).toList(), termLasts);
 		}
 		catch (IllegalStateException ex) {
 			if (termLasts.getAsBoolean()) {

@@ -15,7 +15,7 @@ import dev.kubereconciler.time.Sleeper;
  */
 public final class Watchdog {
 
-	private final Collection<DefaultController> controllers;
+	private final Collection<WorkQueueController> controllers;
 
 	private final Sleeper clock;
 
@@ -25,7 +25,7 @@ public final class Watchdog {
 
 	private @Nullable Thread thread;
 
-	public Watchdog(Collection<DefaultController> controllers, Sleeper clock, Duration period,
+	public Watchdog(Collection<WorkQueueController> controllers, Sleeper clock, Duration period,
 			ThreadFactory threadFactory) {
 		this.controllers = controllers;
 		this.clock = clock;
@@ -59,7 +59,7 @@ public final class Watchdog {
 			catch (InterruptedException ex) {
 				return;
 			}
-			this.controllers.forEach(DefaultController::checkTimeouts);
+			this.controllers.forEach(WorkQueueController::checkTimeouts);
 		}
 	}
 

@@ -17,8 +17,8 @@ import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.KeySink;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.queue.QueueGauges;
 import dev.kubereconciler.queue.QueueObserver;
+import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -38,9 +38,9 @@ import dev.kubereconciler.time.DelayScheduler;
  * is never reconciled by two workers at once. A reconciler that throws, returns
  * {@code null} or runs past its timeout never kills a worker and never wedges its key.
  */
-public final class DefaultController implements Controller, KeySink {
+public final class WorkQueueController implements Controller, KeySink {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
 	private final ControllerDefinition definition;
 
@@ -76,7 +76,7 @@ public final class DefaultController implements Controller, KeySink {
 	 * @param abandonGrace how long a reconcile past its timeout may ignore the interrupt
 	 * @param priorityQueue whether its queue hands out keys by priority
 	 */
-	public DefaultController(ControllerDefinition definition, ReconcileFunction reconciler, ManagerGate gate,
+	public WorkQueueController(ControllerDefinition definition, ReconcileFunction reconciler, ManagerGate gate,
 			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory, Duration abandonGrace,
 			boolean priorityQueue) {
 		this.definition = definition;
@@ -121,7 +121,7 @@ public final class DefaultController implements Controller, KeySink {
 	}
 
 	@Override
-	public QueueGauges<Request> queue() {
+	public QueueStats<Request> queue() {
 		return this.queue;
 	}
 

@@ -13,7 +13,7 @@ import dev.kubereconciler.time.Sleeper;
 /**
  * What a {@link ReconcileWorker} needs from its controller, handed over once when the
  * worker starts, so that the worker does not reach back into the
- * {@link DefaultController}.
+ * {@link WorkQueueController}.
  *
  * @param controller the controller's name
  * @param reconciler the reconcile function

@@ -12,13 +12,13 @@ import org.slf4j.LoggerFactory;
 import dev.kubereconciler.time.Ticker;
 
 /**
- * The worker threads of one {@link DefaultController}: starts them, checks their
+ * The worker threads of one {@link WorkQueueController}: starts them, checks their
  * reconciles against the timeout, and joins them on stop. The controller decides when;
  * the pool does the work.
  */
 final class WorkerPool {
 
-	private static final Logger logger = LoggerFactory.getLogger(DefaultController.class);
+	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
 	private final String name;
 

@@ -9,11 +9,11 @@ import io.kubernetes.client.openapi.models.V1APIResource;
 
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.internal.context.ServedResources;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * Whether a type's objects live in namespaces, read once per type: from
- * {@link KubernetesResource} when the model has it, otherwise from the API server's
+ * {@link ResourceCoordinates} when the model has it, otherwise from the API server's
  * discovery of its group and version.
  */
 final class ResourceScopes {
@@ -37,7 +37,7 @@ final class ResourceScopes {
 		if (known != null) {
 			return known;
 		}
-		KubernetesResource resource = type.apiType().getAnnotation(KubernetesResource.class);
+		ResourceCoordinates resource = type.apiType().getAnnotation(ResourceCoordinates.class);
 		boolean scope = (resource != null) ? resource.namespaced() : discover(type);
 		this.namespaced.put(type.apiType(), scope);
 		return scope;

@@ -4,15 +4,15 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
-import dev.kubereconciler.queue.QueueGauges;
+import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.ratelimit.RateLimiter;
 
 /**
- * The {@link QueueGauges} of a {@link ReconcileQueue}, read from its keys and delays.
+ * The {@link QueueStats} of a {@link ReconcileQueue}, read from its keys and delays.
  *
  * @param <T> the type of item
  */
-final class TableGauges<T> implements QueueGauges<T> {
+final class KeyTableStats<T> implements QueueStats<T> {
 
 	private final KeyTable<T> table;
 
@@ -22,7 +22,7 @@ final class TableGauges<T> implements QueueGauges<T> {
 
 	private final boolean priority;
 
-	TableGauges(KeyTable<T> table, DelayedAdds<T> delayed, RateLimiter<T> rateLimiter, boolean priority) {
+	KeyTableStats(KeyTable<T> table, DelayedAdds<T> delayed, RateLimiter<T> rateLimiter, boolean priority) {
 		this.table = table;
 		this.delayed = delayed;
 		this.rateLimiter = rateLimiter;

@@ -8,12 +8,12 @@ import java.util.concurrent.TimeUnit;
 
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.queue.Priorities;
-import dev.kubereconciler.queue.QueueGauges;
-import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.ratelimit.RateLimiter.Decision;
+import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Trigger;
-import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.DelayScheduler.Cancellable;
+import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.Ticker;
 
 /**
@@ -49,7 +49,7 @@ public final class ReconcileQueue<T> {
 
 	private final DelayedAdds<T> delayed;
 
-	private final QueueGauges<T> gauges;
+	private final QueueStats<T> gauges;
 
 	private final boolean priority;
 
@@ -63,7 +63,7 @@ public final class ReconcileQueue<T> {
 		this.table = new KeyTable<>(this.ticker, builder.observer,
 				builder.priority ? new PriorityReadyKeys() : new ReadyKeys.Fifo());
 		this.delayed = new DelayedAdds<>(this.scheduler, this.table::add);
-		this.gauges = new TableGauges<>(this.table, this.delayed, this.rateLimiter, this.priority);
+		this.gauges = new KeyTableStats<>(this.table, this.delayed, this.rateLimiter, this.priority);
 	}
 
 	/**
@@ -304,7 +304,7 @@ public final class ReconcileQueue<T> {
 	 * Return what the queue holds right now, for gauges and the Actuator endpoint.
 	 * @return the gauges
 	 */
-	public QueueGauges<T> gauges() {
+	public QueueStats<T> gauges() {
 		return this.gauges;
 	}
 

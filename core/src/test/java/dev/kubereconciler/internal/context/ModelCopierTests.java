@@ -18,8 +18,8 @@ import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -101,7 +101,7 @@ class ModelCopierTests {
 			.withMessageContaining("no-argument constructor");
 	}
 
-	@KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+	@ResourceCoordinates(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
 	static class Backup extends CustomResource<Spec, Status> {
 
 	}

@@ -8,8 +8,8 @@ import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.Test;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,7 +38,7 @@ class ModelDefaultsTests {
 		assertThat(json.getAsJsonObject("metadata").keySet()).containsExactly("name");
 	}
 
-	@KubernetesResource(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
+	@ResourceCoordinates(group = "example.com", version = "v1", kind = "Backup", plural = "backups")
 	static class Backup extends CustomResource<BackupSpec, Object> {
 
 	}

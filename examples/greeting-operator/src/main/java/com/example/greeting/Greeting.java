@@ -5,18 +5,18 @@ import java.util.List;
 
 import io.kubernetes.client.openapi.models.V1Condition;
 
-import dev.kubereconciler.crd.Description;
-import dev.kubereconciler.crd.PrinterColumn;
-import dev.kubereconciler.crd.ShortNames;
-import dev.kubereconciler.crd.ValidationRule;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.Description;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ShortNames;
+import dev.kubereconciler.model.ValidationRule;
 
 /**
  * A {@code Greeting} of {@code example.com/v1}: a message, and whether it is published.
  * Its CRD is generated from this class at build time.
  */
-@KubernetesResource(group = "example.com", version = "v1", kind = "Greeting", plural = "greetings")
+@ResourceCoordinates(group = "example.com", version = "v1", kind = "Greeting", plural = "greetings")
 @ShortNames("greet")
 @PrinterColumn(name = "Message", jsonPath = ".spec.message")
 @PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")

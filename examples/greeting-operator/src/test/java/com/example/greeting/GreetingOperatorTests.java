@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
-import dev.kubereconciler.reconcile.CustomResourceList;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.TestNamespace;

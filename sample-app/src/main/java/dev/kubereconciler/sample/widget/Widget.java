@@ -2,16 +2,16 @@ package dev.kubereconciler.sample.widget;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 
-import dev.kubereconciler.crd.PrinterColumn;
-import dev.kubereconciler.crd.ShortNames;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.PrinterColumn;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.ShortNames;
 
 /**
  * A {@code Widget} custom resource of {@code sample.kubereconciler.dev/v1alpha1}: the
  * base class gives it everything a model needs, and the build generates its CRD.
  */
-@KubernetesResource(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND, plural = Widget.PLURAL)
+@ResourceCoordinates(group = Widget.GROUP, version = Widget.VERSION, kind = Widget.KIND, plural = Widget.PLURAL)
 @ShortNames("wdg")
 @PrinterColumn(name = "Color", jsonPath = ".spec.color")
 @PrinterColumn(name = "Size", jsonPath = ".spec.size", type = "integer")

@@ -13,9 +13,9 @@ import org.springframework.context.annotation.Configuration;
 import dev.kubereconciler.autoconfigure.manifests.RbacCustomizer;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.dependent.Dependent;
+import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
-import dev.kubereconciler.reconcile.CustomResourceList;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.SampleProperties;
 

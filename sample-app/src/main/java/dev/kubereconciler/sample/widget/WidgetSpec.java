@@ -5,7 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
-import dev.kubereconciler.crd.Description;
+import dev.kubereconciler.model.Description;
 
 /**
  * The desired state of a {@link Widget}.

@@ -1,6 +1,6 @@
 package dev.kubereconciler.sample.widget;
 
-import dev.kubereconciler.crd.Description;
+import dev.kubereconciler.model.Description;
 
 /**
  * The observed state of a {@link Widget}.

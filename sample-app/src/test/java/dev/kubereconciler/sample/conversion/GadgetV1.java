@@ -2,9 +2,9 @@ package dev.kubereconciler.sample.conversion;
 
 import java.util.List;
 
-import dev.kubereconciler.crd.StorageVersion;
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
+import dev.kubereconciler.model.StorageVersion;
 
 /**
  * The stored version of a {@code Gadget}, and the hub of its conversions: the size moved
@@ -12,7 +12,7 @@ import dev.kubereconciler.reconcile.KubernetesResource;
  * which v1alpha1 keeps in an annotation.
  */
 @StorageVersion
-@KubernetesResource(group = GadgetV1.GROUP, version = "v1", kind = "Gadget", plural = "gadgets")
+@ResourceCoordinates(group = GadgetV1.GROUP, version = "v1", kind = "Gadget", plural = "gadgets")
 public class GadgetV1 extends CustomResource<GadgetV1.Spec, Void> {
 
 	/** The API group. */

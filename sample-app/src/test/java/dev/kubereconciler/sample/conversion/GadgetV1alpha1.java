@@ -2,14 +2,14 @@ package dev.kubereconciler.sample.conversion;
 
 import java.util.List;
 
-import dev.kubereconciler.reconcile.CustomResource;
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.CustomResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 /**
  * The first version of a {@code Gadget}: a flat size and color, tags, and a free-text
  * note that the next version dropped.
  */
-@KubernetesResource(group = GadgetV1.GROUP, version = "v1alpha1", kind = "Gadget", plural = "gadgets")
+@ResourceCoordinates(group = GadgetV1.GROUP, version = "v1alpha1", kind = "Gadget", plural = "gadgets")
 public class GadgetV1alpha1 extends CustomResource<GadgetV1alpha1.Spec, Void> {
 
 	/**

@@ -44,7 +44,7 @@ public final class KubernetesAssertions {
 
 	/**
 	 * Assertions on an object of a client-java model type: a built-in model, or a custom
-	 * resource annotated with {@code @KubernetesResource} or registered with
+	 * resource annotated with {@code @ResourceCoordinates} or registered with
 	 * client-java's {@code ModelMapper}.
 	 * @param client the client to read with
 	 * @param type the object's type

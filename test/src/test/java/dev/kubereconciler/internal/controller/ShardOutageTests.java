@@ -66,7 +66,7 @@ class ShardOutageTests {
 
 	private final List<Request> reconciled = new CopyOnWriteArrayList<>();
 
-	private DefaultController controller;
+	private WorkQueueController controller;
 
 	@AfterEach
 	void stop() {
@@ -124,7 +124,7 @@ class ShardOutageTests {
 			.until(() -> this.controller.queue().depth() == 0 && this.controller.queue().inFlight() == 0);
 	}
 
-	private DefaultController startController(PartitionTable table) {
+	private WorkQueueController startController(PartitionTable table) {
 		ControllerListener listener = new ControllerListener() {
 
 			@Override
@@ -153,7 +153,7 @@ class ShardOutageTests {
 				this.reconciled.add(request);
 				return Result.done();
 			});
-		DefaultController controller = StandaloneController.build(definition, this.clock, null, listener);
+		WorkQueueController controller = StandaloneController.build(definition, this.clock, null, listener);
 		controller.keyOwnership(table);
 		controller.start();
 		return controller;

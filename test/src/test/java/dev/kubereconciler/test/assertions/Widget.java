@@ -16,7 +16,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import io.kubernetes.client.util.generic.options.PatchOptions;
 
-import dev.kubereconciler.reconcile.KubernetesResource;
+import dev.kubereconciler.model.ResourceCoordinates;
 
 import static org.awaitility.Awaitility.await;
 
@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * A custom resource for the assertions' tests, with a {@code /status} subresource: a spec
  * with a number of replicas, and a status with the replicas seen and conditions.
  */
-@KubernetesResource(group = Widget.GROUP, version = "v1", kind = "Widget", plural = "widgets")
+@ResourceCoordinates(group = Widget.GROUP, version = "v1", kind = "Widget", plural = "widgets")
 public class Widget implements KubernetesObject {
 
 	static final String GROUP = "assertions.kubereconciler.dev";
