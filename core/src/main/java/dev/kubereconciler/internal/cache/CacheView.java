@@ -68,13 +68,24 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 	 * @param informer the informer
 	 * @param ticker the time source of the retention
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	public CacheView(SharedIndexInformer<? extends KubernetesObject> informer, Ticker ticker) {
 		this.informer = informer;
 		this.ticker = ticker;
 		this.nextPrune = ticker.read() + PRUNE_INTERVAL_NANOS;
 		this.indexes = new ViewIndexes(informer);
-		((SharedIndexInformer) informer).addEventHandler(this);
+		addHandler(informer, this);
+	}
+
+	/**
+	 * Register a handler with an informer of any model type. The handlers of the engine
+	 * take any {@code KubernetesObject}, which client-java's generics cannot accept for
+	 * an informer of a subtype: the one raw call is here, for every caller.
+	 * @param informer the informer
+	 * @param handler the handler
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	public static void addHandler(SharedIndexInformer<?> informer, ResourceEventHandler<?> handler) {
+		((SharedIndexInformer) informer).addEventHandler((ResourceEventHandler) handler);
 	}
 
 	/**

@@ -84,20 +84,21 @@ final class InformerWiring {
 		for (WatchingController controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
-			addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
-					new EventPriority(primary::hasSynced, Clock.systemUTC())));
+			CacheView.addHandler(primary,
+					new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
+							new EventPriority(primary::hasSynced, Clock.systemUTC())));
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
 				SharedIndexInformer<? extends KubernetesObject> ownedInformer = informer(owned);
-				addHandler(ownedInformer,
+				CacheView.addHandler(ownedInformer,
 						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			for (MappedWatch<?> mapped : definition.mappedWatches()) {
-				addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
+				CacheView.addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
 			}
 			// a dependent that no owner reference reaches names its primary in an
 			// annotation, so that its changes reconcile the primary all the same
 			for (Class<? extends KubernetesObject> type : definition.reconciler().dependents().types()) {
-				addHandler(informer(type),
+				CacheView.addHandler(informer(type),
 						new MappedWatchHandler(controller, new MappedWatch<>(type, DependentLabels::owner)));
 			}
 		}
@@ -124,11 +125,6 @@ final class InformerWiring {
 	// wire() makes an informer for every type a controller uses before it looks them up
 	private SharedIndexInformer<? extends KubernetesObject> informer(Class<?> type) {
 		return Objects.requireNonNull(this.informers.get(type));
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
-		informer.addEventHandler(handler);
 	}
 
 	@SuppressWarnings({ "unchecked", "rawtypes" })

@@ -8,7 +8,6 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +17,7 @@ import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileLogic;
 import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.CacheViews;
 import dev.kubereconciler.internal.cache.ResyncTracker;
 import dev.kubereconciler.reconcile.ReconcileFunction;
@@ -101,15 +101,10 @@ public final class ReconcilerBinder {
 				this.ticker, this.listener);
 		for (Pending pending : this.pending) {
 			ResyncTracker resyncs = new ResyncTracker();
-			addHandler(Objects.requireNonNull(informers.get(pending.definition.watches())), resyncs);
+			CacheView.addHandler(Objects.requireNonNull(informers.get(pending.definition.watches())), resyncs);
 			pending.bound = new BoundReconciler<>(pending.definition.reconciler(), pending.definition, support, resyncs,
 					this.dependents);
 		}
-	}
-
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void addHandler(SharedIndexInformer informer, ResourceEventHandler handler) {
-		informer.addEventHandler(handler);
 	}
 
 	/**
