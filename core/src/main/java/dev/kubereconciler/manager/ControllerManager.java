@@ -2,8 +2,6 @@ package dev.kubereconciler.manager;
 
 import java.time.Duration;
 import java.util.Collections;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
@@ -25,7 +23,6 @@ import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.context.ServedResources;
-import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.ShardDispatcher;
 import dev.kubereconciler.internal.controller.StandbyCaches;
 import dev.kubereconciler.internal.controller.Watchdog;
@@ -33,8 +30,6 @@ import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.internal.dependent.DependentsReconciler;
 import dev.kubereconciler.leaderelection.LeaderElectionRunner;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
-import dev.kubereconciler.ratelimit.RateLimiter;
-import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.ShardCoordinator;
 import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.ManagedDelayScheduler;
@@ -108,7 +103,8 @@ public final class ControllerManager implements ControllerRegistry {
 		this.threadFactory = builder.threadFactory;
 		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock,
 				builder.listener, DependentsReconciler::create);
-		this.controllers = Collections.unmodifiableMap(createControllers(builder, binder));
+		this.controllers = Collections
+			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
 		this.listPageSize = builder.listPageSize;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				builder.listPageSize, this.clock);
@@ -127,27 +123,6 @@ public final class ControllerManager implements ControllerRegistry {
 				builder.clusterRate, this.controllers.values(), this.gate, this.clock, this.threadFactory,
 				builder.shutdownTimeout, builder.abandonGrace) : null;
 		this.watchdog = new Watchdog(this.controllers.values(), this.clock, builder.watchdogPeriod, this.threadFactory);
-	}
-
-	private Map<String, WorkQueueController> createControllers(ManagerBuilder builder, ReconcilerBinder binder) {
-		Map<String, WorkQueueController> controllers = new LinkedHashMap<>();
-		// one limiter instance in several controllers, at any depth: share its rate, not
-		// its per-item backoff
-		Iterator<RateLimiter<Request>> limiters = RateLimiterScopes
-			.scopeShared(builder.definitions.stream().map(ControllerDefinition::name).toList(),
-					builder.definitions.stream().map(ControllerDefinition::rateLimiter).toList())
-			.iterator();
-		for (ControllerDefinition original : builder.definitions) {
-			RateLimiter<Request> limiter = limiters.next();
-			ControllerDefinition definition = (limiter != original.rateLimiter()) ? original.withRateLimiter(limiter)
-					: original;
-			if (controllers.containsKey(definition.name())) {
-				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
-			}
-			controllers.put(definition.name(), new WorkQueueController(definition, binder.bind(definition), this.gate,
-					builder.listener, this.clock, this.threadFactory, builder.abandonGrace, builder.priorityQueue));
-		}
-		return controllers;
 	}
 
 	/**
