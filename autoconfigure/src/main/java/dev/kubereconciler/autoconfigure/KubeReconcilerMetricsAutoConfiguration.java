@@ -4,20 +4,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.metrics.ControllerMetrics;
+import dev.kubereconciler.metrics.LeaderElectionMetrics;
 import dev.kubereconciler.metrics.ShardMetrics;
 import dev.kubereconciler.metrics.WebhookMetrics;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
- * Auto-configuration that publishes controller-runtime's metrics through Micrometer.
+ * Auto-configuration that publishes controller-runtime's and client-go's metrics through
+ * Micrometer.
  */
 @AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
 		afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
@@ -39,6 +43,30 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	WebhookMetrics webhookMetrics() {
 		return new WebhookMetrics();
+	}
+
+	// static: a post-processor is created before the other beans; it measures every
+	// ApiClient bean, the one the manager uses and any the application defines
+	@Bean
+	static BeanPostProcessor kubeReconcilerRestClientMetrics(ObjectProvider<MeterRegistry> registry) {
+		return new RestClientMetricsPostProcessor(registry);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnProperty(prefix = "kube-reconciler.leader-election", name = "enabled")
+	LeaderElectionMetrics leaderElectionMetrics(ObjectProvider<ManagedControllers> controllers,
+			KubeReconcilerProperties properties, Environment environment) {
+		return new LeaderElectionMetrics(
+				LeaderElectionSettingsFactory.leaseName(properties.getLeaderElection(), environment), () -> {
+					try {
+						return controllers.getObject().isLeader();
+					}
+					catch (IllegalStateException ex) {
+						// no manager yet
+						return false;
+					}
+				});
 	}
 
 	@Bean
