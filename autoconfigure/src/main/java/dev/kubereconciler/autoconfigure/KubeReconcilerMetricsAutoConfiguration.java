@@ -1,8 +1,13 @@
 package dev.kubereconciler.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -11,11 +16,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.metrics.ControllerMetrics;
 import dev.kubereconciler.metrics.LeaderElectionMetrics;
 import dev.kubereconciler.metrics.ShardMetrics;
+import dev.kubereconciler.metrics.StandardProcessMetrics;
 import dev.kubereconciler.metrics.WebhookMetrics;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
@@ -74,6 +81,34 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 	@ConditionalOnProperty(prefix = "kube-reconciler.sharding", name = "enabled")
 	ShardMetrics shardMetrics(ObjectProvider<ManagedControllers> controllers) {
 		return new ShardMetrics(() -> controllers.getObject().getManager().shardCoordinator());
+	}
+
+	/**
+	 * Prometheus' standard process metrics, in the Prometheus registry.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ PrometheusMeterRegistry.class, MultiCollector.class })
+	@ConditionalOnBean(PrometheusMeterRegistry.class)
+	@ConditionalOnProperty(prefix = "kube-reconciler.metrics.process", name = "enabled", matchIfMissing = true)
+	static final class ProcessMetricsConfiguration {
+
+		private static final Logger logger = LoggerFactory.getLogger(ProcessMetricsConfiguration.class);
+
+		// registered once every singleton exists: a collector of these names that the
+		// application registers itself is there by then, and keeps them
+		@Bean
+		SmartInitializingSingleton kubeReconcilerStandardProcessMetrics(
+				ObjectProvider<PrometheusMeterRegistry> registry) {
+			return () -> registry.ifAvailable((prometheus) -> {
+				try {
+					prometheus.getPrometheusRegistry().register(new StandardProcessMetrics(prometheus));
+				}
+				catch (IllegalArgumentException ex) {
+					logger.info("Not publishing Prometheus' standard process metrics: {}", ex.getMessage());
+				}
+			});
+		}
+
 	}
 
 }
