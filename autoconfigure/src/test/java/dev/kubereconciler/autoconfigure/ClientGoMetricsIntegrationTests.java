@@ -48,8 +48,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * client-go's REST client metrics and Prometheus' standard process metrics in the scrape
  * of an application that brings its own {@link ApiClient} bean, with an interceptor of
- * its own that counts what the client sent, against the real API server; Spring Boot's
- * Micrometer process binders are on, as they are by default.
+ * its own that counts what the client sent, against the real API server, whose own
+ * {@code apiserver_request_total} counts what it served; Spring Boot's Micrometer process
+ * binders are on, as they are by default.
  */
 @KubernetesTest
 class ClientGoMetricsIntegrationTests {
@@ -79,7 +80,11 @@ class ClientGoMetricsIntegrationTests {
 	}
 
 	@Test
-	void everyRequestOfTheApplicationsOwnClientIsCountedByCodeMethodAndHost() throws ApiException {
+	void everyRequestOfTheApplicationsOwnClientIsCountedByCodeMethodAndHost() throws ApiException, IOException {
+		// the API server's own count of what only the application sends: its reads of the
+		// missing Secret and its patches of ConfigMaps
+		int secretsReadBefore = served("GET", "secrets", "404");
+		int patchesBefore = served("PATCH", "configmaps", "200");
 		PrometheusMeterRegistry registry = start();
 		CoreV1Api core = new CoreV1Api(this.client);
 		for (int i = 0; i < 3; i++) {
@@ -95,10 +100,31 @@ class ClientGoMetricsIntegrationTests {
 			assertThat(sent.counts()).containsKeys("404 GET", "200 PATCH", "200 GET");
 			assertThat(sent.counts().get("200 PATCH")).isGreaterThanOrEqualTo(3);
 			assertThat(counted(registry.scrape(), host)).isEqualTo(sent.counts());
+			Map<String, Integer> counted = counted(registry.scrape(), host);
+			assertThat(served("GET", "secrets", "404") - secretsReadBefore).isEqualTo(counted.get("404 GET"));
+			assertThat(served("PATCH", "configmaps", "200") - patchesBefore).isEqualTo(counted.get("200 PATCH"));
 		});
 		assertThat(registry.scrape()).contains("# TYPE rest_client_request_duration_seconds histogram\n")
 			.contains("rest_client_request_duration_seconds_bucket{host=\"" + host + "\",verb=\"PATCH\",le=\"60.0\"}")
 			.contains("rest_client_response_size_bytes_count{host=\"" + host + "\",verb=\"PATCH\"}");
+	}
+
+	// apiserver_request_total of the API server's /metrics, summed over its other labels
+	private int served(String verb, String resource, String code) throws IOException {
+		okhttp3.Request metrics = new okhttp3.Request.Builder().url(this.client.getBasePath() + "/metrics").build();
+		String text;
+		try (Response response = this.client.getHttpClient().newCall(metrics).execute()) {
+			text = response.body().string();
+		}
+		Pattern series = Pattern.compile("apiserver_request_total\\{(.*)} ([0-9.e+]+)");
+		return (int) text.lines()
+			.map(series::matcher)
+			.filter(Matcher::matches)
+			.filter((line) -> line.group(1).contains("code=\"" + code + "\"")
+					&& line.group(1).contains("resource=\"" + resource + "\"")
+					&& line.group(1).contains("verb=\"" + verb + "\""))
+			.mapToDouble((line) -> Double.parseDouble(line.group(2)))
+			.sum();
 	}
 
 	private static Map<String, Integer> counted(String scrape, String host) {
