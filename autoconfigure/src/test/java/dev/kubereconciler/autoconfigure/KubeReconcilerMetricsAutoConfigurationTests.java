@@ -3,6 +3,8 @@ package dev.kubereconciler.autoconfigure;
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -14,6 +16,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.metrics.ControllerMetrics;
+import dev.kubereconciler.metrics.LeaderElectionMetrics;
+import dev.kubereconciler.metrics.RestClientMetrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -72,6 +76,40 @@ class KubeReconcilerMetricsAutoConfigurationTests {
 		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
 			.withBean("myMetrics", ControllerMetrics.class, () -> mine)
 			.run((context) -> assertThat(context).getBean(ControllerMetrics.class).isSameAs(mine));
+	}
+
+	@Test
+	void everyApiClientBeanMeasuresItsRequestsOnce() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context.getBean(ApiClient.class).getHttpClient().interceptors())
+				.filteredOn(RestClientMetrics.class::isInstance)
+				.hasSize(1));
+	}
+
+	@Test
+	void leaderElectionGivesTheLeaderGaugeNamedAfterTheLease() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("kube-reconciler.leader-election.enabled=true",
+					"kube-reconciler.leader-election.lease-namespace=default", "spring.application.name=mirror")
+			.run((context) -> {
+				SimpleMeterRegistry registry = new SimpleMeterRegistry();
+				context.getBean(LeaderElectionMetrics.class).bindTo(registry);
+				assertThat(registry.get("leader.election.master.status").tag("name", "mirror-leader").gauge().value())
+					.isZero();
+			});
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> assertThat(context).doesNotHaveBean(LeaderElectionMetrics.class));
+	}
+
+	@Test
+	void theProcessMetricsGoToThePrometheusRegistryUnlessTurnedOff() {
+		ApplicationContextRunner prometheus = this.contextRunner.withBean(PrometheusMeterRegistry.class,
+				() -> new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+		prometheus.run((context) -> assertThat(context.getBean(PrometheusMeterRegistry.class).scrape())
+			.contains("# TYPE process_open_fds gauge"));
+		prometheus.withPropertyValues("kube-reconciler.metrics.process.enabled=false")
+			.run((context) -> assertThat(context.getBean(PrometheusMeterRegistry.class).scrape())
+				.doesNotContain("process_open_fds"));
 	}
 
 }
