@@ -112,4 +112,11 @@ class KubeReconcilerMetricsAutoConfigurationTests {
 				.doesNotContain("process_open_fds"));
 	}
 
+	@Test
+	void withoutThePrometheusRegistryTheOtherMetricsStay() {
+		this.contextRunner.withBean(SimpleMeterRegistry.class, SimpleMeterRegistry::new)
+			.withClassLoader(new FilteredClassLoader(PrometheusMeterRegistry.class))
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(ControllerMetrics.class));
+	}
+
 }

@@ -107,6 +107,25 @@ class RestClientMetricsTests {
 	}
 
 	@Test
+	void aRequestIsTimedUntilItsBodyIsReadAndItsResponseSizeIsTheBodyRead() throws IOException {
+		ApiClient client = client(this.host);
+		Request get = new Request.Builder().url("http://" + this.host + "/api/v1/namespaces/default/configmaps/a")
+			.build();
+		try (Response response = client.getHttpClient().newCall(get).execute()) {
+			// the answer's headers are in, its body is not read yet
+			assertThat(this.registry.find("rest.client.request.duration").timers())
+				.allSatisfy((timer) -> assertThat(timer.count()).isZero());
+			this.clock.add(Duration.ofMillis(50));
+			assertThat(response.body().string()).isEqualTo(CONFIG_MAP);
+		}
+		Timer duration = this.registry.get("rest.client.request.duration").tags("verb", "GET").timer();
+		assertThat(duration.count()).isEqualTo(1);
+		assertThat(duration.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(80);
+		assertThat(this.registry.get("rest.client.response.size").tags("verb", "GET").summary().totalAmount())
+			.isEqualTo(CONFIG_MAP.length());
+	}
+
+	@Test
 	void aWatchIsCountedOnceWhenItOpensAndNotTimed() throws IOException {
 		ApiClient client = client(this.host);
 		Request watch = new Request.Builder()
