@@ -61,7 +61,8 @@ public class ApiRequestObservationContext extends RequestReplySenderContext<Requ
 		this.resource = segment(rest, 0);
 		this.name = segment(rest, 1);
 		this.subresource = segment(rest, 2);
-		this.verb = verb(request.method(), this.name, "true".equals(url.queryParameter("watch")));
+		this.verb = this.resource.isEmpty() ? request.method().toLowerCase(Locale.ROOT)
+				: verb(request.method(), this.name, "true".equals(url.queryParameter("watch")));
 	}
 
 	private static String segment(List<String> segments, int index) {
@@ -98,7 +99,8 @@ public class ApiRequestObservationContext extends RequestReplySenderContext<Requ
 	/**
 	 * Return the Kubernetes verb the method and path make: {@code get}, {@code list},
 	 * {@code watch}, {@code create}, {@code update}, {@code patch}, {@code delete} or
-	 * {@code deletecollection}.
+	 * {@code deletecollection}; for a path that names no resource, the method in lower
+	 * case, as the API server's request info has it.
 	 * @return the verb
 	 */
 	public String getVerb() {

@@ -1,11 +1,13 @@
 package dev.kubereconciler.observation;
 
 import java.util.Locale;
+import java.util.function.Function;
 
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 
 import dev.kubereconciler.controller.ReconcileOutcome;
+import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.observation.ReconcileObservationDocumentation.HighCardinalityKeyNames;
 import dev.kubereconciler.observation.ReconcileObservationDocumentation.LowCardinalityKeyNames;
 
@@ -21,6 +23,16 @@ public class DefaultReconcileObservationConvention implements ReconcileObservati
 	private static final KeyValue UNKNOWN_RESULT = KeyValue.of(LowCardinalityKeyNames.RESULT, "unknown");
 
 	private static final KeyValue UNKNOWN_OUTCOME = KeyValue.of(LowCardinalityKeyNames.OUTCOME, "unknown");
+
+	// made once: a reconcile's key values are read twice, at its start and at its stop
+	private static final KeyValue[] RESULTS = keyValues(LowCardinalityKeyNames.RESULT, ReconcileOutcome.values(),
+			ReconcileOutcome::resultLabel);
+
+	private static final KeyValue[] OUTCOMES = keyValues(LowCardinalityKeyNames.OUTCOME, ReconcileOutcome.values(),
+			(outcome) -> outcome.name().toLowerCase(Locale.ROOT));
+
+	private static final KeyValue[] TRIGGERS = keyValues(LowCardinalityKeyNames.TRIGGER, Trigger.values(),
+			(trigger) -> trigger.name().toLowerCase(Locale.ROOT));
 
 	@Override
 	public String getName() {
@@ -58,7 +70,7 @@ public class DefaultReconcileObservationConvention implements ReconcileObservati
 	 */
 	protected KeyValue result(ReconcileObservationContext context) {
 		ReconcileOutcome outcome = context.getOutcome();
-		return (outcome != null) ? KeyValue.of(LowCardinalityKeyNames.RESULT, outcome.resultLabel()) : UNKNOWN_RESULT;
+		return (outcome != null) ? RESULTS[outcome.ordinal()] : UNKNOWN_RESULT;
 	}
 
 	/**
@@ -68,8 +80,7 @@ public class DefaultReconcileObservationConvention implements ReconcileObservati
 	 */
 	protected KeyValue outcome(ReconcileObservationContext context) {
 		ReconcileOutcome outcome = context.getOutcome();
-		return (outcome != null) ? KeyValue.of(LowCardinalityKeyNames.OUTCOME, outcome.name().toLowerCase(Locale.ROOT))
-				: UNKNOWN_OUTCOME;
+		return (outcome != null) ? OUTCOMES[outcome.ordinal()] : UNKNOWN_OUTCOME;
 	}
 
 	/**
@@ -78,7 +89,16 @@ public class DefaultReconcileObservationConvention implements ReconcileObservati
 	 * @return the key value
 	 */
 	protected KeyValue trigger(ReconcileObservationContext context) {
-		return KeyValue.of(LowCardinalityKeyNames.TRIGGER, context.getTrigger().name().toLowerCase(Locale.ROOT));
+		return TRIGGERS[context.getTrigger().ordinal()];
+	}
+
+	private static <E extends Enum<E>> KeyValue[] keyValues(LowCardinalityKeyNames key, E[] values,
+			Function<E, String> label) {
+		KeyValue[] keyValues = new KeyValue[values.length];
+		for (E value : values) {
+			keyValues[value.ordinal()] = KeyValue.of(key, label.apply(value));
+		}
+		return keyValues;
 	}
 
 }
