@@ -123,6 +123,20 @@ class ReconcileTracingIntegrationTests {
 	}
 
 	@Test
+	void springBootsMeterHandlerTimesTheObservationsByTheirLowCardinalityKeys() throws ApiException {
+		create("timed", "traced");
+		await().atMost(TIMEOUT)
+			.until(() -> span("reconcile traced", this.namespace.name() + "/timed"), (span) -> span != null);
+		assertThat(this.prometheus.scrape()).contains(
+				"kube_reconciler_reconcile_seconds_count{controller=\"traced\",error=\"none\",outcome=\"success\","
+						+ "result=\"success\",trigger=\"event\"} ",
+				"kube_reconciler_api_requests_seconds_count{error=\"none\",method=\"GET\",resource=\"configmaps\","
+						+ "status=\"200\",subresource=\"none\",verb=\"get\"} ",
+				"kube_reconciler_api_requests_seconds_count{error=\"none\",method=\"POST\",resource=\"configmaps\","
+						+ "status=\"201\",subresource=\"none\",verb=\"create\"} ");
+	}
+
+	@Test
 	void anErrorAndARequeueAreTheObservationsLowCardinalityKeys() throws ApiException {
 		create("fails", "flaky");
 		create("requeues", "flaky");

@@ -132,10 +132,10 @@ public class ApiRequestObservationContext extends RequestReplySenderContext<Requ
 	}
 
 	/**
-	 * Return the object's name the path names.
+	 * Return the object's name the path names ({@code getName()} is the observation's).
 	 * @return the name, empty for a list, a watch or a create
 	 */
-	public String getName() {
+	public String getObjectName() {
 		return this.name;
 	}
 

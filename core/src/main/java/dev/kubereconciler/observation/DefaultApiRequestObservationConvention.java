@@ -46,7 +46,7 @@ public class DefaultApiRequestObservationConvention implements ApiRequestObserva
 	@Override
 	public KeyValues getHighCardinalityKeyValues(ApiRequestObservationContext context) {
 		return KeyValues.of(KeyValue.of(HighCardinalityKeyNames.NAMESPACE, context.getNamespace()),
-				KeyValue.of(HighCardinalityKeyNames.NAME, context.getName()),
+				KeyValue.of(HighCardinalityKeyNames.NAME, context.getObjectName()),
 				KeyValue.of(HighCardinalityKeyNames.URL_PATH, context.getRequest().url().encodedPath()));
 	}
 

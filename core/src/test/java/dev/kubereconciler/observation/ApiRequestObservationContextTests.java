@@ -38,7 +38,7 @@ class ApiRequestObservationContextTests {
 		assertThat(context.getResource()).isEqualTo(resource);
 		assertThat(context.getSubresource()).isEqualTo(subresource);
 		assertThat(context.getNamespace()).isEqualTo(namespace);
-		assertThat(context.getName()).isEqualTo(name);
+		assertThat(context.getObjectName()).isEqualTo(name);
 		assertThat(new DefaultApiRequestObservationConvention().getContextualName(context)).isEqualTo(contextualName);
 	}
 
