@@ -4,7 +4,7 @@
 # adds about 5 and the startup step about 10.
 #
 # Usage: benchmarks/run-all.sh [STEP...]
-#   steps: limiter queue dispatch memory e2e peers webhook startup diagnostics
+#   steps: limiter queue dispatch observations memory e2e peers webhook startup diagnostics
 #   (all by default; PEERS_ARGS sizes the peers step, e.g. "cold 5000 write 2000", and MEMORY its
 #   memory figures, see peers.sh; WEBHOOK_ARGS the webhook step, by default RESULTS.md's
 #   "rate 200 seconds 30 rounds 3 size 4096", see webhook.sh; STARTUP_ARGS the startup step,
@@ -22,7 +22,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT_DIR:-$root/benchmarks/results}
-steps=${*:-limiter queue dispatch memory e2e peers webhook startup diagnostics}
+steps=${*:-limiter queue dispatch observations memory e2e peers webhook startup diagnostics}
 jar=$root/benchmarks/target/benchmarks.jar
 mkdir -p "$out"
 cd "$root"
@@ -70,6 +70,20 @@ for run in json.load(open(sys.argv[1])):
     params = ",".join(f"{k}={v}" for k, v in sorted(run.get("params", {}).items()))
     print(f"median of {len(metric['rawData'][0])} shots  {run['benchmark'].rsplit('.', 1)[1]:<12} {params:<40} "
           f"{metric['scorePercentiles']['50.0']:8.2f} {metric['scoreUnit']}")
+PY
+fi
+if want observations; then
+    # dispatch with reconcile observations off, with a registry that has no handler, and on
+    # (one handler that does nothing); about 30 s
+    jmh dispatch-observations 'DispatchBenchmark.ours' -p limiter=default -p queue=priority \
+        -p observations=off,noop,on -prof gc -f 1 -wi 5 -i 30
+    python3 - "$out/dispatch-observations.json" <<'PY' | tee -a "$out/dispatch-observations.txt"
+import json, sys
+for run in json.load(open(sys.argv[1])):
+    metric = run["primaryMetric"]
+    alloc = run.get("secondaryMetrics", {}).get("·gc.alloc.rate.norm", {}).get("score", float("nan"))
+    print(f"median of {len(metric['rawData'][0])} shots  observations={run['params']['observations']:<5} "
+          f"{metric['scorePercentiles']['50.0']:8.2f} {metric['scoreUnit']}  {alloc / 100000:8.1f} B/key, setup included")
 PY
 fi
 if want memory; then

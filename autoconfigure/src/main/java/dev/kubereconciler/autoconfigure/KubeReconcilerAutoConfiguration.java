@@ -31,6 +31,7 @@ import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
 /**
@@ -108,7 +109,8 @@ public final class KubeReconcilerAutoConfiguration {
 			SharedInformerFactory informerFactory, ControllerDefinitionSource definitions,
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
-			ObjectProvider<EventRecorders> eventRecorders, Environment environment) {
+			ObjectProvider<EventRecorders> eventRecorders, ObjectProvider<ReconcileObservations> observations,
+			Environment environment) {
 		return new ManagedControllers(definitions::definitions, (resolved) -> {
 			ManagerBuilder builder = ControllerManager.builder(apiClient)
 				.informerFactory(informerFactory)
@@ -121,6 +123,7 @@ public final class KubeReconcilerAutoConfiguration {
 					.compact(properties.getCache().isCompact())))
 				.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 			eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
+			observations.ifAvailable(builder::observations);
 			resolved.forEach(builder::controller);
 			if (properties.getLeaderElection().isEnabled()) {
 				builder

@@ -17,6 +17,7 @@ import io.kubernetes.client.extended.workqueue.ratelimiter.MaxOfRateLimiter;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.micrometer.observation.ObservationRegistry;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -35,6 +36,8 @@ import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.manager.ManagerBuilder;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
@@ -122,6 +125,17 @@ public class DispatchBenchmark {
 		@Param({ "priority", "plain" })
 		public String queue;
 
+		/**
+		 * {@code off}, no observation registry (the default of a manager built without
+		 * one); {@code noop}, a registry with no handler, which is what Spring Boot gives
+		 * an application without metrics or tracing; {@code on}, a registry with one
+		 * handler that does nothing, so that each reconcile makes its observation, key
+		 * values and scope: the cost of the Observation API itself, before any tracer or
+		 * meter.
+		 */
+		@Param("off")
+		public String observations = "off";
+
 		ScheduledThreadPoolExecutor scheduler;
 
 		WorkQueueController controller;
@@ -140,15 +154,28 @@ public class DispatchBenchmark {
 					work.reconciled();
 					return Result.done();
 				});
-			this.controller = (WorkQueueController) ControllerManager.builder(new ApiClient().setReadTimeout(0))
+			ManagerBuilder builder = ControllerManager.builder(new ApiClient().setReadTimeout(0))
 				.clock(Clocks.scheduler(this.ticker, this.scheduler))
 				.priorityQueue("priority".equals(this.queue))
-				.controller(definition)
-				.build()
-				.controller(definition.name());
+				.controller(definition);
+			if (!"off".equals(this.observations)) {
+				builder.observations(ReconcileObservations.of(observationRegistry(this.observations)));
+			}
+			this.controller = (WorkQueueController) builder.build().controller(definition.name());
 			for (Request key : work.ours) {
 				this.controller.enqueue(key);
 			}
+		}
+
+		private static ObservationRegistry observationRegistry(String observations) {
+			ObservationRegistry registry = ObservationRegistry.create();
+			if ("on".equals(observations)) {
+				registry.observationConfig().observationHandler((context) -> true);
+			}
+			else if (!"noop".equals(observations)) {
+				throw new IllegalArgumentException("observations must be off, noop or on, was " + observations);
+			}
+			return registry;
 		}
 
 		@TearDown(Level.Invocation)

@@ -39,8 +39,9 @@ final class ControllerAssembly {
 			if (controllers.containsKey(definition.name())) {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
-			controllers.put(definition.name(), new WorkQueueController(definition, binder.bind(definition), gate,
-					builder.listener, clock, threadFactory, builder.abandonGrace, builder.priorityQueue));
+			controllers.put(definition.name(),
+					new WorkQueueController(definition, binder.bind(definition), gate, builder.listener, clock,
+							threadFactory, builder.abandonGrace, builder.priorityQueue, builder.observations));
 		}
 		return controllers;
 	}

@@ -18,6 +18,7 @@ import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.sharding.ShardingSettings;
 import dev.kubereconciler.time.DelayScheduler;
 
@@ -59,6 +60,8 @@ public final class ManagerBuilder {
 	@Nullable ShardingSettings sharding;
 
 	boolean clusterRate;
+
+	@Nullable ReconcileObservations observations;
 
 	ManagerBuilder(ApiClient apiClient) {
 		this.apiClient = Objects.requireNonNull(apiClient, "apiClient must not be null");
@@ -164,6 +167,17 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder listener(ControllerListener listener) {
 		this.listener = listener;
+		return this;
+	}
+
+	/**
+	 * Observe each reconcile as a Micrometer {@code Observation}, current on the worker's
+	 * thread while the reconciler runs; none by default.
+	 * @param observations the observations
+	 * @return this builder
+	 */
+	public ManagerBuilder observations(ReconcileObservations observations) {
+		this.observations = Objects.requireNonNull(observations, "observations must not be null");
 		return this;
 	}
 

@@ -93,6 +93,8 @@ class ArchitectureTests {
 			.definedBy(ROOT + ".dependent..")
 			.layer("controller")
 			.definedBy(ROOT + ".controller..")
+			.layer("observation")
+			.definedBy(ROOT + ".observation..")
 			.layer("internal")
 			.definedBy(ROOT + ".internal..")
 			.layer("manager")
@@ -128,12 +130,14 @@ class ArchitectureTests {
 			.whereLayer("controller")
 			.mayOnlyAccessLayers("model", "time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
 					"leaderelection", "dependent")
+			.whereLayer("observation")
+			.mayOnlyAccessLayers("reconcile", "controller")
 			.whereLayer("internal")
 			.mayOnlyAccessLayers("model", "time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
-					"leaderelection", "dependent", "controller")
+					"leaderelection", "dependent", "controller", "observation")
 			.whereLayer("manager")
 			.mayOnlyAccessLayers("model", "time", "ratelimit", "events", "reconcile", "queue", "cache", "sharding",
-					"leaderelection", "dependent", "controller", "internal")
+					"leaderelection", "dependent", "controller", "observation", "internal")
 			.whereLayer("metrics")
 			.mayOnlyAccessLayers("model", "time", "ratelimit", "events", "reconcile", "queue", "sharding", "controller",
 					"manager", "webhook")

@@ -7,9 +7,11 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.controller.ReconcileOutcome;
 import dev.kubereconciler.internal.context.CauseAwareReconciler;
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.internal.queue.WorkerQueue;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -185,10 +187,27 @@ final class ReconcileWorker implements Runnable {
 	}
 
 	/**
-	 * Run the reconciler on a key this worker may dispatch, and hand its outcome on.
+	 * Run the reconciler on a key, observed if a registry listens; hand its outcome on.
 	 * @return what became of the key
 	 */
 	private WorkerStep reconcile(Taken<Request> taken, KeyOwnership.Permit permit, long started) {
+		ReconcileObservations observations = this.context.observations();
+		if (observations == null || observations.isOff()) {
+			return reconcile(taken, permit, started, null);
+		}
+		// the outcome's meters are recorded in scope: a bucket's exemplar is this trace
+		ReconcileObservations.Started observed = observations.start(this.context.controller(), taken.item(),
+				taken.cause());
+		try {
+			return reconcile(taken, permit, started, observed);
+		}
+		finally {
+			observed.stop();
+		}
+	}
+
+	private WorkerStep reconcile(Taken<Request> taken, KeyOwnership.Permit permit, long started,
+			ReconcileObservations.@Nullable Started observed) {
 		Request request = taken.item();
 		synchronized (this) {
 			this.state = RUNNING;
@@ -215,15 +234,22 @@ final class ReconcileWorker implements Runnable {
 		long nanos = ended - started;
 		int finalState = endRun();
 		if (finalState == ABANDONED) {
+			if (observed != null) {
+				observed.ended(ReconcileOutcome.TIMEOUT, error);
+			}
 			logger.warn("Abandoned reconcile of {} by controller '{}' returned after {} ms; its key was already "
 					+ "retried", request, this.context.controller(), nanos / 1_000_000);
 			return WorkerStep.ABANDONED;
 		}
 		// a reconcile that returns after its timeout still decides what becomes of its
 		// key, as in controller-runtime; the timeout is only counted
+		ReconcileOutcome outcome = ResultHandler.classify(result, error);
+		if (observed != null) {
+			observed.ended((finalState == TIMED_OUT) ? ReconcileOutcome.TIMEOUT : outcome, error);
+		}
 		this.context.results()
-			.handle(this.queue.queue(), request, taken.priority(), ResultHandler.classify(result, error),
-					finalState == TIMED_OUT, result, error, nanos);
+			.handle(this.queue.queue(), request, taken.priority(), outcome, finalState == TIMED_OUT, result, error,
+					nanos);
 		this.endedAt = ended;
 		return WorkerStep.FINISHED;
 	}

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,6 +17,7 @@ import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.KeySink;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.queue.QueueStats;
@@ -75,10 +77,11 @@ public final class WorkQueueController implements Controller, KeySink {
 	 * @param threadFactory makes its worker threads
 	 * @param abandonGrace how long a reconcile past its timeout may ignore the interrupt
 	 * @param priorityQueue whether its queue hands out keys by priority
+	 * @param observations observes each reconcile, or {@code null} for none
 	 */
 	public WorkQueueController(ControllerDefinition definition, ReconcileFunction reconciler, ManagerGate gate,
 			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory, Duration abandonGrace,
-			boolean priorityQueue) {
+			boolean priorityQueue, @Nullable ReconcileObservations observations) {
 		this.definition = definition;
 		this.resourceType = ResourceType.of(definition.watches());
 		this.listener = listener;
@@ -88,7 +91,7 @@ public final class WorkQueueController implements Controller, KeySink {
 				priorityQueue);
 		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue.get(),
 				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
-				this.pause, this::keyOwnership);
+				this.pause, this::keyOwnership, observations);
 	}
 
 	@Override

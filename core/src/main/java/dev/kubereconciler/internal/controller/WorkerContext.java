@@ -2,9 +2,12 @@ package dev.kubereconciler.internal.controller;
 
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
+import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.KeyOwnership;
@@ -24,14 +27,15 @@ import dev.kubereconciler.time.Sleeper;
  * @param clock reads time and waits out gate delays
  * @param pause holds the worker while the controller is paused
  * @param ownership whether this replica reconciles a key, read at each dispatch
+ * @param observations observes each reconcile, or {@code null} for none
  */
 record WorkerContext(String controller, ReconcileFunction reconciler, ReconcileQueue<Request> queue,
 		ResultHandler results, ManagerGate gate, ControllerListener listener, Sleeper clock, PauseSwitch pause,
-		Supplier<KeyOwnership> ownership) {
+		Supplier<KeyOwnership> ownership, @Nullable ReconcileObservations observations) {
 
 	WorkerContext withQueue(ReconcileQueue<Request> queue) {
 		return new WorkerContext(this.controller, this.reconciler, queue, this.results, this.gate, this.listener,
-				this.clock, this.pause, this.ownership);
+				this.clock, this.pause, this.ownership, this.observations);
 	}
 
 }
