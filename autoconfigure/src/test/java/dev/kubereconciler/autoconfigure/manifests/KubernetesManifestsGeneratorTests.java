@@ -55,9 +55,11 @@ class KubernetesManifestsGeneratorTests {
 				"--kube-reconciler.deployment.replicas=2", "--kube-reconciler.leader-election.enabled=true",
 				"--kube-reconciler.shutdown-timeout=20s", "--management.server.port=9090",
 				"--kube-reconciler.rbac.rules[0].resources=secrets", "--kube-reconciler.rbac.rules[0].verbs=get");
-		assertThat(written).extracting((path) -> path.getFileName().toString())
+		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml",
-					"kustomization.yaml");
+					"kustomization.yaml", "monitoring/alert-rules.yaml", "monitoring/prometheusrule.yaml",
+					"monitoring/dashboard.json", "monitoring/dashboard-configmap.yaml",
+					"monitoring/kustomization.yaml");
 		assertThat(load("serviceaccount.yaml", V1ServiceAccount.class).getMetadata().getNamespace()).isEqualTo("ops");
 		List<Object> rbac = Yaml.loadAll(Files.readString(this.output.resolve("rbac.yaml")));
 		assertThat(rbac).hasSize(4);
@@ -124,7 +126,9 @@ class KubernetesManifestsGeneratorTests {
 				"--spring.application.name=gadgets");
 		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("crds/gadgets.test.kubereconciler.dev.yaml", "crds/sprockets.test.kubereconciler.dev.yaml",
-					"serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "kustomization.yaml");
+					"serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "kustomization.yaml",
+					"monitoring/alert-rules.yaml", "monitoring/prometheusrule.yaml", "monitoring/dashboard.json",
+					"monitoring/dashboard-configmap.yaml", "monitoring/kustomization.yaml");
 		assertThat(Files.readString(this.output.resolve("crds/gadgets.test.kubereconciler.dev.yaml")))
 			.isEqualTo(new CrdGenerator().yaml(Gadget.class));
 		assertThat(Files.readString(this.output.resolve("kustomization.yaml")))
@@ -141,7 +145,9 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("crds/doohickeys.webhook.test.kubereconciler.dev.yaml", "serviceaccount.yaml", "rbac.yaml",
 					"deployment.yaml", "service.yaml", "webhook-service.yaml", "webhook-certificate.yaml",
-					"webhooks.yaml", "kustomization.yaml");
+					"webhooks.yaml", "kustomization.yaml", "monitoring/alert-rules.yaml",
+					"monitoring/prometheusrule.yaml", "monitoring/dashboard.json",
+					"monitoring/dashboard-configmap.yaml", "monitoring/kustomization.yaml");
 		List<Object> configurations = Yaml.loadAll(Files.readString(this.output.resolve("webhooks.yaml")));
 		assertThat(configurations).hasSize(2);
 		V1ValidatingWebhookConfiguration validating = (V1ValidatingWebhookConfiguration) configurations.get(0);
