@@ -9,8 +9,10 @@ import java.util.Set;
  */
 final class PromQl {
 
+	// the aggregations too, which "by (...)" may follow instead of their "("
 	private static final Set<String> KEYWORDS = Set.of("and", "or", "unless", "bool", "offset", "by", "without", "on",
-			"ignoring", "group_left", "group_right", "inf", "nan");
+			"ignoring", "group_left", "group_right", "inf", "nan", "sum", "min", "max", "avg", "group", "stddev",
+			"stdvar", "count", "count_values", "bottomk", "topk", "quantile");
 
 	private static final Set<String> GROUPING = Set.of("by", "without", "on", "ignoring", "group_left", "group_right");
 
