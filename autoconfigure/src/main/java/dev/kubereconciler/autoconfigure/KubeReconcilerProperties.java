@@ -249,12 +249,43 @@ public class KubeReconcilerProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Prometheus' standard process metrics.
+		 */
+		private final Process process = new Process();
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public Process getProcess() {
+			return this.process;
+		}
+
+		/**
+		 * Prometheus' standard process metrics settings.
+		 */
+		public static class Process {
+
+			/**
+			 * Whether to publish Prometheus' standard process metrics
+			 * (process_cpu_seconds_total, process_resident_memory_bytes and the rest) in
+			 * the Prometheus registry, each unless another meter publishes its name.
+			 */
+			private boolean enabled = true;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
 		}
 
 	}

@@ -27,13 +27,21 @@ public final class LeaderElectionSettingsFactory {
 	private LeaderElectionSettingsFactory() {
 	}
 
+	/**
+	 * Return the Lease's name: {@code lease-name}, or the application's name followed by
+	 * {@code -leader}.
+	 */
+	static String leaseName(LeaderElectionProperties config, Environment environment) {
+		return (config.getLeaseName() != null) ? config.getLeaseName()
+				: environment.getProperty("spring.application.name", "kube-reconciler") + "-leader";
+	}
+
 	static LeaderElectionSettings create(LeaderElectionProperties config, Environment environment) {
 		return create(config, environment, SERVICE_ACCOUNT_NAMESPACE);
 	}
 
 	static LeaderElectionSettings create(LeaderElectionProperties config, Environment environment, Path namespaceFile) {
-		String name = (config.getLeaseName() != null) ? config.getLeaseName()
-				: environment.getProperty("spring.application.name", "kube-reconciler") + "-leader";
+		String name = leaseName(config, environment);
 		String namespace = (config.getLeaseNamespace() != null) ? config.getLeaseNamespace()
 				: podNamespace(namespaceFile);
 		String nameProperty = (config.getLeaseName() != null) ? PREFIX + "lease-name" : "spring.application.name";

@@ -13,8 +13,11 @@ import dev.kubereconciler.sharding.ShardCoordinator;
 
 /**
  * Publishes this replica's share of the keys when sharding is on:
- * {@code kube_reconciler_shard_partitions_held}, {@code kube_reconciler_shard_members}
- * and {@code kube_reconciler_shard_handovers_total}.
+ * {@code kube_reconciler_shard_partitions_held},
+ * {@code kube_reconciler_shard_partitions}, {@code kube_reconciler_shard_members} and
+ * {@code kube_reconciler_shard_handovers_total}. The partitions held, summed over the
+ * replicas, against the partitions there are is the sharded form of client-go's
+ * {@code leader_election_master_status}: a partition no replica holds has no leader.
  */
 public final class ShardMetrics implements MeterBinder {
 
@@ -34,6 +37,9 @@ public final class ShardMetrics implements MeterBinder {
 		// it up
 		Gauge.builder("kube_reconciler_shard_partitions_held", this, (m) -> m.read((c) -> c.table().held().size()))
 			.description("Partitions whose Lease this replica holds, being handed over or not")
+			.register(registry);
+		Gauge.builder("kube_reconciler_shard_partitions", this, (m) -> m.read((c) -> c.settings().partitions()))
+			.description("Partitions the keys are split into, each with a Lease of its own")
 			.register(registry);
 		Gauge.builder("kube_reconciler_shard_members", this, (m) -> m.read((c) -> c.members().size()))
 			.description("Live members of the shard group seen by this replica, itself included")
