@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -75,12 +76,13 @@ final class MonitoringManifests {
 		return yaml.dump(rule);
 	}
 
+	// labels in a fixed order, so that two builds write the same file
 	private String dashboardConfigMap(String dashboard) {
 		return ManifestYaml.dump(new V1ConfigMap().apiVersion("v1")
 			.kind("ConfigMap")
 			.metadata(new V1ObjectMeta().name(this.name + "-dashboard")
 				.namespace(this.namespace)
-				.labels(Map.of("app.kubernetes.io/name", this.name, DASHBOARD_LABEL, "1")))
+				.labels(new TreeMap<>(Map.of("app.kubernetes.io/name", this.name, DASHBOARD_LABEL, "1"))))
 			.data(Map.of(this.name + ".json", dashboard)));
 	}
 
