@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -114,6 +116,31 @@ class KubernetesManifestsGeneratorTests {
 		Map<String, String> environment = new LinkedHashMap<>();
 		container.getEnv().forEach((variable) -> environment.put(variable.getName(), variable.getValue()));
 		return environment;
+	}
+
+	// promtool, Prometheus and kubectl prove the files' content on the sample
+	// (PrometheusRulesTests, PrometheusScrapeTests, KubectlApplyTests)
+	@Test
+	void writesTheMonitoringManifestsUnderTheApplicationsNameInItsNamespace() throws Exception {
+		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror",
+				"--kube-reconciler.deployment.namespace=ops");
+		Map<String, Object> rule = new org.yaml.snakeyaml.Yaml()
+			.load(Files.readString(this.output.resolve("monitoring/prometheusrule.yaml")));
+		assertThat(rule).containsEntry("apiVersion", "monitoring.coreos.com/v1")
+			.containsEntry("kind", "PrometheusRule")
+			.containsEntry("metadata",
+					Map.of("name", "mirror", "namespace", "ops", "labels", Map.of("app.kubernetes.io/name", "mirror")));
+		V1ConfigMap dashboard = load("monitoring/dashboard-configmap.yaml", V1ConfigMap.class);
+		assertThat(dashboard.getMetadata().getName()).isEqualTo("mirror-dashboard");
+		assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("ops");
+		assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+		String json = Files.readString(this.output.resolve("monitoring/dashboard.json"));
+		assertThat(dashboard.getData()).containsExactly(Map.entry("mirror.json", json));
+		JsonObject parsed = JsonParser.parseString(json).getAsJsonObject();
+		assertThat(parsed.get("title").getAsString()).isEqualTo("mirror (kube-reconciler)");
+		assertThat(parsed.get("uid").getAsString()).isEqualTo("mirror");
+		assertThat(Files.readString(this.output.resolve("monitoring/kustomization.yaml")))
+			.contains("- prometheusrule.yaml\n- dashboard-configmap.yaml\n");
 	}
 
 	private static V1Container container(V1Deployment deployment) {
