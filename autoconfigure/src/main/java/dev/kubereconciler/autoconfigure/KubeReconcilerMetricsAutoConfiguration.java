@@ -1,5 +1,7 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.util.List;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.MultiCollector;
@@ -100,11 +102,9 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 		SmartInitializingSingleton kubeReconcilerStandardProcessMetrics(
 				ObjectProvider<PrometheusMeterRegistry> registry) {
 			return () -> registry.ifAvailable((prometheus) -> {
-				try {
-					prometheus.getPrometheusRegistry().register(new StandardProcessMetrics(prometheus));
-				}
-				catch (IllegalArgumentException ex) {
-					logger.info("Not publishing Prometheus' standard process metrics: {}", ex.getMessage());
+				List<String> leftOut = StandardProcessMetrics.register(prometheus.getPrometheusRegistry(), prometheus);
+				if (!leftOut.isEmpty()) {
+					logger.info("Leaving {} to the collector registered already that publishes them", leftOut);
 				}
 			});
 		}

@@ -245,7 +245,8 @@ public class KubeReconcilerProperties {
 	public static class Metrics {
 
 		/**
-		 * Whether to publish controller-runtime's metrics through Micrometer.
+		 * Whether to publish controller-runtime's and client-go's metrics and
+		 * kube-reconciler's own through Micrometer.
 		 */
 		private boolean enabled = true;
 

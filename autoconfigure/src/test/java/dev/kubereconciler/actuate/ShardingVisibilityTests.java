@@ -84,6 +84,13 @@ class ShardingVisibilityTests {
 		assertThat(registry.get("kube_reconciler_shard_members").gauge().value()).isEqualTo(2);
 		assertThat(registry.get("kube_reconciler_shard_handovers").functionCounter().count())
 			.isEqualTo(holder.shardCoordinator().handovers());
+		// the sharded form of leader_election_master_status: the partitions held, summed
+		// over the replicas, against the partitions there are
+		SimpleMeterRegistry idleRegistry = new SimpleMeterRegistry();
+		new ShardMetrics(idle::shardCoordinator).bindTo(idleRegistry);
+		assertThat(registry.get("kube_reconciler_shard_partitions").gauge().value()).isEqualTo(1);
+		assertThat(idleRegistry.get("kube_reconciler_shard_partitions").gauge().value()).isEqualTo(1);
+		assertThat(idleRegistry.get("kube_reconciler_shard_partitions_held").gauge().value()).isZero();
 	}
 
 	@Test

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.NamingConvention;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
@@ -48,9 +49,11 @@ public final class StandardProcessMetrics implements MultiCollector {
 
 	static final String START_TIME = "process_start_time_seconds";
 
-	private static final List<String> NAMES = List.of(CPU, RESIDENT, VIRTUAL, OPEN_FDS, MAX_FDS, START_TIME);
+	static final List<String> NAMES = List.of(CPU, RESIDENT, VIRTUAL, OPEN_FDS, MAX_FDS, START_TIME);
 
 	private final MeterRegistry meters;
+
+	private final List<String> names;
 
 	private final Path procSelf;
 
@@ -62,22 +65,44 @@ public final class StandardProcessMetrics implements MultiCollector {
 	 * registered in, whose meters take precedence
 	 */
 	public StandardProcessMetrics(MeterRegistry meters) {
-		this(meters, Path.of("/proc/self"));
+		this(meters, NAMES, Path.of("/proc/self"));
 	}
 
-	StandardProcessMetrics(MeterRegistry meters, Path procSelf) {
+	StandardProcessMetrics(MeterRegistry meters, List<String> names, Path procSelf) {
 		this.meters = meters;
+		this.names = List.copyOf(names);
 		this.procSelf = procSelf;
+	}
+
+	/**
+	 * Register the metrics in a Prometheus registry, leaving out every name that a
+	 * collector registered there already publishes (such as Prometheus' own
+	 * {@code ProcessMetrics}); the registry's Micrometer meters are judged at every
+	 * scrape instead, as binders may be bound later.
+	 * @param prometheus the Prometheus registry of the Micrometer registry
+	 * @param meters the Micrometer registry
+	 * @return the names left out, empty when all six are registered
+	 */
+	public static List<String> register(PrometheusRegistry prometheus, MeterRegistry meters) {
+		Set<String> taken = new HashSet<>();
+		prometheus.scrape(NAMES::contains).forEach((snapshot) -> taken.add(snapshot.getMetadata().getPrometheusName()));
+		taken.removeAll(micrometerNames(meters));
+		List<String> names = NAMES.stream().filter((name) -> !taken.contains(name)).toList();
+		if (!names.isEmpty()) {
+			prometheus.register(new StandardProcessMetrics(meters, names, Path.of("/proc/self")));
+		}
+		return NAMES.stream().filter(taken::contains).toList();
 	}
 
 	@Override
 	public List<String> getPrometheusNames() {
-		return NAMES;
+		return this.names;
 	}
 
 	@Override
 	public MetricSnapshots collect() {
-		Set<String> taken = micrometerNames();
+		Set<String> taken = micrometerNames(this.meters);
+		NAMES.stream().filter((name) -> !this.names.contains(name)).forEach(taken::add);
 		List<MetricSnapshot> snapshots = new ArrayList<>();
 		if (!taken.contains(CPU) && this.os instanceof com.sun.management.OperatingSystemMXBean process) {
 			long nanos = process.getProcessCpuTime();
@@ -116,10 +141,10 @@ public final class StandardProcessMetrics implements MultiCollector {
 
 	// the names under which the registry's own meters are scraped, so that a binder bound
 	// after this collector was registered still wins
-	private Set<String> micrometerNames() {
-		NamingConvention convention = this.meters.config().namingConvention();
+	private static Set<String> micrometerNames(MeterRegistry meters) {
+		NamingConvention convention = meters.config().namingConvention();
 		Set<String> names = new HashSet<>();
-		for (Meter meter : this.meters.getMeters()) {
+		for (Meter meter : meters.getMeters()) {
 			Meter.Id id = meter.getId();
 			if (id.getName().startsWith("process")) {
 				String name = convention.name(id.getName(), id.getType(), id.getBaseUnit());
