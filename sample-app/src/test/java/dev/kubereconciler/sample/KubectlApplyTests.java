@@ -26,7 +26,9 @@ import static org.assertj.core.api.Assertions.fail;
  * own. The second apply must find nothing to change: a manifest that carries what the
  * server drops or defaults (an empty map, a webhook rule without its {@code scope}) is
  * reported {@code configured} on every run, which hides real drift in a GitOps diff. The
- * cert-manager objects are left out, since the test server serves no cert-manager API.
+ * monitoring folder's dashboard ConfigMap is applied with them. The cert-manager objects
+ * and the {@code PrometheusRule} are left out, since the test server serves neither
+ * cert-manager's API nor the Prometheus Operator's.
  */
 class KubectlApplyTests {
 
@@ -40,7 +42,8 @@ class KubectlApplyTests {
 		// server's widget writes, as their Service cannot be reached from here
 		try (KubernetesTestServer server = KubernetesTestServer.start(KubernetesTestAssets.discover())) {
 			String first = apply(kubectl, server, manifests);
-			assertThat(first).contains("deployment.apps/kube-reconciler-sample created");
+			assertThat(first).contains("deployment.apps/kube-reconciler-sample created",
+					"configmap/kube-reconciler-sample-dashboard created");
 			String second = apply(kubectl, server, manifests);
 			assertThat(second.lines().toList()).as("the second apply of%n%s", first)
 				.isNotEmpty()
@@ -50,11 +53,15 @@ class KubectlApplyTests {
 
 	private static List<Path> manifests() throws IOException {
 		List<Path> manifests = new ArrayList<>();
-		for (String line : Files.readAllLines(MANIFESTS.resolve("kustomization.yaml"))) {
-			if (line.startsWith("- ")) {
-				Path manifest = MANIFESTS.resolve(line.substring(2).trim());
-				if (!Files.readString(manifest).contains("apiVersion: cert-manager.io/")) {
-					manifests.add(manifest);
+		for (Path folder : List.of(MANIFESTS, MANIFESTS.resolve("monitoring"))) {
+			for (String line : Files.readAllLines(folder.resolve("kustomization.yaml"))) {
+				if (line.startsWith("- ")) {
+					Path manifest = folder.resolve(line.substring(2).trim());
+					String yaml = Files.readString(manifest);
+					if (!yaml.contains("apiVersion: cert-manager.io/")
+							&& !yaml.contains("apiVersion: monitoring.coreos.com/")) {
+						manifests.add(manifest);
+					}
 				}
 			}
 		}

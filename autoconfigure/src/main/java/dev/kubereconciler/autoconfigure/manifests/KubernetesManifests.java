@@ -47,7 +47,8 @@ import dev.kubereconciler.webhook.conversion.ConvertedResource;
  * controllers: the CRDs of the custom resources it watches, owns or maps, ServiceAccount,
  * RBAC, a Deployment with probes on Actuator's health groups, a Service for the
  * management port, and, for an application that serves webhooks, their configurations,
- * Service and certificate.
+ * Service and certificate; apart from them, in {@code monitoring/}, alert rules and a
+ * Grafana dashboard.
  */
 public class KubernetesManifests {
 
@@ -130,6 +131,9 @@ public class KubernetesManifests {
 				"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n");
 		files.keySet().forEach((file) -> kustomization.append("- ").append(file).append('\n'));
 		files.put("kustomization.yaml", kustomization.toString());
+		// a folder and a kustomization of their own: the PrometheusRule needs the
+		// Prometheus Operator's CRD, which a cluster may not have
+		files.putAll(new MonitoringManifests(name, namespace).files());
 		return files;
 	}
 

@@ -21,7 +21,8 @@ import dev.kubereconciler.webhook.Webhooks;
  * folder, with {@code crds/<plural>.<group>.yaml} for each custom resource (a class
  * annotated with {@code @ResourceCoordinates}) that the controllers watch, own or map,
  * written by {@link dev.kubereconciler.crd.CrdGenerator}: one file per CRD, with a
- * version for each of its classes.
+ * version for each of its classes, and {@code monitoring/} with the alert rules and the
+ * Grafana dashboard.
  *
  * <p>
  * Arguments: the application class, the output folder, then any Spring Boot arguments

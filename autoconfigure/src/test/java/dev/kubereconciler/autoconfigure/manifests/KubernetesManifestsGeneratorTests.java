@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -55,9 +57,11 @@ class KubernetesManifestsGeneratorTests {
 				"--kube-reconciler.deployment.replicas=2", "--kube-reconciler.leader-election.enabled=true",
 				"--kube-reconciler.shutdown-timeout=20s", "--management.server.port=9090",
 				"--kube-reconciler.rbac.rules[0].resources=secrets", "--kube-reconciler.rbac.rules[0].verbs=get");
-		assertThat(written).extracting((path) -> path.getFileName().toString())
+		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml",
-					"kustomization.yaml");
+					"kustomization.yaml", "monitoring/alert-rules.yaml", "monitoring/prometheusrule.yaml",
+					"monitoring/dashboard.json", "monitoring/dashboard-configmap.yaml",
+					"monitoring/kustomization.yaml");
 		assertThat(load("serviceaccount.yaml", V1ServiceAccount.class).getMetadata().getNamespace()).isEqualTo("ops");
 		List<Object> rbac = Yaml.loadAll(Files.readString(this.output.resolve("rbac.yaml")));
 		assertThat(rbac).hasSize(4);
@@ -114,6 +118,31 @@ class KubernetesManifestsGeneratorTests {
 		return environment;
 	}
 
+	// promtool, Prometheus and kubectl prove the files' content on the sample
+	// (PrometheusRulesTests, PrometheusScrapeTests, KubectlApplyTests)
+	@Test
+	void writesTheMonitoringManifestsUnderTheApplicationsNameInItsNamespace() throws Exception {
+		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror",
+				"--kube-reconciler.deployment.namespace=ops");
+		Map<String, Object> rule = new org.yaml.snakeyaml.Yaml()
+			.load(Files.readString(this.output.resolve("monitoring/prometheusrule.yaml")));
+		assertThat(rule).containsEntry("apiVersion", "monitoring.coreos.com/v1")
+			.containsEntry("kind", "PrometheusRule")
+			.containsEntry("metadata",
+					Map.of("name", "mirror", "namespace", "ops", "labels", Map.of("app.kubernetes.io/name", "mirror")));
+		V1ConfigMap dashboard = load("monitoring/dashboard-configmap.yaml", V1ConfigMap.class);
+		assertThat(dashboard.getMetadata().getName()).isEqualTo("mirror-dashboard");
+		assertThat(dashboard.getMetadata().getNamespace()).isEqualTo("ops");
+		assertThat(dashboard.getMetadata().getLabels()).containsEntry("grafana_dashboard", "1");
+		String json = Files.readString(this.output.resolve("monitoring/dashboard.json"));
+		assertThat(dashboard.getData()).containsExactly(Map.entry("mirror.json", json));
+		JsonObject parsed = JsonParser.parseString(json).getAsJsonObject();
+		assertThat(parsed.get("title").getAsString()).isEqualTo("mirror (kube-reconciler)");
+		assertThat(parsed.get("uid").getAsString()).isEqualTo("mirror");
+		assertThat(Files.readString(this.output.resolve("monitoring/kustomization.yaml")))
+			.contains("- prometheusrule.yaml\n- dashboard-configmap.yaml\n");
+	}
+
 	private static V1Container container(V1Deployment deployment) {
 		return deployment.getSpec().getTemplate().getSpec().getContainers().get(0);
 	}
@@ -124,7 +153,9 @@ class KubernetesManifestsGeneratorTests {
 				"--spring.application.name=gadgets");
 		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("crds/gadgets.test.kubereconciler.dev.yaml", "crds/sprockets.test.kubereconciler.dev.yaml",
-					"serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "kustomization.yaml");
+					"serviceaccount.yaml", "rbac.yaml", "deployment.yaml", "service.yaml", "kustomization.yaml",
+					"monitoring/alert-rules.yaml", "monitoring/prometheusrule.yaml", "monitoring/dashboard.json",
+					"monitoring/dashboard-configmap.yaml", "monitoring/kustomization.yaml");
 		assertThat(Files.readString(this.output.resolve("crds/gadgets.test.kubereconciler.dev.yaml")))
 			.isEqualTo(new CrdGenerator().yaml(Gadget.class));
 		assertThat(Files.readString(this.output.resolve("kustomization.yaml")))
@@ -141,7 +172,9 @@ class KubernetesManifestsGeneratorTests {
 		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
 			.containsExactly("crds/doohickeys.webhook.test.kubereconciler.dev.yaml", "serviceaccount.yaml", "rbac.yaml",
 					"deployment.yaml", "service.yaml", "webhook-service.yaml", "webhook-certificate.yaml",
-					"webhooks.yaml", "kustomization.yaml");
+					"webhooks.yaml", "kustomization.yaml", "monitoring/alert-rules.yaml",
+					"monitoring/prometheusrule.yaml", "monitoring/dashboard.json",
+					"monitoring/dashboard-configmap.yaml", "monitoring/kustomization.yaml");
 		List<Object> configurations = Yaml.loadAll(Files.readString(this.output.resolve("webhooks.yaml")));
 		assertThat(configurations).hasSize(2);
 		V1ValidatingWebhookConfiguration validating = (V1ValidatingWebhookConfiguration) configurations.get(0);
