@@ -78,8 +78,8 @@ class DocumentationSnippetsTests {
 			"docs/custom-resources.md", "docs/dependents.md", "docs/webhooks.md");
 
 	// examples of what a server answers or a query reads: shown, not run; and Gradle's
-	// build script, as this repository has no Gradle build to run it in (its entry points
-	// are tested as it calls them: CrdGeneratorMainTests, KubernetesManifestsGeneratorTests)
+	// script, as no Gradle build here could run it (CrdGeneratorMainTests and
+	// KubernetesManifestsGeneratorTests call its entry points as it does)
 	private static final List<String> OUTPUT_LANGUAGES = List.of("json", "http", "text", "promql", "kotlin");
 
 	private static final Pattern FENCE = Pattern.compile("^```(\\w*)\\s*$");
