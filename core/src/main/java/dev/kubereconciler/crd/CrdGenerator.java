@@ -119,22 +119,35 @@ public final class CrdGenerator {
 
 	/**
 	 * Write the CRDs of model classes from a build, for example into
-	 * {@code target/classes/META-INF/kubernetes/crds}, where the test module installs
-	 * them.
-	 * @param args the output folder, then the model classes' names
+	 * {@code target/classes/META-INF/kubernetes/crds}, where the test module and
+	 * {@code kube-reconciler.crds.apply} find them; the entry point of the Maven plugin's
+	 * {@code crds} goal and of a Gradle {@code JavaExec} task. Two forms:
+	 * <ul>
+	 * <li>{@code --classes <folder> [--include <pattern>]... [--exclude <pattern>]...
+	 * <output folder>}: every class of the compiled classes' folder annotated with
+	 * {@link ResourceCoordinates}, selected by class name patterns ({@code *} within a
+	 * package, {@code **} across packages, such as {@code com.example.**});</li>
+	 * <li>{@code <output folder> <model class>...}: the classes named.</li>
+	 * </ul>
+	 * The model classes and their dependencies are loaded from the class path.
+	 * @param args the arguments above
+	 * @throws IllegalArgumentException if the arguments are wrong, no model class is
+	 * found, or the generator refuses a model; the message names the fix
 	 * @throws Exception if a class cannot be loaded or a file written
 	 */
 	public static void main(String[] args) throws Exception {
-		if (args.length < 2) {
-			throw new IllegalArgumentException("Usage: CrdGenerator <output folder> <model class>...");
-		}
-		List<Class<?>> models = new ArrayList<>();
 		ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
-		for (int i = 1; i < args.length; i++) {
-			models.add(Class.forName(args[i], false, classLoader));
+		GeneratorArguments arguments = GeneratorArguments.parse(args);
+		List<Class<?>> models = new ArrayList<>();
+		if (arguments.classes() != null) {
+			models.addAll(new ModelClassScan(arguments.classes(), arguments.includes(), arguments.excludes())
+				.find(classLoader));
+		}
+		for (String name : arguments.models()) {
+			models.add(Class.forName(name, false, classLoader));
 		}
 		Logger logger = LoggerFactory.getLogger(CrdGenerator.class);
-		new CrdGenerator().write(Path.of(args[0]), models).forEach((written) -> logger.info("Wrote {}", written));
+		new CrdGenerator().write(arguments.output(), models).forEach((written) -> logger.info("Wrote {}", written));
 	}
 
 	/**
