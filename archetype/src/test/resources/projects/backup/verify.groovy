@@ -1,5 +1,5 @@
-// The generated project's build passed; this checks that its tests ran, none skipped, so that
-// they met the real API server (without binaries they skip, unless CI=true fails them), that it
+// The generated project's build passed; this checks that its tests ran, none skipped in CI, so
+// that they met the real API server (without binaries they skip, unless CI=true), that it
 // packaged this build's artifacts, and that the defaults of the properties made it what the
 // README says.
 def projectDir = context.projectDir
@@ -9,7 +9,12 @@ def count = { String report, String attribute -> (report =~ /<testsuite [^>]*\b$
 int tests = reports.sum { count(it.text, 'tests') }
 int skipped = reports.sum { count(it.text, 'skipped') }
 assert tests >= 2 : "the generated project ran ${tests} tests"
-assert skipped == 0 : "the generated project skipped ${skipped} of ${tests} tests: no test API server? see docs/testing.md"
+// as every Kubernetes test of this repository: skipped without the binaries, except in CI
+if (skipped > 0 && System.getenv('CI') != 'true') {
+    println "[WARNING] the generated project skipped ${skipped} of ${tests} tests: no test API server, see docs/testing.md"
+} else {
+    assert skipped == 0 : "the generated project skipped ${skipped} of ${tests} tests: no test API server? see docs/testing.md"
+}
 // each of our jars in the application is the one invoker:install copied from this build, not an
 // older one from the outer build's local repository, the tail behind it
 def localRepository = new File(basedir, '../../../local-repo').canonicalFile
