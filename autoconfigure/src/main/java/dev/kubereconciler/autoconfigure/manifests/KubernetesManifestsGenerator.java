@@ -32,14 +32,33 @@ public final class KubernetesManifestsGenerator {
 	private KubernetesManifestsGenerator() {
 	}
 
+	/**
+	 * Write the manifests of an application from a build: the entry point of the Maven
+	 * plugin's {@code manifests} goal and of a Gradle {@code JavaExec} task, run over the
+	 * application's runtime class path.
+	 * @param args the application class, the output folder, then any Spring Boot
+	 * arguments, such as
+	 * {@code --kube-reconciler.deployment.image=registry.example/app:1.0}
+	 * @throws IllegalArgumentException if the arguments are wrong or the application
+	 * class is not on the class path
+	 * @throws Exception if the context does not start or a file cannot be written
+	 */
 	public static void main(String[] args) throws Exception {
 		if (args.length < 2) {
 			throw new IllegalArgumentException(
 					"Usage: KubernetesManifestsGenerator <application class> <output folder> "
 							+ "[--kube-reconciler.deployment.image=...] [--kube-reconciler.deployment.namespace=...]");
 		}
-		List<Path> written = generate(Class.forName(args[0]), Path.of(args[1]),
-				Arrays.copyOfRange(args, 2, args.length));
+		Class<?> application;
+		try {
+			application = Class.forName(args[0]);
+		}
+		catch (ClassNotFoundException ex) {
+			throw new IllegalArgumentException("The application class " + args[0] + " is not on the class path: "
+					+ "give the @SpringBootApplication class, and run the generator over the application's "
+					+ "compiled classes and runtime class path", ex);
+		}
+		List<Path> written = generate(application, Path.of(args[1]), Arrays.copyOfRange(args, 2, args.length));
 		written.forEach((path) -> System.out.println("Wrote " + path));
 	}
 

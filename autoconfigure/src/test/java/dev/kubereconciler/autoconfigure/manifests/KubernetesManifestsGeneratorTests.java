@@ -37,6 +37,7 @@ import dev.kubereconciler.webhook.admission.AdmissionValidator;
 import dev.kubereconciler.webhook.conversion.VersionConverter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link KubernetesManifestsGenerator}: the manifests follow the application's
@@ -106,6 +107,26 @@ class KubernetesManifestsGeneratorTests {
 			.extracting(V1EnvVar::getName, V1EnvVar::getValue)
 			.contains(org.assertj.core.groups.Tuple.tuple("JAVA_TOOL_OPTIONS",
 					"-XX:AOTCache=app.aot -Dspring.aot.enabled=true"));
+	}
+
+	@Test
+	void mainWritesTheManifestsAsTheMavenGoalAndAGradleJavaExecCallIt() throws Exception {
+		KubernetesManifestsGenerator.main(new String[] { Application.class.getName(), this.output.toString(),
+				"--spring.application.name=mirror", "--kube-reconciler.deployment.image=registry.example/mirror:1.2" });
+		V1Deployment deployment = load("deployment.yaml", V1Deployment.class);
+		assertThat(deployment.getMetadata().getName()).isEqualTo("mirror");
+		assertThat(container(deployment).getImage()).isEqualTo("registry.example/mirror:1.2");
+	}
+
+	@Test
+	void mainFailsNamingTheFix() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> KubernetesManifestsGenerator.main(new String[] { this.output.toString() }))
+			.withMessageStartingWith("Usage: KubernetesManifestsGenerator <application class> <output folder>");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> KubernetesManifestsGenerator.main(new String[] { "com.example.Missing", this.output.toString() }))
+			.withMessageContaining("The application class com.example.Missing is not on the class path")
+			.withMessageContaining("give the @SpringBootApplication class");
 	}
 
 	private static Map<String, String> environment(V1Container container) {
