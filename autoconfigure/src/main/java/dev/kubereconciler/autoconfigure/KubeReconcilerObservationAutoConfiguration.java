@@ -1,8 +1,12 @@
 package dev.kubereconciler.autoconfigure;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
 import okhttp3.OkHttpClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -11,6 +15,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import dev.kubereconciler.observation.ApiRequestObservationConvention;
 import dev.kubereconciler.observation.ApiRequestObservationInterceptor;
@@ -55,6 +60,47 @@ public final class KubeReconcilerObservationAutoConfiguration {
 			}
 
 		};
+	}
+
+	/**
+	 * Help texts for the meters that Spring Boot's meter handler makes of our
+	 * observations: without one, Prometheus' exposition carries no {@code # HELP} line
+	 * and {@code promtool check metrics} reports each of them.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterFilter.class)
+	static class ObservationMeterDescriptions {
+
+		@Bean
+		MeterFilter kubeReconcilerObservationMeterDescriptions() {
+			return new MeterFilter() {
+
+				@Override
+				public Meter.Id map(Meter.Id id) {
+					String description = describe(id.getName());
+					if (id.getDescription() != null || description == null) {
+						return id;
+					}
+					return new Meter.Id(id.getName(), Tags.of(id.getTagsAsIterable()), id.getBaseUnit(), description,
+							id.getType());
+				}
+
+			};
+		}
+
+		static @Nullable String describe(String name) {
+			return switch (name) {
+				case "kube.reconciler.reconcile" ->
+					"Reconciles, observed: their count and time by controller, result and trigger";
+				case "kube.reconciler.reconcile.active" -> "Reconciles in progress, observed";
+				case "kube.reconciler.api.requests" ->
+					"Kubernetes API requests made by reconciles, observed: their count and time by verb, resource and status";
+				case "kube.reconciler.api.requests.active" ->
+					"Kubernetes API requests of reconciles in progress, observed";
+				default -> null;
+			};
+		}
+
 	}
 
 }
