@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
@@ -25,7 +26,7 @@ import dev.kubereconciler.webhook.Webhooks;
  */
 @AutoConfiguration(after = { KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class })
 @ConditionalOnBean(ManagedControllers.class)
-@EnableConfigurationProperties({ RbacProperties.class, DeploymentProperties.class })
+@EnableConfigurationProperties(RbacProperties.class)
 public final class KubeReconcilerRbacAutoConfiguration {
 
 	@Bean
@@ -65,6 +66,16 @@ public final class KubeReconcilerRbacAutoConfiguration {
 						webhooks.convertedResources().stream().map(ConvertedResource::crdName).toList()));
 			}
 		};
+	}
+
+	// one class per @EnableConfigurationProperties: Spring Boot collects the
+	// classes of one annotation into a HashSet, so two of them were registered,
+	// and written by Spring AOT, in an order that changed from one build to the
+	// next (docs/releasing.md)
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(DeploymentProperties.class)
+	static class DeploymentPropertiesConfiguration {
+
 	}
 
 }
