@@ -74,16 +74,29 @@ PY
 fi
 if want observations; then
     # dispatch with reconcile observations off, with a registry that has no handler, and on
-    # (one handler that does nothing); about 30 s
-    jmh dispatch-observations 'DispatchBenchmark.ours' -p limiter=default -p queue=priority \
-        -p observations=off,noop,on -prof gc -f 1 -wi 5 -i 30
-    python3 - "$out/dispatch-observations.json" <<'PY' | tee -a "$out/dispatch-observations.txt"
-import json, sys
-for run in json.load(open(sys.argv[1])):
-    metric = run["primaryMetric"]
-    alloc = run.get("secondaryMetrics", {}).get("·gc.alloc.rate.norm", {}).get("score", float("nan"))
-    print(f"median of {len(metric['rawData'][0])} shots  observations={run['params']['observations']:<5} "
-          f"{metric['scorePercentiles']['50.0']:8.2f} {metric['scoreUnit']}  {alloc / 100000:8.1f} B/key, setup included")
+    # (one handler that does nothing): 3 rounds, each running the three in a rotated order as
+    # their own JMH runs, so that drift of the machine falls on each in turn; about 3 minutes
+    order=(off noop on)
+    for round in 1 2 3; do
+        for variant in "${order[@]}"; do
+            jmh "dispatch-observations-r$round-$variant" 'DispatchBenchmark.ours' -p limiter=default \
+                -p queue=priority -p observations="$variant" -prof gc -f 1 -wi 5 -i 10 >/dev/null
+        done
+        order=("${order[@]:1}" "${order[0]}")
+    done
+    python3 - "$out" <<'PY' | tee "$out/dispatch-observations.txt"
+import glob, json, os, statistics, sys
+shots, alloc = {}, {}
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "dispatch-observations-r*-*.json"))):
+    for run in json.load(open(path)):
+        variant = run["params"]["observations"]
+        shots.setdefault(variant, []).extend(run["primaryMetric"]["rawData"][0])
+        norm = run.get("secondaryMetrics", {}).get("gc.alloc.rate.norm", {}).get("score", float("nan"))
+        alloc.setdefault(variant, []).append(norm / 100000)
+for variant in ("off", "noop", "on"):
+    if variant in shots:
+        print(f"observations={variant:<5} median of {len(shots[variant])} shots in 3 rotating rounds "
+              f"{statistics.median(shots[variant]):8.2f} ms  {statistics.median(alloc[variant]):8.1f} B/key, setup included")
 PY
 fi
 if want memory; then
