@@ -63,8 +63,12 @@ final class MetadataClient {
 	String list(ResourceType type, List<V1ObjectMeta> into) throws ApiException {
 		try (Response response = execute(request("GET", type.path(null, null), Map.of(), METADATA_LIST, null))) {
 			JsonObject list = JsonParser.parseString(body(response)).getAsJsonObject();
-			for (JsonElement item : list.getAsJsonArray("items")) {
-				into.add(metadata(item.getAsJsonObject()));
+			JsonElement items = list.get("items");
+			// an empty list comes as "items": null
+			if (items != null && items.isJsonArray()) {
+				for (JsonElement item : items.getAsJsonArray()) {
+					into.add(metadata(item.getAsJsonObject()));
+				}
 			}
 			return list.getAsJsonObject("metadata").get("resourceVersion").getAsString();
 		}
