@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the shared server, as kube-controller-manager's runs in a cluster: objects whose owners
  * are all deleted go, and foreground and orphan deletion complete. A class that
  * {@linkplain #garbageCollection() turns it off} has its namespace left alone; the JUnit
- * configuration parameter {@code kube-reconciler.test.garbage-collection.enabled=false}
+ * configuration parameter {@code kube-reconciler-test.garbage-collection.enabled=false}
  * (for example in {@code junit-platform.properties}) turns it off for the whole run.
  *
  * <p>

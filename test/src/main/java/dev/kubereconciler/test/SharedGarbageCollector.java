@@ -17,7 +17,7 @@ import dev.kubereconciler.test.gc.GarbageCollector;
 final class SharedGarbageCollector {
 
 	/** The JUnit configuration parameter that turns the collector off for a whole run. */
-	static final String ENABLED = "kube-reconciler.test.garbage-collection.enabled";
+	static final String ENABLED = "kube-reconciler-test.garbage-collection.enabled";
 
 	private static final SharedGarbageCollector INSTANCE = new SharedGarbageCollector();
 

@@ -1,5 +1,6 @@
 package dev.kubereconciler.test.gc;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -22,6 +23,10 @@ import org.jspecify.annotations.Nullable;
 final class Collector {
 
 	private static final String BACKGROUND = "Background";
+
+	// an owner created just before its dependent may come through its own watch a little
+	// later: the check waits for it rather than asking the server at once
+	private static final Duration OWNER_WATCH_LAG = Duration.ofMillis(500);
 
 	private final MetadataClient client;
 
@@ -54,10 +59,13 @@ final class Collector {
 			this.queue.add(node.uid());
 		}
 		for (V1OwnerReference reference : node.owners()) {
-			// an owner the graph has not seen (or not as referenced) is verified live
 			ObjectNode owner = this.graph.get(reference.getUid());
-			if (owner == null || !owner.isReferencedBy(reference) || owner.deletingDependents()) {
+			if (owner != null && owner.deletingDependents()) {
 				this.queue.add(node.uid());
+				return;
+			}
+			if (owner == null || !owner.isReferencedBy(reference)) {
+				this.queue.addAfter(node.uid(), OWNER_WATCH_LAG);
 				return;
 			}
 		}
@@ -82,6 +90,11 @@ final class Collector {
 		if (node.orphaningDependents()) {
 			return orphanDependents(node);
 		}
+		if (node.metadata().getDeletionTimestamp() == null && ownersAllSeen(node)) {
+			// every owner is in the graph, as referenced, and not being deleted: nothing
+			// to ask the server
+			return Outcome.DONE;
+		}
 		V1ObjectMeta live = this.client.get(node.type(), node.namespace(), node.name());
 		if (live == null || !uid.equals(live.getUid())) {
 			return Outcome.DONE;
@@ -91,6 +104,22 @@ final class Collector {
 			return deleteDependents(item);
 		}
 		return (live.getDeletionTimestamp() != null) ? Outcome.DONE : attemptToDelete(item);
+	}
+
+	private boolean ownersAllSeen(ObjectNode node) {
+		for (V1OwnerReference reference : node.owners()) {
+			ObjectNode owner = this.graph.get(reference.getUid());
+			if (owner == null || !owner.isReferencedBy(reference) || owner.metadata().getDeletionTimestamp() != null
+					|| !sameScope(node, owner)) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	// a namespaced owner counts only in its dependent's namespace
+	private static boolean sameScope(ObjectNode dependent, ObjectNode owner) {
+		return owner.namespace() == null || owner.namespace().equals(dependent.namespace());
 	}
 
 	private Outcome attemptToDelete(ObjectNode item) throws ApiException {

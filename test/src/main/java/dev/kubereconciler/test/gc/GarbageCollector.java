@@ -49,7 +49,7 @@ public final class GarbageCollector implements AutoCloseable {
 
 	private final ObjectGraph graph = new ObjectGraph();
 
-	private final WorkQueue queue = new WorkQueue();
+	private final WorkQueue queue;
 
 	private final Set<String> ignoredNamespaces = ConcurrentHashMap.newKeySet();
 
@@ -73,12 +73,13 @@ public final class GarbageCollector implements AutoCloseable {
 
 	private GarbageCollector(ApiClient client) {
 		this.client = new MetadataClient(client);
-		this.collector = new Collector(this.client, this.graph, () -> this.discovery, this.ignoredNamespaces::contains,
-				this.queue);
 		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1,
 				(task) -> daemon(task, "garbage-collector-scheduler"));
 		scheduler.setRemoveOnCancelPolicy(true);
 		this.scheduler = scheduler;
+		this.queue = new WorkQueue(scheduler);
+		this.collector = new Collector(this.client, this.graph, () -> this.discovery, this.ignoredNamespaces::contains,
+				this.queue);
 		this.worker = daemon(this::work, "garbage-collector");
 	}
 
@@ -152,7 +153,7 @@ public final class GarbageCollector implements AutoCloseable {
 
 	private void retryLater(String uid, Duration delay) {
 		if (!this.closed) {
-			this.scheduler.schedule(() -> this.queue.add(uid), delay.toMillis(), TimeUnit.MILLISECONDS);
+			this.queue.addAfter(uid, delay);
 		}
 	}
 
