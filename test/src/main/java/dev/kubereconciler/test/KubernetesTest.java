@@ -28,6 +28,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code META-INF/kubernetes/crds/*.yaml} on the class path.
  *
  * <p>
+ * A {@linkplain dev.kubereconciler.test.gc.GarbageCollector garbage collector} runs on
+ * the shared server, as kube-controller-manager's runs in a cluster: objects whose owners
+ * are all deleted go, and foreground and orphan deletion complete. A class that
+ * {@linkplain #garbageCollection() turns it off} has its namespace left alone; the JUnit
+ * configuration parameter {@code kube-reconciler-test.garbage-collection.enabled=false}
+ * (for example in {@code junit-platform.properties}) turns it off for the whole run.
+ *
+ * <p>
  * A Spring test class's application gets an {@code ApiClient} bean on the shared server
  * from {@link KubernetesTestConfiguration}, with no property to set.
  *
@@ -75,5 +83,15 @@ public @interface KubernetesTest {
 	 * {@code META-INF/kubernetes/crds/*.yaml}
 	 */
 	Class<?>[] customResources() default {};
+
+	/**
+	 * Whether garbage is collected in this class's namespace, as a cluster's controller
+	 * manager collects it. Turn it off to see objects stay after their owners are gone,
+	 * as on an API server alone; an owner deleted in the foreground or with orphan
+	 * propagation then keeps its finalizer.
+	 * @return whether the garbage collector acts on the class's namespace; {@code true}
+	 * unless turned off
+	 */
+	boolean garbageCollection() default true;
 
 }

@@ -33,7 +33,9 @@ import dev.kubereconciler.test.rbac.RbacProofExtension;
  * The JUnit extension behind {@link KubernetesTest}: skips (or, on CI, fails) when the
  * binaries are missing, installs the class's CRDs, gives each test class a namespace and
  * a client of its own on the {@linkplain KubernetesTestServer#shared() shared} server,
- * and injects them.
+ * and injects them. Unless the class turns it off, a
+ * {@linkplain dev.kubereconciler.test.gc.GarbageCollector garbage collector} runs on the
+ * server.
  *
  * <p>
  * After a Spring test class it runs the {@linkplain RbacProofExtension RBAC proof}; a
@@ -124,8 +126,10 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			classContext = classContext.getParent().get();
 		}
 		Class<?> testClass = classContext.getRequiredTestClass();
+		boolean garbageCollection = SharedGarbageCollector.wanted(classContext, testClass);
 		return classContext.getStore(STORE)
-			.computeIfAbsent(ClassResources.class, (key) -> ClassResources.create(testClass), ClassResources.class);
+			.computeIfAbsent(ClassResources.class, (key) -> ClassResources.create(testClass, garbageCollection),
+					ClassResources.class);
 	}
 
 	// Static fields are left alone: a class's own static server or client, set in
@@ -170,7 +174,7 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			return type == ApiClient.class || type == KubernetesTestServer.class || type == TestNamespace.class;
 		}
 
-		static ClassResources create(Class<?> testClass) {
+		static ClassResources create(Class<?> testClass, boolean garbageCollection) {
 			KubernetesTestServer server = KubernetesTestServer.shared();
 			ApiClient client = server.apiClient();
 			installCrds(testClass, client);
@@ -185,6 +189,7 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 						"Could not create namespace " + namespace + ": " + ex.getCode() + " " + ex.getResponseBody(),
 						ex);
 			}
+			SharedGarbageCollector.apply(server, namespace, garbageCollection);
 			return new ClassResources(server, client, namespace);
 		}
 

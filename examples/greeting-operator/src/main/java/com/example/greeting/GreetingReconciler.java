@@ -15,6 +15,8 @@ import dev.kubereconciler.reconcile.Result;
 /**
  * Publishes each greeting's message in a ConfigMap it owns, reports {@code Ready} in the
  * greeting's status, and says farewell through an Event before a greeting goes away.
+ * Nothing here deletes the ConfigMap: its owner reference does, through the cluster's
+ * garbage collector.
  */
 @Component
 public class GreetingReconciler implements Cleaner<Greeting> {

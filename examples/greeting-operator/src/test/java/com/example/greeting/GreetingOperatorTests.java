@@ -22,9 +22,9 @@ import static dev.kubereconciler.test.assertions.KubernetesAssertions.assertThat
 /**
  * The greeting operator against a real API server: the Greeting CRD, generated from its
  * class by the build, is installed from {@code META-INF/kubernetes/crds} before the
- * application starts, and the application's client points at the test server. After the
- * class, every request the application made is checked against the RBAC rules derived for
- * it.
+ * application starts, and the application's client points at the test server, where a
+ * garbage collector runs as in a cluster. After the class, every request the application
+ * made is checked against the RBAC rules derived for it.
  */
 @SpringBootTest
 @KubernetesTest
@@ -38,7 +38,7 @@ class GreetingOperatorTests {
 	TestNamespace namespace;
 
 	@Test
-	void aGreetingIsPublishedReadyAndSaysFarewellWhenDeleted() throws Exception {
+	void aGreetingIsPublishedReadyAndSaysFarewellWhenDeletedAndItsConfigMapGoesWithIt() throws Exception {
 		GenericKubernetesApi<Greeting, CustomResourceList<Greeting>> greetings = greetings();
 		Greeting greeting = new Greeting();
 		greeting.setMetadata(new V1ObjectMeta().name("hello").namespace(this.namespace.name()));
@@ -59,6 +59,9 @@ class GreetingOperatorTests {
 		greetings.delete(this.namespace.name(), "hello").throwsApiException();
 		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").eventually().isGone();
 		assertThat(this.client, Greeting.class, this.namespace.name(), "hello").hasEvent("greeting", "Farewell");
+		// no cleanup code deletes it: the owner reference does, through the garbage
+		// collector that @KubernetesTest runs, as a cluster's controller manager would
+		assertThat(this.client, V1ConfigMap.class, this.namespace.name(), "hello-greeting").eventually().isGone();
 	}
 
 	// a model on the base class has no list class of its own
