@@ -3,6 +3,7 @@ package dev.kubereconciler.test.deploy;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -48,6 +49,8 @@ public final class DeployedApplication implements AutoCloseable {
 
 	private static final Duration TICK = Duration.ofMillis(100);
 
+	private static final Duration VOLUME_REFRESH = Duration.ofSeconds(1);
+
 	private final V1Deployment deployment;
 
 	private final List<Replica> replicas;
@@ -61,6 +64,8 @@ public final class DeployedApplication implements AutoCloseable {
 	private final ExecutorService restarts;
 
 	private final Set<Replica> restarting = ConcurrentHashMap.newKeySet();
+
+	private Instant nextVolumeRefresh = Instant.MIN;
 
 	private boolean closed;
 
@@ -176,8 +181,15 @@ public final class DeployedApplication implements AutoCloseable {
 
 	private void tick() {
 		try {
-			for (PodVolumes podVolumes : this.volumes) {
-				podVolumes.refresh();
+			Instant now = this.clock.instant();
+			if (!now.isBefore(this.nextVolumeRefresh)) {
+				// a kubelet checks about once a minute; once a second keeps a rotation
+				// test
+				// short without flooding the server's log with reads
+				this.nextVolumeRefresh = now.plus(VOLUME_REFRESH);
+				for (PodVolumes podVolumes : this.volumes) {
+					podVolumes.refresh();
+				}
 			}
 			for (Replica replica : this.replicas) {
 				if (this.restarting.contains(replica)) {
