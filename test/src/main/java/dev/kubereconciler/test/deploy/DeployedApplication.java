@@ -183,9 +183,8 @@ public final class DeployedApplication implements AutoCloseable {
 		try {
 			Instant now = this.clock.instant();
 			if (!now.isBefore(this.nextVolumeRefresh)) {
-				// a kubelet checks about once a minute; once a second keeps a rotation
-				// test
-				// short without flooding the server's log with reads
+				// a kubelet checks about once a minute; once a second keeps a
+				// rotation test short without flooding the server's log with reads
 				this.nextVolumeRefresh = now.plus(VOLUME_REFRESH);
 				for (PodVolumes podVolumes : this.volumes) {
 					podVolumes.refresh();
