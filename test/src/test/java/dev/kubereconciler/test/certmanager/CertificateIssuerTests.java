@@ -114,15 +114,15 @@ class CertificateIssuerTests {
 	void theApiServerCallsTheWebhookWithTheInjectedCaBeforeAndAfterARenewal() throws Exception {
 		applyWebhookManifests("replaced");
 		CertificateIssuer issuer = new CertificateIssuer(this.client);
-		List<IssuedCertificate> issued = issuer.issueAll(this.namespace.name());
-		assertThat(issued).singleElement().satisfies((certificate) -> assertThat(certificate.revision()).isEqualTo(1));
+		IssuedCertificate issued = issuer.issue(this.namespace.name(), this.name);
+		assertThat(issued.revision()).isEqualTo(1);
 		V1Secret secret = secret();
 		assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
 		assertThat(secret.getData()).containsOnlyKeys("tls.crt", "tls.key", "ca.crt");
 		// a selfSigned certificate is its own CA
 		assertThat(text(secret, "ca.crt")).isEqualTo(text(secret, "tls.crt"));
 		this.served.serve(secret);
-		X509Certificate first = issued.get(0).certificate();
+		X509Certificate first = issued.certificate();
 		assertThat(awaitCall().served()).isEqualTo(first);
 
 		IssuedCertificate renewed = issuer.renew(this.namespace.name(), this.name);
@@ -144,7 +144,7 @@ class CertificateIssuerTests {
 	void mergedBundlesTrustTheOldAndTheRenewedCertificateAlike() throws Exception {
 		applyWebhookManifests("merged");
 		CertificateIssuer issuer = new CertificateIssuer(this.client).withCaBundlesMerged();
-		X509Certificate first = issuer.issueAll(this.namespace.name()).get(0).certificate();
+		X509Certificate first = issuer.issue(this.namespace.name(), this.name).certificate();
 		V1Secret firstSecret = secret();
 		this.served.serve(firstSecret);
 		assertThat(awaitCall().served()).isEqualTo(first);
@@ -159,10 +159,94 @@ class CertificateIssuerTests {
 		assertThat(this.calls.poll().served()).isEqualTo(first);
 	}
 
+	@Test
+	void aCaIssuerSignsWithItsSecretAndItsCaIsInjectedWhereAsked() throws Exception {
+		String namespace = this.namespace.name();
+		create("cert-manager.io", "issuers", """
+				apiVersion: cert-manager.io/v1
+				kind: Issuer
+				metadata:
+				  name: root
+				  namespace: %1$s
+				spec:
+				  selfSigned: {}
+				---
+				apiVersion: cert-manager.io/v1
+				kind: Certificate
+				metadata:
+				  name: root-ca
+				  namespace: %1$s
+				spec:
+				  isCA: true
+				  commonName: test-root-ca
+				  secretName: root-ca
+				  privateKey:
+				    algorithm: ECDSA
+				  issuerRef:
+				    name: root
+				---
+				apiVersion: cert-manager.io/v1
+				kind: Issuer
+				metadata:
+				  name: ca
+				  namespace: %1$s
+				spec:
+				  ca:
+				    secretName: root-ca
+				""".formatted(namespace));
+		// listed before the CA it needs: issued in a second round
+		applyWebhookManifests("a-signed", "ca");
+		create("apiextensions.k8s.io", "customresourcedefinitions", """
+				apiVersion: apiextensions.k8s.io/v1
+				kind: CustomResourceDefinition
+				metadata:
+				  name: widgets.%1$s.test
+				  annotations:
+				    cert-manager.io/inject-ca-from: %1$s/a-signed
+				spec:
+				  group: %1$s.test
+				  scope: Namespaced
+				  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+				  conversion:
+				    strategy: Webhook
+				    webhook:
+				      conversionReviewVersions: ["v1"]
+				      clientConfig:
+				        url: https://127.0.0.1:%2$d/convert
+				  versions:
+				  - name: v1
+				    served: true
+				    storage: true
+				    schema:
+				      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+				""".formatted(namespace, this.server.getAddress().getPort()));
+		try {
+			List<IssuedCertificate> issued = new CertificateIssuer(this.client).issueAll(namespace);
+			IssuedCertificate root = issued.stream().filter((each) -> each.name().equals("root-ca")).findFirst().get();
+			IssuedCertificate signed = issued.stream()
+				.filter((each) -> each.name().equals("a-signed"))
+				.findFirst()
+				.get();
+			assertThat(root.certificate().getBasicConstraints()).isNotNegative();
+			assertThat(signed.certificate().getIssuerX500Principal())
+				.isEqualTo(root.certificate().getSubjectX500Principal());
+			signed.certificate().verify(root.certificate().getPublicKey());
+			// the self-signed root is ca.crt, left out of tls.crt
+			assertThat(CertificateSigner.readCertificates(signed.tlsCrt())).containsExactly(signed.certificate());
+			assertThat(signed.caCertificates()).containsExactly(root.certificate());
+			assertThat(caBundle()).isEqualTo(root.tlsCrt());
+			assertThat(conversionCaBundle(namespace)).isEqualTo(root.tlsCrt());
+			this.served.serve(secret());
+			assertThat(awaitCall().served()).isEqualTo(signed.certificate());
+		}
+		finally {
+			new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", this.client)
+				.delete("widgets." + namespace + ".test");
+		}
+	}
+
 	// each test has its own Issuer, Certificate and webhook: the namespace is the class's
 	private void applyWebhookManifests(String name) {
-		this.name = name;
-		String namespace = this.namespace.name();
 		create("cert-manager.io", "issuers", """
 				apiVersion: cert-manager.io/v1
 				kind: Issuer
@@ -171,7 +255,13 @@ class CertificateIssuerTests {
 				  namespace: %1$s
 				spec:
 				  selfSigned: {}
-				""".formatted(namespace, name));
+				""".formatted(this.namespace.name(), name));
+		applyWebhookManifests(name, name + "-selfsigned");
+	}
+
+	private void applyWebhookManifests(String name, String issuer) {
+		this.name = name;
+		String namespace = this.namespace.name();
 		create("cert-manager.io", "certificates", """
 				apiVersion: cert-manager.io/v1
 				kind: Certificate
@@ -186,10 +276,10 @@ class CertificateIssuerTests {
 				  - 127.0.0.1
 				  issuerRef:
 				    kind: Issuer
-				    name: %2$s-selfsigned
+				    name: %3$s
 				  duration: 2160h
 				  renewBefore: 720h
-				""".formatted(namespace, name));
+				""".formatted(namespace, name, issuer));
 		// only this test's ConfigMaps go through it: the server is shared, and its
 		// namespaces have no kubernetes.io/metadata.name label to select them by
 		create("admissionregistration.k8s.io", "validatingwebhookconfigurations", """
@@ -219,10 +309,13 @@ class CertificateIssuerTests {
 	}
 
 	private void create(String group, String plural, String yaml) {
-		DynamicKubernetesObject object = Dynamics.newFromYaml(yaml);
-		assertThat(new DynamicKubernetesApi(group, "v1", plural, this.client).create(object).isSuccess())
-			.as("created %s", plural)
-			.isTrue();
+		for (String document : yaml.split("(?m)^---$")) {
+			DynamicKubernetesObject object = Dynamics.newFromYaml(document);
+			String resource = object.getKind().equals("Certificate") ? "certificates" : plural;
+			assertThat(new DynamicKubernetesApi(group, "v1", resource, this.client).create(object).isSuccess())
+				.as("created %s", object.getKind())
+				.isTrue();
+		}
 	}
 
 	// the API server picks up a changed configuration or server after a moment: a create
@@ -269,6 +362,21 @@ class CertificateIssuerTests {
 		String caBundle = configuration.getAsJsonArray("webhooks")
 			.get(0)
 			.getAsJsonObject()
+			.getAsJsonObject("clientConfig")
+			.get("caBundle")
+			.getAsString();
+		return new String(Base64.getDecoder().decode(caBundle), StandardCharsets.US_ASCII);
+	}
+
+	private String conversionCaBundle(String namespace) {
+		JsonObject crd = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+				this.client)
+			.get("widgets." + namespace + ".test")
+			.getObject()
+			.getRaw();
+		String caBundle = crd.getAsJsonObject("spec")
+			.getAsJsonObject("conversion")
+			.getAsJsonObject("webhook")
 			.getAsJsonObject("clientConfig")
 			.get("caBundle")
 			.getAsString();
