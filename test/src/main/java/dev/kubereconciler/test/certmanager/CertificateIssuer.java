@@ -7,16 +7,13 @@ import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -231,7 +228,7 @@ public final class CertificateIssuer {
 				CertificateSigner.certificatesPem(List.of(root)), signed.getNotBefore().toInstant(),
 				signed.getNotAfter().toInstant(), signed.getNotAfter().toInstant().minus(spec.renewBefore()),
 				revision + 1);
-		writeSecret(secret, SecretContents.secret(spec, issued));
+		SecretContents.write(this.client, secret, SecretContents.secret(spec, issued));
 		CertificateStatus.write(this.client, certificate, issued, now);
 		return issued;
 	}
@@ -282,37 +279,6 @@ public final class CertificateIssuer {
 			}
 			throw new IllegalStateException("Could not read Secret " + namespace + "/" + name, ex);
 		}
-	}
-
-	private void writeSecret(@Nullable V1Secret existing, V1Secret secret) {
-		V1ObjectMeta metadata = Objects.requireNonNull(secret.getMetadata());
-		CoreV1Api api = new CoreV1Api(this.client);
-		try {
-			if (existing == null) {
-				api.createNamespacedSecret(metadata.getNamespace(), secret).execute();
-				return;
-			}
-			// cert-manager owns its keys, labels and annotations; the rest stays as it is
-			Map<String, byte[]> data = new LinkedHashMap<>(
-					(existing.getData() != null) ? existing.getData() : Map.of());
-			data.putAll(Objects.requireNonNull(secret.getData()));
-			existing.data(data);
-			V1ObjectMeta existingMetadata = Objects.requireNonNull(existing.getMetadata());
-			existingMetadata.labels(merge(existingMetadata.getLabels(), metadata.getLabels()));
-			existingMetadata.annotations(merge(existingMetadata.getAnnotations(), metadata.getAnnotations()));
-			api.replaceNamespacedSecret(metadata.getName(), metadata.getNamespace(), existing).execute();
-		}
-		catch (ApiException ex) {
-			throw new IllegalStateException("Could not write Secret " + metadata.getNamespace() + "/"
-					+ metadata.getName() + ": " + ex.getResponseBody(), ex);
-		}
-	}
-
-	private static Map<String, String> merge(@Nullable Map<String, String> existing,
-			@Nullable Map<String, String> ours) {
-		Map<String, String> merged = new LinkedHashMap<>((existing != null) ? existing : Map.of());
-		merged.putAll((ours != null) ? ours : Map.of());
-		return merged;
 	}
 
 	private static int revision(DynamicKubernetesObject certificate) {

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import org.jspecify.annotations.Nullable;
@@ -109,6 +112,44 @@ final class SecretContents {
 			return null;
 		}
 		return CertificateSigner.readPrivateKey(text(pem));
+	}
+
+	/**
+	 * Create the Secret, or update the one there with cert-manager's keys, labels and
+	 * annotations.
+	 * @param client the client
+	 * @param existing the Secret there, or {@code null}
+	 * @param secret the Secret to write
+	 */
+	static void write(ApiClient client, @Nullable V1Secret existing, V1Secret secret) {
+		V1ObjectMeta metadata = Objects.requireNonNull(secret.getMetadata());
+		CoreV1Api api = new CoreV1Api(client);
+		try {
+			if (existing == null) {
+				api.createNamespacedSecret(metadata.getNamespace(), secret).execute();
+				return;
+			}
+			// cert-manager owns its keys, labels and annotations; the rest stays as it is
+			Map<String, byte[]> data = new LinkedHashMap<>(
+					(existing.getData() != null) ? existing.getData() : Map.of());
+			data.putAll(Objects.requireNonNull(secret.getData()));
+			existing.data(data);
+			V1ObjectMeta existingMetadata = Objects.requireNonNull(existing.getMetadata());
+			existingMetadata.labels(merge(existingMetadata.getLabels(), metadata.getLabels()));
+			existingMetadata.annotations(merge(existingMetadata.getAnnotations(), metadata.getAnnotations()));
+			api.replaceNamespacedSecret(metadata.getName(), metadata.getNamespace(), existing).execute();
+		}
+		catch (ApiException ex) {
+			throw new IllegalStateException("Could not write Secret " + metadata.getNamespace() + "/"
+					+ metadata.getName() + ": " + ex.getResponseBody(), ex);
+		}
+	}
+
+	private static Map<String, String> merge(@Nullable Map<String, String> existing,
+			@Nullable Map<String, String> ours) {
+		Map<String, String> merged = new LinkedHashMap<>((existing != null) ? existing : Map.of());
+		merged.putAll((ours != null) ? ours : Map.of());
+		return merged;
 	}
 
 	private static Map<String, String> annotations(CertificateSpec spec) {

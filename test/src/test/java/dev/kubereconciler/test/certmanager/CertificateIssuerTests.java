@@ -4,11 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.Principal;
-import java.security.PrivateKey;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -17,11 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import javax.net.ssl.KeyManager;
-import javax.net.ssl.SSLEngine;
-import javax.net.ssl.X509ExtendedKeyManager;
-import javax.net.ssl.SSLContext;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -38,7 +30,6 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
 import org.awaitility.core.ConditionTimeoutException;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -396,64 +387,6 @@ class CertificateIssuerTests {
 	}
 
 	private record Call(String name, X509Certificate served) {
-	}
-
-	/**
-	 * The key and certificate the webhook server serves, read from the Secret and swapped
-	 * when it changes, as the application's SSL bundle does with reload-on-update.
-	 */
-	private static final class ServedCertificate extends X509ExtendedKeyManager {
-
-		private volatile @Nullable PrivateKey key;
-
-		private volatile X509Certificate[] chain = new X509Certificate[0];
-
-		void serve(V1Secret secret) {
-			this.chain = CertificateSigner.readCertificates(text(secret, "tls.crt")).toArray(X509Certificate[]::new);
-			this.key = CertificateSigner.readPrivateKey(text(secret, "tls.key"));
-		}
-
-		SSLContext sslContext() throws GeneralSecurityException {
-			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(new KeyManager[] { this }, null, null);
-			return context;
-		}
-
-		@Override
-		public String chooseEngineServerAlias(String keyType, Principal[] issuers, SSLEngine engine) {
-			return "webhook";
-		}
-
-		@Override
-		public String chooseServerAlias(String keyType, Principal[] issuers, Socket socket) {
-			return "webhook";
-		}
-
-		@Override
-		public String[] getServerAliases(String keyType, Principal[] issuers) {
-			return new String[] { "webhook" };
-		}
-
-		@Override
-		public X509Certificate[] getCertificateChain(String alias) {
-			return this.chain;
-		}
-
-		@Override
-		public @Nullable PrivateKey getPrivateKey(String alias) {
-			return this.key;
-		}
-
-		@Override
-		public String @Nullable [] getClientAliases(String keyType, Principal[] issuers) {
-			return null;
-		}
-
-		@Override
-		public @Nullable String chooseClientAlias(String[] keyType, Principal[] issuers, Socket socket) {
-			return null;
-		}
-
 	}
 
 }
