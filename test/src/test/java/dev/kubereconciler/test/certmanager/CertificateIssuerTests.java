@@ -6,9 +6,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.KeyPair;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -234,6 +236,52 @@ class CertificateIssuerTests {
 			new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", this.client)
 				.delete("widgets." + namespace + ".test");
 		}
+	}
+
+	@Test
+	void aSecretIsInjectedDirectlyOnlyWhenItAllowsIt() throws ApiException {
+		String namespace = this.namespace.name();
+		this.name = "direct";
+		create("admissionregistration.k8s.io", "validatingwebhookconfigurations", """
+				apiVersion: admissionregistration.k8s.io/v1
+				kind: ValidatingWebhookConfiguration
+				metadata:
+				  name: %1$s-direct
+				  annotations:
+				    cert-manager.io/inject-ca-from-secret: %1$s/direct-ca
+				webhooks:
+				- name: never.certificate-issuer.test
+				  clientConfig:
+				    url: https://127.0.0.1:%2$d/validate
+				  rules:
+				  - apiGroups: [""]
+				    apiVersions: ["v1"]
+				    operations: ["CREATE"]
+				    resources: ["configmaps"]
+				  objectSelector:
+				    matchLabels:
+				      certificate-issuer-tests: %1$s-never
+				  sideEffects: None
+				  admissionReviewVersions: ["v1"]
+				""".formatted(namespace, this.server.getAddress().getPort()));
+		CertificateSpec spec = CertificateSpec.of(JsonParser.parseString("""
+				{"metadata": {"namespace": "%s", "name": "direct"}, "spec": {"secretName": "direct-ca",
+				 "commonName": "direct", "isCA": true, "privateKey": {"algorithm": "ECDSA"},
+				 "issuerRef": {"name": "none"}}}""".formatted(namespace)).getAsJsonObject());
+		CertificateSigner signer = new CertificateSigner();
+		KeyPair key = signer.generateKey(spec);
+		String ca = CertificateSigner
+			.certificatesPem(List.of(signer.sign(spec, key.getPublic(), null, key.getPrivate(), Instant.now())));
+		V1Secret secret = new V1Secret().metadata(new V1ObjectMeta().name("direct-ca"))
+			.data(Map.of("ca.crt", ca.getBytes(StandardCharsets.US_ASCII)));
+		new CoreV1Api(this.client).createNamespacedSecret(namespace, secret).execute();
+		CertificateIssuer issuer = new CertificateIssuer(this.client);
+		assertThat(issuer.injectCaBundles()).doesNotContain("validatingwebhookconfigurations/" + namespace + "-direct");
+		secret = new CoreV1Api(this.client).readNamespacedSecret("direct-ca", namespace).execute();
+		secret.getMetadata().annotations(Map.of("cert-manager.io/allow-direct-injection", "true"));
+		new CoreV1Api(this.client).replaceNamespacedSecret("direct-ca", namespace, secret).execute();
+		assertThat(issuer.injectCaBundles()).contains("validatingwebhookconfigurations/" + namespace + "-direct");
+		assertThat(caBundle()).isEqualTo(ca);
 	}
 
 	// each test has its own Issuer, Certificate and webhook: the namespace is the class's
