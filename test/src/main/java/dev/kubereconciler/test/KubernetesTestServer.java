@@ -184,6 +184,19 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return a kubeconfig, as YAML, authenticated as a user of the caller's choosing by a
+	 * client certificate the server's CA signs, as {@link #apiClient(String, String...)}
+	 * is; for a process of its own, such as a replica of a
+	 * {@link dev.kubereconciler.test.deploy.DeployedApplication}.
+	 * @param user the user name
+	 * @param groups the user's groups
+	 * @return the kubeconfig
+	 */
+	public String kubeconfig(String user, String... groups) {
+		return this.layout.kubeconfig(user, List.of(groups));
+	}
+
+	/**
 	 * Return the kubeconfig file for this server, with the certificates embedded, usable
 	 * by kubectl and any client library.
 	 * @return the kubeconfig file

@@ -1,5 +1,12 @@
 /**
- * Runs an application's generated Deployment as a cluster would run it.
+ * Runs the Deployment of an application's manifests as local processes, the way a kubelet
+ * runs its pods: environment, volumes, the ServiceAccount's identity, probes and
+ * termination.
+ *
+ * <p>
+ * Public API: {@link dev.kubereconciler.test.deploy.DeployedApplication} and its
+ * {@link dev.kubereconciler.test.deploy.Replica} handles. The package-private types are
+ * internal.
  */
 @NullMarked
 package dev.kubereconciler.test.deploy;
