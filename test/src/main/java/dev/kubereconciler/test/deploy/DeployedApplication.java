@@ -190,6 +190,10 @@ public final class DeployedApplication implements AutoCloseable {
 						try {
 							replica.restart(restart);
 						}
+						catch (RuntimeException ex) {
+							// the kubelet retries a container it could not start
+							logger.warn("Could not restart {}: {}", replica, ex.getMessage());
+						}
 						finally {
 							this.restarting.remove(replica);
 						}
@@ -198,8 +202,9 @@ public final class DeployedApplication implements AutoCloseable {
 			}
 		}
 		catch (RuntimeException ex) {
-			// the kubelet keeps going too; the failure shows in the replicas' state
-			logger.warn("Could not update the replicas of {}", name(), ex);
+			// the kubelet keeps going too (a Secret may come back); the failure shows in
+			// the replicas' state
+			logger.warn("Could not update the replicas of {}: {}", name(), ex.getMessage());
 		}
 	}
 

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -34,7 +35,7 @@ public final class Replica {
 
 	private final List<String> command;
 
-	private final Map<String, String> environment;
+	private final Supplier<Map<String, String>> environment;
 
 	private final Path log;
 
@@ -56,11 +57,11 @@ public final class Replica {
 
 	private int restarts;
 
-	Replica(PodIdentity pod, List<String> command, Map<String, String> environment, Path log, Duration grace,
+	Replica(PodIdentity pod, List<String> command, Supplier<Map<String, String>> environment, Path log, Duration grace,
 			Clock clock, ReplicaProbes probes) {
 		this.pod = pod;
 		this.command = List.copyOf(command);
-		this.environment = Map.copyOf(environment);
+		this.environment = environment;
 		this.log = log;
 		this.grace = grace;
 		this.clock = clock;
@@ -207,8 +208,15 @@ public final class Replica {
 					java.nio.file.StandardOpenOption.APPEND);
 			ProcessBuilder builder = new ProcessBuilder(this.command).redirectErrorStream(true)
 				.redirectOutput(Redirect.appendTo(this.log.toFile()));
+			Map<String, String> environment = this.environment.get();
+			// what it ran with, beside the log, for a test that looks into a failure
+			Files.write(this.log.resolveSibling("environment"),
+					environment.entrySet()
+						.stream()
+						.map((variable) -> variable.getKey() + "=" + variable.getValue())
+						.toList());
 			builder.environment().clear();
-			builder.environment().putAll(this.environment);
+			builder.environment().putAll(environment);
 			this.process = builder.start();
 			this.restartAt = null;
 			this.process.getOutputStream().close();

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -102,15 +103,13 @@ final class ReplicaFactory {
 					Objects.requireNonNullElse(spec.getVolumes(), List.of()), folder.resolve("volumes"), this.clock);
 			volumes.refresh();
 			MountPaths mountPaths = new MountPaths(this.container, volumes);
-			Map<String, String> environment = environment(pod, kubeconfig, mountPaths);
+			// as the kubelet, at every start of the container; once now, so that a
+			// missing Secret or key fails before any replica starts
+			Supplier<Map<String, String>> environment = () -> environment(pod, kubeconfig, mountPaths);
+			environment.get();
 			List<String> command = JvmCommand.of(this.container, java(), this.classPath, this.mainClass, mountPaths);
 			// what ran, beside the log, which it would flood with the class path
 			Files.write(folder.resolve("command"), command);
-			Files.write(folder.resolve("environment"),
-					environment.entrySet()
-						.stream()
-						.map((variable) -> variable.getKey() + "=" + variable.getValue())
-						.toList());
 			Replica replica = new Replica(pod, command, environment, folder.resolve(this.container.getName() + ".log"),
 					grace(spec), this.clock, probes(pod));
 			return new Created(replica, volumes);

@@ -31,16 +31,20 @@ public final class ProbedApplication {
 
 	private static final Logger logger = LoggerFactory.getLogger(ProbedApplication.class);
 
-	private static final AtomicBoolean ready = new AtomicBoolean(true);
+	private final AtomicBoolean ready = new AtomicBoolean(true);
 
-	private static final AtomicBoolean live = new AtomicBoolean(true);
+	private final AtomicBoolean live = new AtomicBoolean(true);
 
-	private static final AtomicBoolean hangOnTerm = new AtomicBoolean();
+	private final AtomicBoolean hangOnTerm = new AtomicBoolean();
 
 	private ProbedApplication() {
 	}
 
 	public static void main(String[] args) throws IOException {
+		new ProbedApplication().run(args);
+	}
+
+	private void run(String[] args) throws IOException {
 		int port = 8080;
 		for (String arg : args) {
 			if (arg.startsWith("--port=")) {
@@ -48,10 +52,11 @@ public final class ProbedApplication {
 			}
 		}
 		HttpServer server = HttpServer.create(new InetSocketAddress(System.getenv("SERVER_ADDRESS"), port), 0);
-		server.createContext("/ready", (exchange) -> answer(exchange, ready.get() ? 200 : 503, "ready"));
-		server.createContext("/live", (exchange) -> answer(exchange, live.get() ? 200 : 500, "live"));
+		server.createContext("/ready", (exchange) -> answer(exchange, this.ready.get() ? 200 : 503, "ready"));
+		server.createContext("/live", (exchange) -> answer(exchange, this.live.get() ? 200 : 500, "live"));
 		server.createContext("/set", (exchange) -> {
-			Map<String, AtomicBoolean> flags = Map.of("ready", ready, "live", live, "hang-on-term", hangOnTerm);
+			Map<String, AtomicBoolean> flags = Map.of("ready", this.ready, "live", this.live, "hang-on-term",
+					this.hangOnTerm);
 			String[] flag = exchange.getRequestURI().getQuery().split("=");
 			flags.get(flag[0]).set(Boolean.parseBoolean(flag[1]));
 			answer(exchange, 200, "set");
@@ -73,9 +78,9 @@ public final class ProbedApplication {
 		logger.info("Probed application listening on {}:{}", System.getenv("SERVER_ADDRESS"), port);
 	}
 
-	private static void drain(HttpServer server) {
+	private void drain(HttpServer server) {
 		logger.info("SIGTERM received, draining");
-		if (hangOnTerm.get()) {
+		if (this.hangOnTerm.get()) {
 			try {
 				// a shutdown that never ends, so that the kubelet's SIGKILL ends it
 				new CountDownLatch(1).await();
