@@ -43,6 +43,14 @@ final class SampleDeployment {
 	}
 
 	/**
+	 * Return the application's class path, as a {@code -cp} argument.
+	 * @return the class path
+	 */
+	static String runtimeClassPathArgument() {
+		return String.join(File.pathSeparator, runtimeClassPath().stream().map(Path::toString).toList());
+	}
+
+	/**
 	 * Generate the sample's manifests as the build does, with the given settings on top
 	 * of its {@code application.yaml}, as {@code -Dkube-reconciler.deployment.replicas=2}
 	 * and the goal's {@code arguments} would give them.

@@ -1,5 +1,6 @@
 package dev.kubereconciler.test.deploy;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -8,8 +9,11 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
+import java.net.MalformedURLException;
 import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -18,12 +22,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1EnvVar;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -109,19 +116,58 @@ public final class EnvironmentBinding {
 		}
 	}
 
+	/**
+	 * Fail if a variable of a container's environment binds to no property of the
+	 * application run from a class path.
+	 * @param container the container, whose {@code env} is judged by name
+	 * @param classPath the application's class path
+	 * @throws IllegalStateException naming each variable that binds to nothing
+	 */
+	static void check(V1Container container, String classPath) {
+		URL[] urls = Arrays.stream(classPath.split(File.pathSeparator))
+			.filter((entry) -> !entry.isEmpty())
+			.map(EnvironmentBinding::url)
+			.toArray(URL[]::new);
+		Map<String, String> environment = new LinkedHashMap<>();
+		for (V1EnvVar variable : Objects.requireNonNullElse(container.getEnv(), List.<V1EnvVar>of())) {
+			environment.put(variable.getName(), "");
+		}
+		try (URLClassLoader classLoader = new URLClassLoader(urls, ClassLoader.getPlatformClassLoader())) {
+			of(classLoader).check(container.getName(), environment);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static URL url(String entry) {
+		try {
+			return Path.of(entry).toUri().toURL();
+		}
+		catch (MalformedURLException ex) {
+			throw new IllegalArgumentException("Not a class path entry: " + entry, ex);
+		}
+	}
+
 	private void add(JsonElement element) {
 		JsonObject property = element.getAsJsonObject();
 		String name = property.get("name").getAsString();
 		String type = property.has("type") ? property.get("type").getAsString() : "";
 		List<String> uniform = Arrays.stream(name.split("\\.")).map(EnvironmentBinding::uniform).toList();
 		this.properties.put(uniform, new Property(name, type));
-		this.roots.add(uniform.get(0));
+		if (uniform.size() > 1) {
+			this.roots.add(uniform.get(0));
+		}
 	}
 
-	// a variable Spring might mean: it starts with the first element of a known property
+	// a variable Spring might mean: it starts with the prefix of a group of properties,
+	// such as spring or kubereconciler; a root that is a property of its own (debug,
+	// trace) is too common a word to judge by
 	private boolean judged(String variable) {
 		String flat = variable.replace("_", "").toLowerCase(Locale.ROOT);
-		return this.roots.stream().anyMatch((root) -> !root.isEmpty() && flat.startsWith(root));
+		return this.roots.stream()
+			.anyMatch(
+					(root) -> !root.isEmpty() && flat.startsWith(root) && !this.properties.containsKey(List.of(root)));
 	}
 
 	private boolean binds(List<String> elements) {
