@@ -139,7 +139,10 @@ final class ReplicaFactory {
 		// the application opens, since the process shares the host's network
 		environment.put("KUBECONFIG", kubeconfig.toString());
 		environment.put("SERVER_ADDRESS", pod.ip());
-		environment.put("MANAGEMENT_SERVER_ADDRESS", pod.ip());
+		// Spring Boot refuses a management address without a management port of its own
+		if (environment.containsKey("MANAGEMENT_SERVER_PORT")) {
+			environment.put("MANAGEMENT_SERVER_ADDRESS", pod.ip());
+		}
 		environment.put("KUBERECONCILER_WEBHOOKS_ADDRESS", pod.ip());
 		return environment;
 	}
