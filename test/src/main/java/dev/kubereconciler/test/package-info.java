@@ -7,7 +7,9 @@
  * the Spring wiring ({@link dev.kubereconciler.test.KubernetesTestConfiguration},
  * {@link dev.kubereconciler.test.LocalApiServerConfiguration}) and the envtest downloader
  * behind {@code ./dev setup}. The package-private types are internal. The RBAC proof that
- * runs after a Spring test class is in {@link dev.kubereconciler.test.rbac}.
+ * runs after a Spring test class is in {@link dev.kubereconciler.test.rbac}; the pod
+ * runner that runs a Deployment's replicas as local processes is in
+ * {@link dev.kubereconciler.test.deploy}.
  */
 @NullMarked
 package dev.kubereconciler.test;

@@ -6,20 +6,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.kubernetes.client.openapi.models.V1Deployment;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;
@@ -44,34 +37,18 @@ import dev.kubereconciler.test.TestNamespace;
  */
 public final class DeployedApplication implements AutoCloseable {
 
-	private static final Logger logger = LoggerFactory.getLogger(DeployedApplication.class);
-
-	private static final Duration TICK = Duration.ofMillis(100);
-
 	private final V1Deployment deployment;
 
 	private final List<Replica> replicas;
 
-	private final List<PodVolumes> volumes;
-
-	private final Clock clock;
-
-	private final ScheduledExecutorService scheduler;
-
-	private final ExecutorService restarts;
-
-	private final Set<Replica> restarting = ConcurrentHashMap.newKeySet();
+	private final Kubelet kubelet;
 
 	private boolean closed;
 
 	DeployedApplication(V1Deployment deployment, List<Replica> replicas, List<PodVolumes> volumes, Clock clock) {
 		this.deployment = deployment;
 		this.replicas = List.copyOf(replicas);
-		this.volumes = List.copyOf(volumes);
-		this.clock = clock;
-		String name = deployment.getMetadata().getName();
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> daemon(task, name + "-kubelet"));
-		this.restarts = Executors.newCachedThreadPool((task) -> daemon(task, name + "-restart"));
+		this.kubelet = new Kubelet(name(), replicas, volumes, clock);
 	}
 
 	/**
@@ -136,7 +113,7 @@ public final class DeployedApplication implements AutoCloseable {
 				.failFast(() -> this.replicas.stream().anyMatch((replica) -> replica.failedStart() != null))
 				.until(() -> this.replicas.stream().allMatch(Replica::isReady));
 		}
-		catch (ConditionTimeoutException | org.awaitility.core.TerminalFailureException ex) {
+		catch (ConditionTimeoutException | TerminalFailureException ex) {
 			throw new IllegalStateException(name() + " is not ready after " + timeout.toSeconds() + " s:"
 					+ this.replicas.stream().map(this::explain).collect(Collectors.joining()), ex);
 		}
@@ -149,14 +126,7 @@ public final class DeployedApplication implements AutoCloseable {
 	 */
 	public synchronized List<Termination> stop() {
 		this.closed = true;
-		this.scheduler.shutdownNow();
-		List<java.util.concurrent.CompletableFuture<Termination>> stops = this.replicas.stream()
-			.map((replica) -> java.util.concurrent.CompletableFuture.supplyAsync(replica::stop, this.restarts))
-			.toList();
-		List<Termination> terminations = stops.stream().map(java.util.concurrent.CompletableFuture::join).toList();
-		this.restarts.shutdownNow();
-		logger.info("Stopped {}: {}", name(), terminations);
-		return terminations;
+		return this.kubelet.stop();
 	}
 
 	/**
@@ -170,42 +140,7 @@ public final class DeployedApplication implements AutoCloseable {
 	}
 
 	void startReplicas() {
-		this.replicas.forEach(Replica::start);
-		this.scheduler.scheduleWithFixedDelay(this::tick, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
-	}
-
-	private void tick() {
-		try {
-			for (PodVolumes podVolumes : this.volumes) {
-				podVolumes.refresh();
-			}
-			for (Replica replica : this.replicas) {
-				if (this.restarting.contains(replica)) {
-					continue;
-				}
-				String restart = replica.tick(this.clock.instant());
-				if (restart != null && this.restarting.add(replica)) {
-					logger.info("Restarting {}: {}", replica, restart);
-					this.restarts.execute(() -> {
-						try {
-							replica.restart(restart);
-						}
-						catch (RuntimeException ex) {
-							// the kubelet retries a container it could not start
-							logger.warn("Could not restart {}: {}", replica, ex.getMessage());
-						}
-						finally {
-							this.restarting.remove(replica);
-						}
-					});
-				}
-			}
-		}
-		catch (RuntimeException ex) {
-			// the kubelet keeps going too (a Secret may come back); the failure shows in
-			// the replicas' state
-			logger.warn("Could not update the replicas of {}: {}", name(), ex.getMessage());
-		}
+		this.kubelet.start();
 	}
 
 	private String explain(Replica replica) {
@@ -217,12 +152,6 @@ public final class DeployedApplication implements AutoCloseable {
 
 	private String name() {
 		return "Deployment " + this.deployment.getMetadata().getName();
-	}
-
-	private static Thread daemon(Runnable task, String name) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
 	}
 
 	/**

@@ -139,8 +139,11 @@ final class ReplicaFactory {
 		// the application opens, since the process shares the host's network
 		environment.put("KUBECONFIG", kubeconfig.toString());
 		environment.put("SERVER_ADDRESS", pod.ip());
-		// Spring Boot refuses a management address without a management port of its own
-		if (environment.containsKey("MANAGEMENT_SERVER_PORT")) {
+		// Spring Boot refuses a management address unless the management server has a
+		// port of its own
+		String managementPort = environment.get("MANAGEMENT_SERVER_PORT");
+		if (managementPort != null && !managementPort.isEmpty()
+				&& !managementPort.equals(environment.getOrDefault("SERVER_PORT", "8080"))) {
 			environment.put("MANAGEMENT_SERVER_ADDRESS", pod.ip());
 		}
 		environment.put("KUBERECONCILER_WEBHOOKS_ADDRESS", pod.ip());

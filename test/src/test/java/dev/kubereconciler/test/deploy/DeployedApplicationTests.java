@@ -179,7 +179,7 @@ class DeployedApplicationTests {
 			assertThat(termination.killed()).isTrue();
 			assertThat(termination.exitCode()).isEqualTo(137);
 			// terminationGracePeriodSeconds: 2
-			assertThat(termination.drained()).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(4));
+			assertThat(termination.drained()).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(5));
 		}
 	}
 
