@@ -50,7 +50,9 @@ import static org.awaitility.Awaitility.await;
  * RBAC, and the Deployment's replicas run by the test module's pod runner. Each replica's
  * {@code controllers} endpoint says whether it leads and what it reconciled; the API
  * server's audit log says that no request of the application's ServiceAccount was
- * refused.
+ * refused. The webhooks' certificate is checked where the replicas serve it: the test API
+ * server cannot route a webhook configuration's {@code service} reference, so no Widget
+ * is written here (under {@code failurePolicy: Fail} every write would be refused).
  */
 class DeployedSampleTests {
 
