@@ -83,7 +83,7 @@ class KubectlApplyTests {
 		return output;
 	}
 
-	private static Path kubectl() {
+	static Path kubectl() {
 		Optional<Path> found = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
 			.filter((folder) -> !folder.isEmpty())
 			.map((folder) -> Path.of(folder, "kubectl"))

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -92,7 +93,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 						"--service-account-signing-key-file="
 								+ layout.certificate(TestCertificates.SERVICE_ACCOUNT_KEY),
 						"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
-						"--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount"),
+						"--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount",
+						"--audit-policy-file=" + layout.auditPolicy(), "--audit-log-path=" + layout.auditLog()),
 				Map.of(), layout.log("kube-apiserver"));
 		// registered before anything runs, so a failed or abandoned start leaves no
 		// process behind
@@ -218,6 +220,36 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 */
 	public URI etcdUrl() {
 		return this.layout.etcdUrl();
+	}
+
+	/**
+	 * Return the events of the API server's audit log so far, oldest first: every request
+	 * of every client at {@code Metadata} level ({@code audit.log} in the server's
+	 * {@linkplain #directory() folder}), so that a test can judge what a deployed
+	 * application sent, as whom, from which address, and what the server answered.
+	 * @return the events
+	 */
+	public List<AuditEvent> auditEvents() {
+		List<String> lines;
+		try {
+			lines = Files.exists(this.layout.auditLog()) ? Files.readAllLines(this.layout.auditLog()) : List.of();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		List<AuditEvent> events = new ArrayList<>();
+		for (int i = 0; i < lines.size(); i++) {
+			try {
+				events.add(AuditEvent.parse(lines.get(i)));
+			}
+			catch (RuntimeException ex) {
+				// the server may be writing the last line as it is read
+				if (i < lines.size() - 1) {
+					throw ex;
+				}
+			}
+		}
+		return events;
 	}
 
 	/**

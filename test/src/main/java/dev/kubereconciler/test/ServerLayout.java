@@ -39,6 +39,14 @@ final class ServerLayout {
 		this.apiServerUrl = URI.create("https://127.0.0.1:" + ports[2]);
 		certificates.writeTo(Files.createDirectories(certificates()));
 		Files.writeString(kubeconfig(), certificates.kubeconfig(this.apiServerUrl), StandardCharsets.UTF_8);
+		// every request at Metadata level: who, from where, what, and the answer's code
+		Files.writeString(auditPolicy(), """
+				apiVersion: audit.k8s.io/v1
+				kind: Policy
+				omitStages: [RequestReceived]
+				rules:
+				- level: Metadata
+				""", StandardCharsets.UTF_8);
 	}
 
 	/**
@@ -97,6 +105,14 @@ final class ServerLayout {
 	 */
 	String kubeconfig(String user, List<String> groups) {
 		return this.certificates.kubeconfig(this.apiServerUrl, user, groups);
+	}
+
+	Path auditPolicy() {
+		return this.directory.resolve("audit-policy.yaml");
+	}
+
+	Path auditLog() {
+		return this.directory.resolve("audit.log");
 	}
 
 	Path etcdData() {

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +17,7 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -85,6 +87,27 @@ class KubernetesTestServerTests {
 			.contains("client-key-data: ");
 		assertThat(server.apiClient().getBasePath()).isEqualTo(server.url().toString());
 		assertThat(server.apiClient().getReadTimeout()).isZero();
+	}
+
+	@Test
+	void auditLogNamesTheUserTheAddressTheObjectAndTheAnswerOfEveryRequest() {
+		ApiClient stranger = server.apiClient("system:serviceaccount:audit:stranger");
+		assertThatExceptionOfType(ApiException.class)
+			.isThrownBy(() -> new CoreV1Api(stranger).readNamespacedConfigMap("settings", "default").execute())
+			.satisfies((ex) -> assertThat(ex.getCode()).isEqualTo(403));
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(server.auditEvents())
+				.filteredOn((event) -> event.user().equals("system:serviceaccount:audit:stranger"))
+				.singleElement()
+				.satisfies((event) -> {
+					assertThat(event.forbidden()).isTrue();
+					assertThat(event.sourceIps()).contains("127.0.0.1");
+					assertThat(event)
+						.extracting(AuditEvent::stage, AuditEvent::verb, AuditEvent::group, AuditEvent::resource,
+								AuditEvent::namespace, AuditEvent::name)
+						.containsExactly("ResponseComplete", "get", "", "configmaps", "default", "settings");
+				}));
 	}
 
 	@Test

@@ -177,6 +177,8 @@ final class WebhookManifests {
 	}
 
 	// cert-manager's resources have no client-java model: written as YAML text
+	// a subject, since a selfSigned certificate's issuer is its subject, and Java refuses
+	// a certificate whose issuer is empty ("Empty issuer DN not allowed")
 	private String certificate() {
 		String service = serviceName();
 		return """
@@ -195,6 +197,7 @@ final class WebhookManifests {
 				  namespace: %2$s
 				spec:
 				  secretName: %4$s
+				  commonName: %3$s.%2$s.svc
 				  dnsNames:
 				  - %3$s.%2$s.svc
 				  - %3$s.%2$s.svc.cluster.local

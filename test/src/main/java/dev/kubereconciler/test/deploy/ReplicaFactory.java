@@ -81,6 +81,8 @@ final class ReplicaFactory {
 		this.directory = directory;
 		this.clock = clock;
 		this.templateHash = randomName(10);
+		// a variable Spring Boot ignores fails here, not silently in the pod
+		EnvironmentBinding.check(this.container, classPath);
 		serviceAccountExists();
 	}
 
