@@ -117,6 +117,7 @@ public final class KubeReconcilerAutoConfiguration {
 				.gate(ManagerSettings.gate(properties.getManager().getRateLimiter(), managerRateLimiter))
 				.shutdownTimeout(ManagerSettings.shutdownTimeout(properties))
 				.listPageSize(ManagerSettings.listPageSize(properties))
+				.watchCacheListMax(ManagerSettings.watchCacheListMax(properties))
 				.priorityQueue(properties.getDefaults().isPriorityQueue())
 				.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
 					.stripManagedFields(properties.getCache().isStripManagedFields())

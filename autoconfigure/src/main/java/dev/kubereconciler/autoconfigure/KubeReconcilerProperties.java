@@ -313,10 +313,18 @@ public class KubeReconcilerProperties {
 
 		/**
 		 * Most objects an informer asks for in one list request, with limit and continue
-		 * as client-go's reflector pages, so that the JSON of every object is never held
-		 * at once; 0 lists everything in one request.
+		 * as client-go's reflector pages, for lists larger than watch-cache-list-max, so
+		 * that the JSON of every object is never held at once; 0 lists everything in one
+		 * request from the API server's watch cache, whatever the size.
 		 */
 		private int listPageSize = 500;
+
+		/**
+		 * Most objects an informer reads whole, in one request, from the API server's
+		 * watch cache; larger lists come in pages of list-page-size. 0 reads every list
+		 * in pages.
+		 */
+		private int watchCacheListMax = 10000;
 
 		public boolean isStripManagedFields() {
 			return this.stripManagedFields;
@@ -340,6 +348,14 @@ public class KubeReconcilerProperties {
 
 		public void setListPageSize(int listPageSize) {
 			this.listPageSize = listPageSize;
+		}
+
+		public int getWatchCacheListMax() {
+			return this.watchCacheListMax;
+		}
+
+		public void setWatchCacheListMax(int watchCacheListMax) {
+			this.watchCacheListMax = watchCacheListMax;
 		}
 
 	}

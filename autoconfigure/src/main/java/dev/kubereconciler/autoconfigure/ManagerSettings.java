@@ -63,6 +63,17 @@ final class ManagerSettings {
 		return pageSize;
 	}
 
+	static int watchCacheListMax(KubeReconcilerProperties properties) {
+		int max = properties.getCache().getWatchCacheListMax();
+		if (max < 0) {
+			throw new InvalidPropertyException("kube-reconciler.cache.watch-cache-list-max", max,
+					"the number of objects cannot be negative",
+					"Set kube-reconciler.cache.watch-cache-list-max to the most objects an informer reads whole "
+							+ "from the watch cache, or to 0 to read every list in pages.");
+		}
+		return max;
+	}
+
 	static Duration shutdownTimeout(KubeReconcilerProperties properties) {
 		return PropertyDurations.requireNotNegative("kube-reconciler.shutdown-timeout",
 				properties.getShutdownTimeout());

@@ -82,6 +82,14 @@ class ConfigurationMetadataDefaultsTests {
 	}
 
 	@Test
+	void watchCacheListMaxDefaultIsTheManagersConstant() {
+		assertThat(((Number) defaultOf("kube-reconciler.cache.watch-cache-list-max")).intValue())
+			.isEqualTo(ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX);
+		assertThat(new KubeReconcilerProperties().getCache().getWatchCacheListMax())
+			.isEqualTo(ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX);
+	}
+
+	@Test
 	void propertiesStartWithTheSameDefaults() {
 		KubeReconcilerProperties properties = new KubeReconcilerProperties();
 		assertThat(properties.getShutdownTimeout()).isEqualTo(ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT);

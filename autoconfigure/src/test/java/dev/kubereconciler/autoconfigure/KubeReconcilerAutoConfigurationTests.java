@@ -501,6 +501,21 @@ class KubeReconcilerAutoConfigurationTests {
 	}
 
 	@Test
+	void informersReadListsOfUpToTheWatchCacheListMaxWhole() {
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.run((context) -> assertThat(manager(context).watchCacheListMax())
+				.isEqualTo(ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX));
+		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
+			.withPropertyValues("kube-reconciler.cache.watch-cache-list-max=0")
+			.run((context) -> assertThat(manager(context).watchCacheListMax()).isZero());
+	}
+
+	@Test
+	void negativeWatchCacheListMaxFailsStartup() {
+		assertInvalid("kube-reconciler.cache.watch-cache-list-max=-1", "kube-reconciler.cache.watch-cache-list-max");
+	}
+
+	@Test
 	void leaderElectionIsOffByDefault() {
 		this.contextRunner.withUserConfiguration(MirrorConfiguration.class)
 			.run((context) -> assertThat(manager(context).leaderElection()).isNull());

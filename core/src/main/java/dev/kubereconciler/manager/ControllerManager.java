@@ -60,6 +60,12 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public static final int DEFAULT_LIST_PAGE_SIZE = ScopedListerWatcher.DEFAULT_PAGE_SIZE;
 
+	/**
+	 * The most objects an informer reads whole from the API server's watch cache, by
+	 * default: 10,000; larger lists come in pages.
+	 */
+	public static final int DEFAULT_WATCH_CACHE_LIST_MAX = ScopedListerWatcher.DEFAULT_WATCH_CACHE_LIST_MAX;
+
 	private static final Logger logger = LoggerFactory.getLogger(ControllerManager.class);
 
 	private final Map<String, WorkQueueController> controllers;
@@ -75,6 +81,8 @@ public final class ControllerManager implements ControllerRegistry {
 	private final Duration shutdownTimeout;
 
 	private final int listPageSize;
+
+	private final int watchCacheListMax;
 
 	private final DelayScheduler clock;
 
@@ -106,8 +114,9 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers = Collections
 			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
 		this.listPageSize = builder.listPageSize;
+		this.watchCacheListMax = builder.watchCacheListMax;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
-				builder.listPageSize, this.clock);
+				builder.listPageSize, builder.watchCacheListMax, this.clock);
 		this.caches.wire(this.controllers.values()
 			.stream()
 			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
@@ -216,6 +225,14 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public int listPageSize() {
 		return this.listPageSize;
+	}
+
+	/**
+	 * Return the most objects an informer reads whole from the watch cache.
+	 * @return the most objects, or 0 when every list comes in pages
+	 */
+	public int watchCacheListMax() {
+		return this.watchCacheListMax;
 	}
 
 	private List<ControllerDefinition> definitions() {

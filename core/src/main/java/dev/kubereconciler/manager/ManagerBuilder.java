@@ -57,6 +57,8 @@ public final class ManagerBuilder {
 
 	int listPageSize = ControllerManager.DEFAULT_LIST_PAGE_SIZE;
 
+	int watchCacheListMax = ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX;
+
 	@Nullable ShardingSettings sharding;
 
 	boolean clusterRate;
@@ -237,12 +239,13 @@ public final class ManagerBuilder {
 	}
 
 	/**
-	 * List the objects of each informer in pages of at most this many, with {@code limit}
+	 * List the objects of each informer that has more than
+	 * {@link #watchCacheListMax(int)} in pages of at most this many, with {@code limit}
 	 * and {@code continue} as client-go's reflector pages, so that the client never holds
 	 * the JSON of every object at once; default
 	 * {@link ControllerManager#DEFAULT_LIST_PAGE_SIZE} (500). With 0, an informer lists
-	 * everything in one request, which the API server's watch cache answers at once but
-	 * which the client holds whole while it decodes it.
+	 * everything in one request at the version client-java's reflector asks for, which
+	 * the API server's watch cache answers at once, whatever the size.
 	 * @param listPageSize the most objects per list request, or 0 for no limit
 	 * @return this builder
 	 */
@@ -251,6 +254,25 @@ public final class ManagerBuilder {
 			throw new IllegalArgumentException("listPageSize must not be negative, was " + listPageSize);
 		}
 		this.listPageSize = listPageSize;
+		return this;
+	}
+
+	/**
+	 * Read an informer's list whole from the API server's watch cache, in one request,
+	 * when it holds at most this many objects, and in pages of {@link #listPageSize(int)}
+	 * otherwise; default {@link ControllerManager#DEFAULT_WATCH_CACHE_LIST_MAX} (10,000).
+	 * A first request for one object learns the size from the server
+	 * ({@code remainingItemCount}, which it gives for lists without a label selector;
+	 * with one, the size of the type in the informer's namespace counts). With 0, every
+	 * list is read in pages.
+	 * @param watchCacheListMax the most objects read whole from the watch cache, or 0
+	 * @return this builder
+	 */
+	public ManagerBuilder watchCacheListMax(int watchCacheListMax) {
+		if (watchCacheListMax < 0) {
+			throw new IllegalArgumentException("watchCacheListMax must not be negative, was " + watchCacheListMax);
+		}
+		this.watchCacheListMax = watchCacheListMax;
 		return this;
 	}
 

@@ -13,11 +13,13 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ConfigMapList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.CallGeneratorParams;
-import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.informer.TransformFunc;
 import okhttp3.HttpUrl;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
@@ -29,10 +31,12 @@ import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The informers' list comes in pages, as client-go's reflector pages it, so that no
- * request carries the JSON of every object at once.
+ * The informers' list is read whole from the watch cache when it is small, and in pages,
+ * as client-go's reflector pages it, when it is large, so that no request carries the
+ * JSON of every object at once.
  */
 @KubernetesTest
 class PaginatedListIntegrationTests {
@@ -66,8 +70,7 @@ class PaginatedListIntegrationTests {
 	@Test
 	void theListComesInPagesFromOneSnapshotAndHoldsEveryObject() throws Exception {
 		ApiRequestRecorder.Recorded recorded = ApiRequestRecorder.record(this.server.apiClient());
-		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(api(recorded.client()),
-				this.namespace.name(), "paged=yes", 5);
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recorded.client(), 5, 0, null);
 		// the reflector's first list asks for resourceVersion 0
 		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
 		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
@@ -83,33 +86,77 @@ class PaginatedListIntegrationTests {
 	}
 
 	@Test
-	void eachPageIsTransformedBeforeTheNextIsRequested() throws Exception {
+	void eachPageIsRequestedBeforeThePreviousOneIsDecoded() throws Exception {
+		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
 		List<String> transformed = new CopyOnWriteArrayList<>();
-		List<Integer> transformedBeforeEachList = new CopyOnWriteArrayList<>();
-		ApiClient client = this.server.apiClient();
-		client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor((chain) -> {
-			if (chain.request().url().encodedPath().endsWith("/configmaps")) {
-				transformedBeforeEachList.add(transformed.size());
-			}
-			return chain.proceed(chain.request());
-		}).build());
-		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(api(client),
-				this.namespace.name(), "paged=yes", 5, (object) -> {
-					transformed.add(object.getMetadata().getName());
-					return ((V1ConfigMap) object).putDataItem("transformed", "yes");
-				});
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recordingLists(lists), 5, 0, (object) -> {
+			int page = transformed.size() / 5;
+			// the next page is on its way while this one is decoded: waiting for its
+			// request here would wait forever if the pages were read one after another
+			await().atMost(Duration.ofSeconds(10)).until(() -> lists.size() >= Math.min(page + 2, 3));
+			transformed.add(object.getMetadata().getName());
+			return ((V1ConfigMap) object).putDataItem("transformed", "yes");
+		});
 		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
-		assertThat(transformedBeforeEachList).containsExactly(0, 5, 10);
+		assertThat(lists).hasSize(3);
 		assertThat(transformed).containsExactlyInAnyOrderElementsOf(NAMES);
 		assertThat(list.getItems()).hasSize(NAMES.size())
 			.allSatisfy((configMap) -> assertThat(configMap.getData()).containsEntry("transformed", "yes"));
 	}
 
 	@Test
+	void aSmallListIsReadWholeFromTheWatchCacheAfterAFirstRequestOfOneObject() throws Exception {
+		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recordingLists(lists), 5,
+				ScopedListerWatcher.DEFAULT_WATCH_CACHE_LIST_MAX, null);
+		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
+		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
+			.containsExactlyInAnyOrderElementsOf(NAMES);
+		assertThat(lists).hasSize(2);
+		HttpUrl first = lists.get(0);
+		assertThat(first.queryParameter("limit")).isEqualTo("1");
+		assertThat(first.queryParameter("resourceVersion")).isNull();
+		// the selector gives no count: the first request counts what it chooses from
+		assertThat(first.queryParameter("labelSelector")).isNull();
+		HttpUrl whole = lists.get(1);
+		assertThat(whole.queryParameter("limit")).isNull();
+		assertThat(whole.queryParameter("labelSelector")).isEqualTo("paged=yes");
+		assertThat(whole.queryParameter("resourceVersionMatch")).isEqualTo("NotOlderThan");
+		assertThat(Long.parseLong(list.getMetadata().getResourceVersion()))
+			.isGreaterThanOrEqualTo(Long.parseLong(whole.queryParameter("resourceVersion")));
+	}
+
+	@Test
+	void aListLargerThanTheWatchCacheListMaxComesInPagesAfterTheFirstRequest() throws Exception {
+		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(recordingLists(lists),
+				ResourceType.of(V1ConfigMap.class), this.namespace.name(), null, 5, NAMES.size() - 1, null);
+		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
+		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
+			.containsExactlyInAnyOrderElementsOf(NAMES);
+		assertThat(list.getMetadata().getContinue()).isNull();
+		// one object, then the other 11 from the same snapshot in pages of 5
+		assertThat(lists).extracting((url) -> url.queryParameter("limit")).containsExactly("1", "5", "5", "5");
+		assertThat(lists.subList(1, 4)).allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotEmpty());
+	}
+
+	@Test
+	void aSelectedListLargerThanTheWatchCacheListMaxComesInSelectedPages() throws Exception {
+		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recordingLists(lists), 5, NAMES.size() - 1,
+				null);
+		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
+		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
+			.containsExactlyInAnyOrderElementsOf(NAMES);
+		assertThat(lists).extracting((url) -> url.queryParameter("labelSelector"))
+			.containsExactly(null, "paged=yes", "paged=yes", "paged=yes");
+	}
+
+	@Test
 	void aPageSizeOfZeroListsEverythingInOneRequestAtTheVersionAsked() throws Exception {
 		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
-		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(api(recordingLists(lists)),
-				this.namespace.name(), "paged=yes", 0);
+		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recordingLists(lists), 0,
+				ScopedListerWatcher.DEFAULT_WATCH_CACHE_LIST_MAX, null);
 		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
 		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
 			.containsExactlyInAnyOrderElementsOf(NAMES);
@@ -123,35 +170,46 @@ class PaginatedListIntegrationTests {
 
 	@Test
 	void aNegativePageSizeIsRefused() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new ScopedListerWatcher<>(api(this.client), this.namespace.name(), null, -1))
+		assertThatIllegalArgumentException().isThrownBy(() -> lister(this.client, -1, 0, null))
 			.withMessageContaining("pageSize");
+		assertThatIllegalArgumentException().isThrownBy(() -> lister(this.client, 5, -1, null))
+			.withMessageContaining("watchCacheListMax");
 		assertThatIllegalArgumentException().isThrownBy(() -> ControllerManager.builder(this.client).listPageSize(-1))
 			.withMessageContaining("listPageSize");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ControllerManager.builder(this.client).watchCacheListMax(-1))
+			.withMessageContaining("watchCacheListMax");
 	}
 
 	@Test
 	void theManagersInformersListInPagesOfItsListPageSize() throws Exception {
-		assertThat(listsOfAManager(5)).hasSize(3)
+		assertThat(listsOfAManager(5, 0)).hasSize(3)
 			.allSatisfy((url) -> assertThat(url.queryParameter("limit")).isEqualTo("5"));
-		assertThat(listsOfAManager(0)).singleElement()
+		assertThat(listsOfAManager(0, ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX)).singleElement()
 			.satisfies((url) -> assertThat(url.queryParameter("limit")).isNull());
-		assertThat(listsOfAManager(ControllerManager.DEFAULT_LIST_PAGE_SIZE)).singleElement()
+		assertThat(listsOfAManager(ControllerManager.DEFAULT_LIST_PAGE_SIZE, 0)).singleElement()
 			.satisfies((url) -> assertThat(url.queryParameter("limit")).isEqualTo("500"));
+		// by default, a list this small is read whole from the watch cache
+		assertThat(listsOfAManager(ControllerManager.DEFAULT_LIST_PAGE_SIZE,
+				ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX))
+			.extracting((url) -> url.queryParameter("limit"))
+			.containsExactly("1", null);
 	}
 
-	private List<HttpUrl> listsOfAManager(int pageSize) throws Exception {
+	private List<HttpUrl> listsOfAManager(int pageSize, int watchCacheListMax) throws Exception {
 		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
 		ControllerDefinition definition = ControllerDefinition.builder(V1ConfigMap.class)
-			.named("paged-" + pageSize)
+			.named("paged-" + pageSize + "-" + watchCacheListMax)
 			.namespaces(this.namespace.name())
 			.reconcile((request) -> Result.done());
 		ControllerManager manager = ControllerManager.builder(recordingLists(lists))
 			.controller(definition)
 			.listPageSize(pageSize)
+			.watchCacheListMax(watchCacheListMax)
 			.shutdownTimeout(Duration.ofSeconds(5))
 			.build();
 		assertThat(manager.listPageSize()).isEqualTo(pageSize);
+		assertThat(manager.watchCacheListMax()).isEqualTo(watchCacheListMax);
 		manager.start();
 		try {
 			assertThat(manager.lister(V1ConfigMap.class).namespace(this.namespace.name()).list())
@@ -180,8 +238,10 @@ class PaginatedListIntegrationTests {
 		return client;
 	}
 
-	private static GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api(ApiClient client) {
-		return new GenericKubernetesApi<>(V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client);
+	private ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister(ApiClient client, int pageSize,
+			int watchCacheListMax, @Nullable TransformFunc transform) {
+		return new ScopedListerWatcher<>(client, ResourceType.of(V1ConfigMap.class), this.namespace.name(), "paged=yes",
+				pageSize, watchCacheListMax, transform);
 	}
 
 }

@@ -42,10 +42,10 @@ public final class InformerCaches {
 	private final Sleeper clock;
 
 	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
-			int listPageSize, Sleeper clock) {
+			int listPageSize, int watchCacheListMax, Sleeper clock) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new InformerFactory(apiClient);
-		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize);
+		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize, watchCacheListMax);
 		this.clock = clock;
 	}
 

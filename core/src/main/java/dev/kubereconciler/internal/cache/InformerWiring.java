@@ -61,11 +61,15 @@ final class InformerWiring {
 
 	private final int listPageSize;
 
-	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize) {
+	private final int watchCacheListMax;
+
+	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize,
+			int watchCacheListMax) {
 		this.apiClient = apiClient;
 		this.factory = factory;
 		this.transforms = transforms;
 		this.listPageSize = listPageSize;
+		this.watchCacheListMax = watchCacheListMax;
 	}
 
 	void wire(List<WatchingController> controllers) {
@@ -165,7 +169,7 @@ final class InformerWiring {
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
 		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, namespace,
 				selector.isEmpty() ? null : selector, new ListCall(this.apiClient, resourceType), this.listPageSize,
-				transform);
+				this.watchCacheListMax, transform);
 		// an application's factory makes informers with client-java's store
 		SharedIndexInformer informer = (this.factory instanceof InformerFactory ours)
 				? ours.informerFor(listerWatcher, (Class) type, resync)
