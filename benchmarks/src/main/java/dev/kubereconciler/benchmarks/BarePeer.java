@@ -17,10 +17,12 @@ import io.kubernetes.client.util.Watch;
 
 /**
  * The physical limit: the same work with no framework at all. A paginated list of the
- * namespace (500 per page, as client-go's reflector pages) hands every ConfigMap to a
- * pool of {@code workers} threads, then one raw watch from the list's resourceVersion
- * hands them every added or modified ConfigMap. There is no cache, no queue, no
- * deduplication and no retry: what a framework adds over this is its overhead.
+ * namespace (500 per page, as client-go's reflector pages), or one list from the watch
+ * cache ({@code resourceVersion=0}, which the API server answers whole, as client-go's
+ * reflector lists first), hands every ConfigMap to a pool of {@code workers} threads,
+ * then one raw watch from the list's resourceVersion hands them every added or modified
+ * ConfigMap. There is no cache, no queue, no deduplication and no retry: what a framework
+ * adds over this is its overhead.
  */
 final class BarePeer implements Peer {
 
@@ -28,13 +30,20 @@ final class BarePeer implements Peer {
 
 	private final ApiClient client;
 
+	private final boolean fromWatchCache;
+
 	BarePeer(ApiClient client) {
+		this(client, false);
+	}
+
+	BarePeer(ApiClient client, boolean fromWatchCache) {
 		this.client = client;
+		this.fromWatchCache = fromWatchCache;
 	}
 
 	@Override
 	public String name() {
-		return "bare client";
+		return this.fromWatchCache ? "bare client, watch cache" : "bare client";
 	}
 
 	@Override
@@ -44,7 +53,9 @@ final class BarePeer implements Peer {
 		String resourceVersion = null;
 		String next = null;
 		do {
-			V1ConfigMapList page = core.listNamespacedConfigMap(namespace).limit(PAGE)._continue(next).execute();
+			V1ConfigMapList page = this.fromWatchCache
+					? core.listNamespacedConfigMap(namespace).resourceVersion("0").execute()
+					: core.listNamespacedConfigMap(namespace).limit(PAGE)._continue(next).execute();
 			if (resourceVersion == null) {
 				resourceVersion = page.getMetadata().getResourceVersion();
 			}

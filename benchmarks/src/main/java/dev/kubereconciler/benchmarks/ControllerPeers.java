@@ -19,7 +19,8 @@ import io.kubernetes.client.util.Config;
 
 /**
  * Whole controllers side by side against a real API server: ours, Java Operator SDK and
- * client-java's {@code DefaultController}, one at a time in one JVM, each with 4 workers.
+ * client-java's {@code DefaultController}, one at a time in one JVM, each with 4 workers,
+ * and the bare client's floor, listing in pages and from the watch cache.
  *
  * <ol>
  * <li>Cold start: N ConfigMaps with 1 KiB of data and the {@code managedFields} of two
@@ -59,7 +60,8 @@ public final class ControllerPeers {
 		this.configMaps = new ConfigMaps(informerClient(kubeconfig));
 		this.peers = List.of(new OursPeer(informerClient(kubeconfig)),
 				new JosdkPeer(Fabric8Configs.fromKubeconfig(kubeconfig)),
-				new ClientJavaPeer(informerClient(kubeconfig)), new BarePeer(informerClient(kubeconfig)));
+				new ClientJavaPeer(informerClient(kubeconfig)), new BarePeer(informerClient(kubeconfig)),
+				new BarePeer(informerClient(kubeconfig), true));
 	}
 
 	public static void main(String[] args) throws Exception {

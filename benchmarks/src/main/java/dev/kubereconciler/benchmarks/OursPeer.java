@@ -25,6 +25,9 @@ final class OursPeer implements Peer {
 	/** The system property that sets the informers' list page size. */
 	static final String PAGE_SIZE_PROPERTY = "peer.list-page-size";
 
+	/** The system property that sets the most objects read whole from the watch cache. */
+	static final String WATCH_CACHE_LIST_MAX_PROPERTY = "peer.watch-cache-list-max";
+
 	private final ApiClient client;
 
 	private final CacheTransforms transforms;
@@ -50,6 +53,10 @@ final class OursPeer implements Peer {
 		String name = this.transforms.isStripManagedFields() ? "kube-reconciler"
 				: "kube-reconciler, managedFields kept";
 		name = this.transforms.isCompact() ? name : name + ", not compacted";
+		Integer max = Integer.getInteger(WATCH_CACHE_LIST_MAX_PROPERTY);
+		if (max != null) {
+			name = name + ", watch-cache list max " + max;
+		}
 		if (this.listPageSize == ControllerManager.DEFAULT_LIST_PAGE_SIZE) {
 			return name;
 		}
@@ -95,6 +102,8 @@ final class OursPeer implements Peer {
 			.controller(definition)
 			.cacheTransforms(this.transforms)
 			.listPageSize(this.listPageSize)
+			.watchCacheListMax(
+					Integer.getInteger(WATCH_CACHE_LIST_MAX_PROPERTY, ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX))
 			.build();
 		manager[0].start();
 		return manager[0]::stop;

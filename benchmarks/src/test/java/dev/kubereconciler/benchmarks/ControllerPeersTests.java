@@ -38,7 +38,7 @@ class ControllerPeersTests {
 		String report = output.toString(StandardCharsets.UTF_8);
 		original.print(report);
 		for (String peer : new String[] { "kube-reconciler", "Java Operator SDK", "client-java DefaultController",
-				"bare client" }) {
+				"bare client", "bare client, watch cache" }) {
 			assertThat(report).containsPattern(peer + " +cold start of 50: synced")
 				.containsPattern(peer + " +write-through of 50: .* 50 patches, 0 API errors")
 				.containsPattern(peer + " +steady 50/s for 1 s: reconciled 45 of 45")
