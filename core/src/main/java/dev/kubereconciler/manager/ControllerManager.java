@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
@@ -106,8 +107,9 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers = Collections
 			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
 		this.listPageSize = builder.listPageSize;
+		CacheOptions cacheOptions = CacheOptionsAssembly.merge(builder.cacheOptions, builder.definitions);
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
-				builder.listPageSize, this.clock);
+				builder.listPageSize, this.clock, cacheOptions);
 		this.caches.wire(this.controllers.values()
 			.stream()
 			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
@@ -115,7 +117,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
-		binder.attach(this.caches.informers(), this.caches::stripsManagedFields);
+		binder.attach(this.caches.informers(), this.caches::stripsManagedFields, cacheOptions);
 		if (builder.sharding != null && builder.leaderElection != null) {
 			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
 		}

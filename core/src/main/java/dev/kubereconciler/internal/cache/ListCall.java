@@ -47,6 +47,7 @@ final class ListCall {
 	KubernetesListObject list(@Nullable String namespace, ListOptions options) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.addAll(this.apiClient.parameterToPair("labelSelector", options.getLabelSelector()));
+		query.addAll(this.apiClient.parameterToPair("fieldSelector", options.getFieldSelector()));
 		query.addAll(this.apiClient.parameterToPair("resourceVersion", options.getResourceVersion()));
 		query.addAll(this.apiClient.parameterToPair("timeoutSeconds", options.getTimeoutSeconds()));
 		query.addAll(this.apiClient.parameterToPair("limit", options.getLimit()));
@@ -58,7 +59,7 @@ final class ListCall {
 		return this.apiClient.<KubernetesListObject>execute(call, this.listType).getData();
 	}
 
-	private String path(@Nullable String namespace) {
+	String path(@Nullable String namespace) {
 		String group = this.type.group();
 		String prefix = (group == null || group.isEmpty()) ? "/api/" + this.type.version()
 				: "/apis/" + group + "/" + this.type.version();
