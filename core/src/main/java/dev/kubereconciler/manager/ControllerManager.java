@@ -95,6 +95,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private final @Nullable ShardDispatcher sharding;
 
+	private final CacheOptions cacheOptions;
+
 	ControllerManager(ManagerBuilder builder) {
 		this.apiClient = builder.apiClient;
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
@@ -108,6 +110,7 @@ public final class ControllerManager implements ControllerRegistry {
 			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
 		this.listPageSize = builder.listPageSize;
 		CacheOptions cacheOptions = CacheOptionsAssembly.merge(builder.cacheOptions, builder.definitions);
+		this.cacheOptions = cacheOptions;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				builder.listPageSize, this.clock, cacheOptions);
 		this.caches.wire(this.controllers.values()
@@ -218,6 +221,15 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public int listPageSize() {
 		return this.listPageSize;
+	}
+
+	/**
+	 * Return how each type is cached: the manager's cache options with the indexes its
+	 * controllers declare.
+	 * @return the cache options
+	 */
+	public CacheOptions cacheOptions() {
+		return this.cacheOptions;
 	}
 
 	private List<ControllerDefinition> definitions() {
