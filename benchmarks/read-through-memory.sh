@@ -26,7 +26,7 @@ stop() {
 trap stop EXIT
 "$shared/kube-apiserver/start.sh" "$run" "${API_PORT:-25443}" "${ETCD_PORT:-25379}"
 main=dev.kubereconciler.benchmarks.ReadThroughMemory
-"${jvm[@]}" "$main" "$run/kubeconfig" populate read-through "$count" 2>&1 | grep -v '^SLF4J'
+"${jvm[@]}" "$main" "$run/kubeconfig" populate read-through "$count" 2>&1 | { grep -v '^SLF4J' || true; }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$rounds"); do
     # rotating: each round starts with another mode
@@ -36,8 +36,8 @@ for round in $(seq 1 "$rounds"); do
         0) modes="read-through none cached" ;;
     esac
     for mode in $modes; do
-        "${jvm[@]}" "$main" "$run/kubeconfig" "$mode" read-through "$count" 2>&1 | grep '^memory' \
-            | sed "s/^/round $round /"
+        "${jvm[@]}" "$main" "$run/kubeconfig" "$mode" read-through "$count" 2>&1 | { grep -v '^SLF4J' || true; } \
+            | grep -E '^memory|Exception' | sed "s/^/round $round /"
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
