@@ -256,6 +256,17 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Index a type this controller caches with an index declared elsewhere, such as one
+	 * several controllers share.
+	 * @param index the index
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> index(FieldIndex<?> index) {
+		this.indexes.add(Objects.requireNonNull(index, "index must not be null"));
+		return this;
+	}
+
+	/**
 	 * Watch another type and reconcile the primary objects whose index {@code index}
 	 * holds a value that {@code values} returns for the changed object, looked up rather
 	 * than scanned: for example, a Secret reconciles the Backups indexed by the
