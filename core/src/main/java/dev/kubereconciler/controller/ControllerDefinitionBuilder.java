@@ -49,7 +49,7 @@ import dev.kubereconciler.reconcile.UpdatePredicate;
  */
 public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 
-	// about 390 lines, of which most are the Javadoc of one setter per option, as in
+	// about 450 lines, of which most are the Javadoc of one setter per option, as in
 	// controller-runtime's builder; joining the finalizer and the dependents to the
 	// reconcile function is LogicAssembler's job
 
