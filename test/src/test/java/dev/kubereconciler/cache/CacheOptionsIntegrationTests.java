@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.metrics.ControllerMetrics;
 import dev.kubereconciler.reconcile.Result;
@@ -119,6 +120,40 @@ class CacheOptionsIntegrationTests {
 			.counter()
 			.count()).isEqualTo(lists);
 		assertThat(listed.get()).isEqualTo(1);
+	}
+
+	@Test
+	void readThroughTypeThatIsWatchedKeepsItsInformerForEventsAndReadsFromTheServer() throws ApiException {
+		String ns = this.namespace.name();
+		CoreV1Api core = new CoreV1Api(this.client);
+		List<String> readsThrough = new CopyOnWriteArrayList<>();
+		List<String> colors = new CopyOnWriteArrayList<>();
+		this.manager = ControllerManager.builder(this.client)
+			.cacheOptions(CacheOptions.defaults().readThrough(V1ConfigMap.class))
+			.listener(new ControllerListener() {
+				@Override
+				public void cacheReadThrough(String controller, String type, String verb) {
+					readsThrough.add(type + " " + verb);
+				}
+			})
+			.controller(ControllerDefinition.builder(V1ConfigMap.class)
+				.named("watched-read-through")
+				.namespaces(ns)
+				.labelSelector("watched=read-through")
+				.reconcile((configMap, context) -> {
+					context.get(V1ConfigMap.class, ns, configMap.getMetadata().getName())
+						.ifPresent((read) -> colors.add(read.getData().get("secret")));
+					return Result.done();
+				}))
+			.build();
+		this.manager.start();
+		// a watch needs an informer, as controller-runtime keeps the one a Watch starts
+		assertThat(this.manager.lister(V1ConfigMap.class)).isNotNull();
+		core.createNamespacedConfigMap(ns,
+				configMap("watched", "blue").metadata(meta("watched").labels(Map.of("watched", "read-through"))))
+			.execute();
+		await().atMost(TIMEOUT).until(() -> colors.contains("blue"));
+		assertThat(readsThrough).contains("v1/ConfigMap get");
 	}
 
 	@Test
