@@ -22,7 +22,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.CompositeControllerListener;
 import dev.kubereconciler.controller.ControllerListener;
@@ -110,7 +112,7 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
 			ObjectProvider<EventRecorders> eventRecorders, ObjectProvider<ReconcileObservations> observations,
-			Environment environment) {
+			ObjectProvider<CacheOptions> cacheOptions, ObjectProvider<FieldIndex<?>> indexes, Environment environment) {
 		return new ManagedControllers(definitions::definitions, (resolved) -> {
 			ManagerBuilder builder = ControllerManager.builder(apiClient)
 				.informerFactory(informerFactory)
@@ -122,6 +124,8 @@ public final class KubeReconcilerAutoConfiguration {
 				.cacheTransforms(cacheTransforms.getIfAvailable(() -> CacheTransforms.defaults()
 					.stripManagedFields(properties.getCache().isStripManagedFields())
 					.compact(properties.getCache().isCompact())))
+				.cacheOptions(CacheOptionsFactory.create(cacheOptions.getIfAvailable(CacheOptions::defaults),
+						properties.getCache().getResources(), indexes.orderedStream().toList()))
 				.listener(CompositeControllerListener.of(listeners.orderedStream().toList()));
 			eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
 			observations.ifAvailable(builder::observations);

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
@@ -356,6 +357,66 @@ public class KubeReconcilerProperties {
 
 		public void setWatchCacheListMax(int watchCacheListMax) {
 			this.watchCacheListMax = watchCacheListMax;
+		}
+
+		/**
+		 * How each type is cached, by its resource as kubectl names it: the plural, with
+		 * its group outside the core group, in brackets when it has dots
+		 * ([backups.example.com]).
+		 */
+		private final Map<String, ResourceCache> resources = new LinkedHashMap<>();
+
+		public Map<String, ResourceCache> getResources() {
+			return this.resources;
+		}
+
+	}
+
+	/**
+	 * How one type is cached: read through, or with selectors of its own.
+	 */
+	public static class ResourceCache {
+
+		/**
+		 * Whether the type gets no informer for the reconcile context's reads, whose get
+		 * and list go to the API server, as controller-runtime's DisableFor.
+		 */
+		private boolean readThrough;
+
+		/**
+		 * Label selector the API server applies to the type's informer, in kubectl -l
+		 * syntax, whichever controllers use it.
+		 */
+		private @Nullable String labelSelector;
+
+		/**
+		 * Field selector the API server applies to the type's informer, such as
+		 * type=kubernetes.io/tls.
+		 */
+		private @Nullable String fieldSelector;
+
+		public boolean isReadThrough() {
+			return this.readThrough;
+		}
+
+		public void setReadThrough(boolean readThrough) {
+			this.readThrough = readThrough;
+		}
+
+		public @Nullable String getLabelSelector() {
+			return this.labelSelector;
+		}
+
+		public void setLabelSelector(@Nullable String labelSelector) {
+			this.labelSelector = labelSelector;
+		}
+
+		public @Nullable String getFieldSelector() {
+			return this.fieldSelector;
+		}
+
+		public void setFieldSelector(@Nullable String fieldSelector) {
+			this.fieldSelector = fieldSelector;
 		}
 
 	}

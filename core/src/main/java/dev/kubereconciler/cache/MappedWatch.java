@@ -1,6 +1,8 @@
 package dev.kubereconciler.cache;
 
+import java.util.Collection;
 import java.util.Objects;
+import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
 
@@ -19,6 +21,22 @@ public record MappedWatch<T extends KubernetesObject>(Class<T> type, RequestMapp
 	public MappedWatch {
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(mapper, () -> "The mapped watch of " + type.getSimpleName() + " needs a mapper");
+	}
+
+	/**
+	 * Return a mapped watch whose changed objects reconcile the primary objects that an
+	 * index of the primary type finds by the values {@code values} returns, looked up
+	 * rather than scanned, as a controller-runtime map function that lists with
+	 * {@code client.MatchingFields}.
+	 * @param <T> the watched type
+	 * @param type the watched type
+	 * @param index the name of a {@link FieldIndex} declared on the primary type
+	 * @param values the values of a changed object to look up
+	 * @return the mapped watch
+	 */
+	public static <T extends KubernetesObject> MappedWatch<T> byIndex(Class<T> type, String index,
+			Function<? super T, ? extends Collection<String>> values) {
+		return new MappedWatch<>(type, new IndexMapper<T>(index, values));
 	}
 
 }

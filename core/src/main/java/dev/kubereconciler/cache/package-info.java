@@ -1,8 +1,10 @@
 /**
  * What can be said of the informer caches: the API coordinates of a model type
  * ({@link dev.kubereconciler.cache.ResourceType}), the label selectors and mapped watches
- * a controller declares, and the transforms that make cached objects smaller
- * ({@link dev.kubereconciler.cache.CacheTransforms}).
+ * a controller declares, the transforms that make cached objects smaller
+ * ({@link dev.kubereconciler.cache.CacheTransforms}), and how each type is cached
+ * ({@link dev.kubereconciler.cache.CacheOptions}: read through, its own selectors, its
+ * {@link dev.kubereconciler.cache.FieldIndex}es).
  *
  * <p>
  * Public API: the public types, {@link dev.kubereconciler.cache.CacheCompactor} excepted,

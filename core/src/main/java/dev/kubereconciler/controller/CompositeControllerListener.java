@@ -57,6 +57,11 @@ public final class CompositeControllerListener implements ControllerListener {
 	}
 
 	@Override
+	public void cacheReadThrough(String controller, String type, String verb) {
+		this.listeners.forEach((listener) -> listener.cacheReadThrough(controller, type, verb));
+	}
+
+	@Override
 	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
 		this.listeners.forEach((listener) -> listener.dependentApplied(controller, dependent, changed, drift));
 	}

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -50,12 +51,14 @@ import dev.kubereconciler.reconcile.UpdatePredicate;
  * to reconcile it (ANDed, in order); creates and deletes always pass; none by default
  * @param mappedWatches other watched types whose changes reconcile the keys a mapper
  * returns
+ * @param indexes the indexes this controller declares on the types it caches, which the
+ * manager adds to their informers
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
 		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
-		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches) {
+		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<FieldIndex<?>> indexes) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -90,6 +93,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		updateFilters = (updateFilters != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(updateFilters))
 				: Map.of();
 		mappedWatches = (mappedWatches != null) ? List.copyOf(mappedWatches) : List.of();
+		indexes = (indexes != null) ? List.copyOf(indexes) : List.of();
 	}
 
 	/**
@@ -153,6 +157,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		builder.owns.addAll(this.owns);
 		builder.updateFilters.putAll(this.updateFilters);
 		builder.mappedWatches.addAll(this.mappedWatches);
+		builder.indexes.addAll(this.indexes);
 		return builder;
 	}
 

@@ -2,6 +2,7 @@ package dev.kubereconciler.controller;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -10,10 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
@@ -46,7 +49,7 @@ import dev.kubereconciler.reconcile.UpdatePredicate;
  */
 public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 
-	// about 390 lines, of which most are the Javadoc of one setter per option, as in
+	// about 450 lines, of which most are the Javadoc of one setter per option, as in
 	// controller-runtime's builder; joining the finalizer and the dependents to the
 	// reconcile function is LogicAssembler's job
 
@@ -73,6 +76,8 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	final Map<String, UpdatePredicate> updateFilters = new LinkedHashMap<>();
 
 	final List<MappedWatch<?>> mappedWatches = new ArrayList<>();
+
+	final List<FieldIndex<?>> indexes = new ArrayList<>();
 
 	private final LogicAssembler<T> logic;
 
@@ -234,6 +239,52 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	}
 
 	/**
+	 * Index a type this controller caches, as controller-runtime's {@code IndexField}:
+	 * {@code ReconcileContext.listByIndex} and {@link #mapsByIndex} then look objects up
+	 * by value instead of scanning them. None by default, besides the built-in owner
+	 * index.
+	 * @param <R> the indexed type
+	 * @param type the indexed type, watched, owned or mapped by a controller
+	 * @param name the index name, unique per type
+	 * @param values the values of an object, never {@code null}
+	 * @return this builder
+	 */
+	public <R extends KubernetesObject> ControllerDefinitionBuilder<T> index(Class<R> type, String name,
+			Function<? super R, ? extends Collection<String>> values) {
+		this.indexes.add(new FieldIndex<>(type, name, values));
+		return this;
+	}
+
+	/**
+	 * Index a type this controller caches with an index declared elsewhere, such as one
+	 * several controllers share.
+	 * @param index the index
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> index(FieldIndex<?> index) {
+		this.indexes.add(Objects.requireNonNull(index, "index must not be null"));
+		return this;
+	}
+
+	/**
+	 * Watch another type and reconcile the primary objects whose index {@code index}
+	 * holds a value that {@code values} returns for the changed object, looked up rather
+	 * than scanned: for example, a Secret reconciles the Backups indexed by the
+	 * {@code namespace/name} of the Secret they name. The index must be declared on the
+	 * primary type ({@link #index}, or a {@code FieldIndex} given to the manager).
+	 * @param <M> the watched type
+	 * @param type the watched type
+	 * @param index the name of the primary type's index
+	 * @param values the values of a changed object to look up
+	 * @return this builder
+	 */
+	public <M extends KubernetesObject> ControllerDefinitionBuilder<T> mapsByIndex(Class<M> type, String index,
+			Function<? super M, ? extends Collection<String>> values) {
+		this.mappedWatches.add(MappedWatch.byIndex(type, index, values));
+		return this;
+	}
+
+	/**
 	 * Add a finalizer to every object before its first reconcile, and run the cleaner
 	 * once the object's deletion is requested; the finalizer is removed when the cleaner
 	 * returns {@link dev.kubereconciler.reconcile.Result#done()}. None by default.
@@ -387,7 +438,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
 		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
-				this.updateFilters, this.mappedWatches);
+				this.updateFilters, this.mappedWatches, this.indexes);
 	}
 
 	private String name() {

@@ -109,4 +109,14 @@ public interface ControllerListener {
 	default void stateChanged(String controller, ControllerState state) {
 	}
 
+	/**
+	 * A reconcile read a read-through type from the API server, as the cache options
+	 * declare, instead of from an informer's cache.
+	 * @param controller the controller name
+	 * @param type the type's display name, such as {@code v1/Secret}
+	 * @param verb {@code get} or {@code list}
+	 */
+	default void cacheReadThrough(String controller, String type, String verb) {
+	}
+
 }

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
@@ -102,6 +103,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private final @Nullable ShardDispatcher sharding;
 
+	private final CacheOptions cacheOptions;
+
 	ControllerManager(ManagerBuilder builder) {
 		this.apiClient = builder.apiClient;
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
@@ -115,8 +118,10 @@ public final class ControllerManager implements ControllerRegistry {
 			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
 		this.listPageSize = builder.listPageSize;
 		this.watchCacheListMax = builder.watchCacheListMax;
+		CacheOptions cacheOptions = CacheOptionsAssembly.merge(builder.cacheOptions, builder.definitions);
+		this.cacheOptions = cacheOptions;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
-				builder.listPageSize, builder.watchCacheListMax, this.clock);
+				builder.listPageSize, builder.watchCacheListMax, this.clock, cacheOptions);
 		this.caches.wire(this.controllers.values()
 			.stream()
 			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
@@ -124,7 +129,7 @@ public final class ControllerManager implements ControllerRegistry {
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
-		binder.attach(this.caches.informers(), this.caches::stripsManagedFields);
+		binder.attach(this.caches.informers(), this.caches::stripsManagedFields, cacheOptions);
 		if (builder.sharding != null && builder.leaderElection != null) {
 			throw new IllegalArgumentException("Sharding and leader election cannot both be enabled");
 		}
@@ -233,6 +238,15 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public int watchCacheListMax() {
 		return this.watchCacheListMax;
+	}
+
+	/**
+	 * Return how each type is cached: the manager's cache options with the indexes its
+	 * controllers declare.
+	 * @return the cache options
+	 */
+	public CacheOptions cacheOptions() {
+		return this.cacheOptions;
 	}
 
 	private List<ControllerDefinition> definitions() {

@@ -12,6 +12,7 @@ import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
@@ -58,6 +59,8 @@ public final class ManagerBuilder {
 	int listPageSize = ControllerManager.DEFAULT_LIST_PAGE_SIZE;
 
 	int watchCacheListMax = ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX;
+
+	CacheOptions cacheOptions = CacheOptions.defaults();
 
 	@Nullable ShardingSettings sharding;
 
@@ -273,6 +276,19 @@ public final class ManagerBuilder {
 			throw new IllegalArgumentException("watchCacheListMax must not be negative, was " + watchCacheListMax);
 		}
 		this.watchCacheListMax = watchCacheListMax;
+		return this;
+	}
+
+	/**
+	 * How each type is cached: read through (no informer for the reconcile context's
+	 * reads, which go to the API server), with label and field selectors of its own, and
+	 * with indexes; by default every type a controller uses is cached whole, with the
+	 * built-in owner index only. The controllers' own indexes are added to these.
+	 * @param cacheOptions the options
+	 * @return this builder
+	 */
+	public ManagerBuilder cacheOptions(CacheOptions cacheOptions) {
+		this.cacheOptions = Objects.requireNonNull(cacheOptions, "cacheOptions must not be null");
 		return this;
 	}
 

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.jspecify.annotations.Nullable;
@@ -112,6 +113,20 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
 			meters.updateFiltered(filter);
+		}
+	}
+
+	@Override
+	public void cacheReadThrough(String controller, String type, String verb) {
+		MeterRegistry registry = this.registry;
+		if (registry != null) {
+			// Micrometer keeps one counter per name and tags, looked up on each read
+			Counter.builder("kube.reconciler.cache.read.through.requests")
+				.description("Reads of read-through types that went to the API server instead of a cache")
+				.tag("type", type)
+				.tag("verb", verb)
+				.register(registry)
+				.increment();
 		}
 	}
 

@@ -9,6 +9,7 @@ import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ReconcileLogic;
@@ -49,6 +50,31 @@ public final class ControllerRbac {
 				rules.readsEverywhere(ResourceType.of(type));
 			}
 		});
+		return rules;
+	}
+
+	/**
+	 * Add get and list on the types the cache options read through, in the namespaces of
+	 * the controllers, or in all of them when a controller watches every namespace.
+	 * @param rules the rules to add to
+	 * @param options the cache options
+	 * @param definitions the controllers
+	 * @return the rules
+	 */
+	public static RbacRules readThrough(RbacRules rules, CacheOptions options,
+			Collection<ControllerDefinition> definitions) {
+		Set<String> namespaces = new LinkedHashSet<>();
+		boolean everywhere = definitions.isEmpty();
+		for (ControllerDefinition definition : definitions) {
+			everywhere |= definition.namespaces().isEmpty();
+			namespaces.addAll(definition.namespaces());
+		}
+		for (String resource : options.readThroughResources()) {
+			int dot = resource.indexOf('.');
+			String plural = (dot < 0) ? resource : resource.substring(0, dot);
+			String group = (dot < 0) ? "" : resource.substring(dot + 1);
+			rules.readsThrough(group, plural, everywhere ? Set.of() : namespaces);
+		}
 		return rules;
 	}
 

@@ -58,6 +58,18 @@ public final class RbacRules {
 	}
 
 	/**
+	 * Get and list on a read-through type, which the reconcile context reads from the API
+	 * server with no informer, so no watch.
+	 * @param group the API group, empty for the core group
+	 * @param plural the plural resource name
+	 * @param namespaces the namespaces it is read in; empty for all
+	 * @return this
+	 */
+	public RbacRules readsThrough(String group, String plural, Set<String> namespaces) {
+		return grant(group, plural, namespaces, List.of("get", "list"));
+	}
+
+	/**
 	 * Get, list and watch on a type in every namespace, for an informer that reads them
 	 * all while the controllers it serves are namespaced. Rendered as a ClusterRole of
 	 * its own, so that the namespaced Roles keep every write.

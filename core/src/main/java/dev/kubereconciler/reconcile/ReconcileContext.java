@@ -41,7 +41,8 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	Trigger trigger();
 
 	/**
-	 * Read an object of a watched or owned type from the cache.
+	 * Read an object of a watched or owned type from the cache, or of a read-through type
+	 * from the API server.
 	 * @param <R> the model type
 	 * @param type the model class
 	 * @param namespace the namespace, empty for cluster-scoped objects
@@ -52,7 +53,7 @@ public interface ReconcileContext<T extends KubernetesObject> {
 
 	/**
 	 * List the cached objects of a watched or owned type in a namespace that match a
-	 * label selector.
+	 * label selector; a read-through type is listed from the API server.
 	 * @param <R> the model type
 	 * @param type the model class
 	 * @param namespace the namespace, or {@code null} for all namespaces
@@ -70,6 +71,21 @@ public interface ReconcileContext<T extends KubernetesObject> {
 	 * @return copies of the owned objects
 	 */
 	<R extends KubernetesObject> List<R> owned(Class<R> type, KubernetesObject owner);
+
+	/**
+	 * List the objects of a type whose declared index holds a value, looked up in the
+	 * informer's index rather than scanned, as controller-runtime's {@code List} with
+	 * {@code client.MatchingFields}; what this controller wrote is found by its new
+	 * values at once, as every read of the context is. For a read-through type the
+	 * objects are listed from the API server and judged by the index's function.
+	 * @param <R> the model type
+	 * @param type the model class
+	 * @param index the name of an index declared on the type
+	 * @param value the value to look up
+	 * @return copies of the objects
+	 * @throws IllegalArgumentException if no index of that name is declared on the type
+	 */
+	<R extends KubernetesObject> List<R> listByIndex(Class<R> type, String index, String value);
 
 	/**
 	 * Create an object.

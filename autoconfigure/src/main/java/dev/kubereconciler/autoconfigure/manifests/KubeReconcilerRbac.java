@@ -9,6 +9,7 @@ import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
 import dev.kubereconciler.autoconfigure.LeaderElectionSettingsFactory;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
 import dev.kubereconciler.controller.Controller;
+import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.rbac.ControllerRbac;
@@ -73,8 +74,13 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 	 */
 	public RbacPolicy policy(@Nullable String deploymentNamespace) {
 		ControllerManager manager = this.controllers.getManager();
-		RbacRules rules = ControllerRbac
-			.derive(manager.controllers().values().stream().map(Controller::definition).toList());
+		List<ControllerDefinition> definitions = manager.controllers()
+			.values()
+			.stream()
+			.map(Controller::definition)
+			.toList();
+		RbacRules rules = ControllerRbac.derive(definitions);
+		ControllerRbac.readThrough(rules, manager.cacheOptions(), definitions);
 		LeaderElectionSettings leaderElection = manager.leaderElection();
 		if (leaderElection != null) {
 			String configured = this.properties.getLeaderElection().getLeaseNamespace();

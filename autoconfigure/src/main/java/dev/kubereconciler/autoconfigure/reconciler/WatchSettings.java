@@ -60,6 +60,8 @@ final class WatchSettings {
 			.value()
 			.forEach((filter) -> builder.updateFilter(filter.getKey(), filter.getValue()));
 		bean.mappedWatches().forEach((watch) -> addMapped(builder, watch));
+		// the bean's declared indexes, which the mapped watches by index look up
+		bean.indexes().forEach(builder::index);
 	}
 
 	// a list, not a map, so that the builder refuses a filter named twice

@@ -16,6 +16,7 @@ import io.kubernetes.client.informer.cache.Caches;
 import io.kubernetes.client.informer.cache.Indexer;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.time.Ticker;
 
 /**
@@ -122,6 +123,20 @@ public final class CacheView implements ResourceEventHandler<KubernetesObject> {
 		Map<String, Written> writes = writes();
 		return overlay(writes, this.indexes.owned(ownerUid),
 				(object) -> ViewIndexes.ownerUids(object).contains(ownerUid));
+	}
+
+	/**
+	 * Return the objects a declared index finds by a value, with what reconcilers wrote
+	 * and the informer has not caught up with yet: a written object is found by its new
+	 * values and no longer by its old ones, as the informer will find it.
+	 * @param index the index, added to the informer before it started
+	 * @param value the value
+	 * @return the objects, shared: callers copy them
+	 */
+	public List<KubernetesObject> byIndex(FieldIndex<?> index, String value) {
+		Map<String, Written> writes = writes();
+		return overlay(writes, DeclaredIndexes.find(this.informer.getIndexer(), index, value),
+				(object) -> DeclaredIndexes.valuesOf(index, object).contains(value));
 	}
 
 	/**

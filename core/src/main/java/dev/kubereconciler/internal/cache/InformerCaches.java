@@ -16,6 +16,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.controller.ControllerDefinition;
@@ -43,9 +44,25 @@ public final class InformerCaches {
 
 	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
 			int listPageSize, int watchCacheListMax, Sleeper clock) {
+		this(apiClient, factory, transforms, listPageSize, watchCacheListMax, clock, CacheOptions.defaults());
+	}
+
+	/**
+	 * Create the caches with per-type options: selectors and indexes of the informers.
+	 * @param apiClient the client for the API server
+	 * @param factory the application's informer factory, or {@code null} for a private
+	 * one
+	 * @param transforms what the informers change in objects before caching them
+	 * @param listPageSize the most objects per list request, or 0 for no limit
+	 * @param watchCacheListMax the most objects read whole from the watch cache, or 0
+	 * @param clock the clock of the cache sync
+	 * @param options the types' own selectors and indexes
+	 */
+	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
+			int listPageSize, int watchCacheListMax, Sleeper clock, CacheOptions options) {
 		this.ownsFactory = factory == null;
 		this.factory = (factory != null) ? factory : new InformerFactory(apiClient);
-		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize, watchCacheListMax);
+		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize, watchCacheListMax, options);
 		this.clock = clock;
 	}
 

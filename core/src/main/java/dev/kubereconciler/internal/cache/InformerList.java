@@ -75,15 +75,15 @@ final class InformerList {
 		if (this.watchCacheListMax == 0) {
 			return paged(first.withLimit(this.pageSize));
 		}
-		String selector = first.labelSelector();
+		boolean selects = first.selects();
 		// with a selector the server gives no count: the first request leaves it out, to
 		// learn how many objects the selector chooses from
-		ListRequest probe = first.withLabelSelector(null).withLimit(PROBE_LIMIT);
+		ListRequest probe = first.withoutSelectors().withLimit(PROBE_LIMIT);
 		Ahead ahead = new Ahead();
 		KubernetesListObject probed;
 		try {
 			probed = firstPage(probe, (metadata) -> {
-				ahead.plan = ListPlan.after(metadata, PROBE_LIMIT, selector == null, this.watchCacheListMax);
+				ahead.plan = ListPlan.after(metadata, PROBE_LIMIT, !selects, this.watchCacheListMax);
 				String listed = (metadata != null) ? metadata.getResourceVersion() : null;
 				if (ahead.plan == ListPlan.WATCH_CACHE) {
 					ahead.next = this.call.send(this.namespace,
@@ -91,7 +91,7 @@ final class InformerList {
 									? first.withLimit(null).withResourceVersion(listed, ListRequest.NOT_OLDER_THAN)
 									: first.withLimit(null).withResourceVersion("0", null));
 				}
-				else if (ahead.plan == ListPlan.PAGES && selector == null) {
+				else if (ahead.plan == ListPlan.PAGES && !selects) {
 					ahead.next = nextPage(metadata, first);
 				}
 			});
@@ -105,7 +105,7 @@ final class InformerList {
 		return switch (ahead.plan) {
 			case COMPLETE -> probed;
 			case WATCH_CACHE -> fromWatchCache(ahead.next, first);
-			case PAGES -> (selector == null) ? remainingPages(probed, ahead.next, first)
+			case PAGES -> (!selects) ? remainingPages(probed, ahead.next, first)
 					: paged(first.withResourceVersion(null, null).withLimit(this.pageSize));
 		};
 	}

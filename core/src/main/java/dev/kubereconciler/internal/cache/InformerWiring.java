@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 
 import dev.kubereconciler.cache.CacheCompactor;
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
@@ -63,13 +64,17 @@ final class InformerWiring {
 
 	private final int watchCacheListMax;
 
+	// cache options: a type's own selectors, its indexes, mappers by index
+	private final CacheOptionsWiring options;
+
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize,
-			int watchCacheListMax) {
+			int watchCacheListMax, CacheOptions options) {
 		this.apiClient = apiClient;
 		this.factory = factory;
 		this.transforms = transforms;
 		this.listPageSize = listPageSize;
 		this.watchCacheListMax = watchCacheListMax;
+		this.options = new CacheOptionsWiring(options);
 	}
 
 	void wire(List<WatchingController> controllers) {
@@ -85,6 +90,7 @@ final class InformerWiring {
 			}
 		}
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
+		this.informers.forEach(this.options::addIndexes);
 		for (WatchingController controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
@@ -97,7 +103,8 @@ final class InformerWiring {
 						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
 			}
 			for (MappedWatch<?> mapped : definition.mappedWatches()) {
-				CacheView.addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
+				CacheView.addHandler(informer(mapped.type()),
+						new MappedWatchHandler(controller, this.options.mapper(mapped, definition, primary)));
 			}
 			// a dependent that no owner reference reaches names its primary in an
 			// annotation, so that its changes reconcile the primary all the same
@@ -164,12 +171,13 @@ final class InformerWiring {
 		if (!selector.isEmpty()) {
 			this.serverSelected.add(type);
 		}
+		String serverSelector = this.options.labelSelector(type, selector);
 		// the lister-watcher transforms, page by page, rather than the informer, which
 		// would transform only what it takes from its queue of every decoded object
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
-		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, namespace,
-				selector.isEmpty() ? null : selector, new ListCall(this.apiClient, resourceType), this.listPageSize,
-				this.watchCacheListMax, transform);
+		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, namespace, serverSelector,
+				new ListCall(this.apiClient, resourceType), this.listPageSize, this.watchCacheListMax, transform)
+			.fieldSelector(this.options.fieldSelector(type));
 		// an application's factory makes informers with client-java's store
 		SharedIndexInformer informer = (this.factory instanceof InformerFactory ours)
 				? ours.informerFor(listerWatcher, (Class) type, resync)

@@ -99,6 +99,7 @@ final class ListCall {
 	private Call call(@Nullable String namespace, ListRequest request) throws ApiException {
 		List<Pair> query = new ArrayList<>();
 		query.addAll(this.apiClient.parameterToPair("labelSelector", request.labelSelector()));
+		query.addAll(this.apiClient.parameterToPair("fieldSelector", request.fieldSelector()));
 		query.addAll(this.apiClient.parameterToPair("resourceVersion", request.resourceVersion()));
 		query.addAll(this.apiClient.parameterToPair("resourceVersionMatch", request.resourceVersionMatch()));
 		query.addAll(this.apiClient.parameterToPair("timeoutSeconds", request.timeoutSeconds()));
@@ -110,7 +111,7 @@ final class ListCall {
 				new HashMap<>(), new HashMap<>(), new String[] { "BearerToken" }, null);
 	}
 
-	private String path(@Nullable String namespace) {
+	String path(@Nullable String namespace) {
 		String group = this.type.group();
 		String prefix = (group == null || group.isEmpty()) ? "/api/" + this.type.version()
 				: "/apis/" + group + "/" + this.type.version();

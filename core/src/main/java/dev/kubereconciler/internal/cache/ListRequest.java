@@ -7,6 +7,7 @@ import org.jspecify.annotations.Nullable;
  * {@code resourceVersionMatch} it lacks.
  *
  * @param labelSelector the selector the server applies, or {@code null}
+ * @param fieldSelector the field selector the server applies, or {@code null}
  * @param resourceVersion the version, or {@code null} for the newest (a consistent read)
  * @param resourceVersionMatch how the version is matched ({@code NotOlderThan},
  * {@code Exact}), or {@code null} for the server's default
@@ -14,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param continueToken where a paged list goes on, or {@code null} for its first page
  * @param timeoutSeconds the server's timeout, or {@code null}
  */
-record ListRequest(@Nullable String labelSelector, @Nullable String resourceVersion,
+record ListRequest(@Nullable String labelSelector, @Nullable String fieldSelector, @Nullable String resourceVersion,
 		@Nullable String resourceVersionMatch, @Nullable Integer limit, @Nullable String continueToken,
 		@Nullable Integer timeoutSeconds) {
 
@@ -22,17 +23,25 @@ record ListRequest(@Nullable String labelSelector, @Nullable String resourceVers
 	static final String NOT_OLDER_THAN = "NotOlderThan";
 
 	ListRequest withResourceVersion(@Nullable String version, @Nullable String match) {
-		return new ListRequest(this.labelSelector, version, match, this.limit, this.continueToken, this.timeoutSeconds);
+		return new ListRequest(this.labelSelector, this.fieldSelector, version, match, this.limit, this.continueToken,
+				this.timeoutSeconds);
 	}
 
 	ListRequest withLimit(@Nullable Integer limit) {
-		return new ListRequest(this.labelSelector, this.resourceVersion, this.resourceVersionMatch, limit,
+		return new ListRequest(this.labelSelector, this.fieldSelector, this.resourceVersion, this.resourceVersionMatch,
+				limit, this.continueToken, this.timeoutSeconds);
+	}
+
+	/**
+	 * The same request without selectors, for which the server counts what remains.
+	 */
+	ListRequest withoutSelectors() {
+		return new ListRequest(null, null, this.resourceVersion, this.resourceVersionMatch, this.limit,
 				this.continueToken, this.timeoutSeconds);
 	}
 
-	ListRequest withLabelSelector(@Nullable String selector) {
-		return new ListRequest(selector, this.resourceVersion, this.resourceVersionMatch, this.limit,
-				this.continueToken, this.timeoutSeconds);
+	boolean selects() {
+		return this.labelSelector != null || this.fieldSelector != null;
 	}
 
 	/**
@@ -40,7 +49,8 @@ record ListRequest(@Nullable String labelSelector, @Nullable String resourceVers
 	 * repeat.
 	 */
 	ListRequest continuing(String token, int pageSize) {
-		return new ListRequest(this.labelSelector, null, null, pageSize, token, this.timeoutSeconds);
+		return new ListRequest(this.labelSelector, this.fieldSelector, null, null, pageSize, token,
+				this.timeoutSeconds);
 	}
 
 }

@@ -32,8 +32,12 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 
 	@SuppressWarnings("unchecked")
 	MappedWatchHandler(WatchingController controller, MappedWatch<?> watch) {
+		this(controller, (RequestMapper<KubernetesObject>) watch.mapper());
+	}
+
+	MappedWatchHandler(WatchingController controller, RequestMapper<KubernetesObject> mapper) {
 		this.controller = controller;
-		this.mapper = (RequestMapper<KubernetesObject>) watch.mapper();
+		this.mapper = mapper;
 	}
 
 	@Override

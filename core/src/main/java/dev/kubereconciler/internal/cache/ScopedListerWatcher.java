@@ -45,6 +45,9 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 
 	private final @Nullable TransformFunc transform;
 
+	// a type's own field selector, from the cache options
+	private @Nullable String fieldSelector;
+
 	/** Objects per page of a list, as client-go's reflector pages them. */
 	public static final int DEFAULT_PAGE_SIZE = 500;
 
@@ -116,8 +119,8 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 	@Override
 	@SuppressWarnings("unchecked")
 	public L list(CallGeneratorParams params) throws ApiException {
-		ListRequest request = new ListRequest(this.labelSelector, params.resourceVersion, null, null, null,
-				params.timeoutSeconds);
+		ListRequest request = new ListRequest(this.labelSelector, this.fieldSelector, params.resourceVersion, null,
+				null, null, params.timeoutSeconds);
 		if (this.informerList != null) {
 			// the list call reads the list class of the type, or CustomResourceList where
 			// L is it
@@ -137,8 +140,19 @@ public final class ScopedListerWatcher<T extends KubernetesObject, L extends Kub
 		return (this.transform != null) ? new TransformingWatch<>(watch, this.transform) : watch;
 	}
 
+	/**
+	 * Have the API server select by a field selector too, before the informer starts.
+	 * @param fieldSelector the selector, or {@code null} for none
+	 * @return this
+	 */
+	ScopedListerWatcher<T, L> fieldSelector(@Nullable String fieldSelector) {
+		this.fieldSelector = fieldSelector;
+		return this;
+	}
+
 	private ListOptions options(CallGeneratorParams params) {
 		ListOptions options = new ListOptions();
+		options.setFieldSelector(this.fieldSelector);
 		options.setResourceVersion(params.resourceVersion);
 		options.setTimeoutSeconds(params.timeoutSeconds);
 		options.setLabelSelector(this.labelSelector);

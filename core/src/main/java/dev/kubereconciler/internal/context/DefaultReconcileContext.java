@@ -8,11 +8,15 @@ import java.util.Optional;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.cache.Caches;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
+import dev.kubereconciler.internal.cache.ReadThrough;
 import dev.kubereconciler.reconcile.DependentsStatus;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Request;
@@ -78,12 +82,25 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 
 	@Override
 	public <R extends KubernetesObject> Optional<R> get(Class<R> type, String namespace, String name) {
+		ReadThrough server = this.support.views().readThrough(type);
+		if (server != null) {
+			try {
+				return Optional.ofNullable(server.get(controller(), type, namespace, name));
+			}
+			catch (ApiException ex) {
+				throw readFailed(ex);
+			}
+		}
 		String key = (namespace == null || namespace.isEmpty()) ? name : namespace + "/" + name;
 		return Optional.ofNullable(type.cast(this.support.views().require(type).get(key))).map(this::copy);
 	}
 
 	@Override
 	public <R extends KubernetesObject> List<R> list(Class<R> type, @Nullable String namespace, String labelSelector) {
+		ReadThrough server = this.support.views().readThrough(type);
+		if (server != null) {
+			return readThrough(() -> server.list(controller(), type, namespace, labelSelector));
+		}
 		LabelSelectorMatcher selector = LabelSelectorMatcher.parse(labelSelector);
 		return copies(type,
 				this.support.views()
@@ -94,7 +111,62 @@ final class DefaultReconcileContext<T extends KubernetesObject> implements Recon
 	@Override
 	public <R extends KubernetesObject> List<R> owned(Class<R> type, KubernetesObject owner) {
 		String uid = Objects.requireNonNull(owner.getMetadata().getUid(), "owner must have metadata.uid");
+		ReadThrough server = this.support.views().readThrough(type);
+		if (server != null) {
+			List<R> listed = readThrough(() -> server.list(controller(), type, owner.getMetadata().getNamespace(), ""));
+			listed.removeIf((object) -> !ownedBy(object, uid));
+			return listed;
+		}
 		return copies(type, this.support.views().require(type).owned(uid));
+	}
+
+	@Override
+	public <R extends KubernetesObject> List<R> listByIndex(Class<R> type, String index, String value) {
+		FieldIndex<?> declared = this.support.views().index(type, index);
+		ReadThrough server = this.support.views().readThrough(type);
+		if (server != null) {
+			List<R> listed = readThrough(() -> server.list(controller(), type, null, ""));
+			listed.removeIf((object) -> !declared.valuesOf(object).contains(value));
+			return listed;
+		}
+		return copies(type, this.support.views().require(type).byIndex(declared, value));
+	}
+
+	private static boolean ownedBy(KubernetesObject object, String uid) {
+		List<V1OwnerReference> owners = object.getMetadata().getOwnerReferences();
+		return owners != null && owners.stream().anyMatch((owner) -> uid.equals(owner.getUid()));
+	}
+
+	private String controller() {
+		return this.writer.fieldManager();
+	}
+
+	/**
+	 * Run a read of the API server: its objects are the caller's own, and a refused read
+	 * throws unchecked, as the cached reads it stands for never fail.
+	 */
+	private static <V> V readThrough(ServerRead<V> read) {
+		try {
+			return read.read();
+		}
+		catch (ApiException ex) {
+			throw readFailed(ex);
+		}
+	}
+
+	private static IllegalStateException readFailed(ApiException ex) {
+		return new IllegalStateException("A read of a read-through type from the API server failed: " + ex.getCode()
+				+ " " + ex.getResponseBody(), ex);
+	}
+
+	/**
+	 * A read of the API server.
+	 */
+	@FunctionalInterface
+	private interface ServerRead<V> {
+
+		V read() throws ApiException;
+
 	}
 
 	private <R extends KubernetesObject> List<R> copies(Class<R> type, List<KubernetesObject> objects) {

@@ -12,6 +12,7 @@ import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ReconcileLogic;
@@ -19,6 +20,7 @@ import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.internal.cache.CacheView;
 import dev.kubereconciler.internal.cache.CacheViews;
+import dev.kubereconciler.internal.cache.ReadThrough;
 import dev.kubereconciler.internal.cache.ResyncTracker;
 import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
@@ -93,12 +95,27 @@ public final class ReconcilerBinder {
 	 */
 	public void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
 			Predicate<Class<?>> stripsManagedFields) {
+		attach(informers, stripsManagedFields, CacheOptions.defaults());
+	}
+
+	/**
+	 * Bind the reconcilers that take a context to the informers, before the informers
+	 * start, with the reads of the read-through types and the declared indexes.
+	 * @param informers the informers by type
+	 * @param stripsManagedFields whether the informer of a type drops
+	 * {@code metadata.managedFields}
+	 * @param options the cache options: which types are read through, which indexes are
+	 * declared
+	 */
+	public void attach(Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers,
+			Predicate<Class<?>> stripsManagedFields, CacheOptions options) {
 		if (this.pending.isEmpty()) {
 			return;
 		}
 		ReconcileSupport support = new ReconcileSupport(this.apiClient,
-				new CacheViews(informers, this.ticker, stripsManagedFields), new ModelCopier(), this.events,
-				this.ticker, this.listener);
+				new CacheViews(informers, this.ticker, stripsManagedFields,
+						new ReadThrough(this.apiClient, options, this.listener), options),
+				new ModelCopier(), this.events, this.ticker, this.listener);
 		for (Pending pending : this.pending) {
 			ResyncTracker resyncs = new ResyncTracker();
 			CacheView.addHandler(Objects.requireNonNull(informers.get(pending.definition.watches())), resyncs);
