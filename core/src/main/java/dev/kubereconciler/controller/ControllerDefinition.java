@@ -17,6 +17,7 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.UpdatePredicate;
+import dev.kubereconciler.source.Source;
 
 /**
  * Everything a controller manager needs to run one controller: what it watches, how it
@@ -50,12 +51,14 @@ import dev.kubereconciler.reconcile.UpdatePredicate;
  * to reconcile it (ANDed, in order); creates and deletes always pass; none by default
  * @param mappedWatches other watched types whose changes reconcile the keys a mapper
  * returns
+ * @param sources where keys come from besides the watches, each started and stopped with
+ * the workers; none by default
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
 		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
-		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches) {
+		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<Source> sources) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -90,6 +93,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		updateFilters = (updateFilters != null) ? Collections.unmodifiableMap(new LinkedHashMap<>(updateFilters))
 				: Map.of();
 		mappedWatches = (mappedWatches != null) ? List.copyOf(mappedWatches) : List.of();
+		sources = (sources != null) ? List.copyOf(sources) : List.of();
+		SourceChecks.check(name, watches, sources);
 	}
 
 	/**
@@ -141,6 +146,19 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		return toBuilder().reconcile(reconciler);
 	}
 
+	/**
+	 * Return a copy of this definition with other sources, for example with a period a
+	 * property sets.
+	 * @param sources the sources
+	 * @return the copy
+	 */
+	public ControllerDefinition withSources(List<Source> sources) {
+		ControllerDefinitionBuilder<?> builder = toBuilder();
+		builder.sources.clear();
+		builder.sources.addAll(sources);
+		return builder.reconcile(this.reconciler);
+	}
+
 	private ControllerDefinitionBuilder<?> toBuilder() {
 		ControllerDefinitionBuilder<?> builder = new ControllerDefinitionBuilder<>(this.watches).named(this.name)
 			.namespaces(this.namespaces)
@@ -153,6 +171,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		builder.owns.addAll(this.owns);
 		builder.updateFilters.putAll(this.updateFilters);
 		builder.mappedWatches.addAll(this.mappedWatches);
+		builder.sources.addAll(this.sources);
 		return builder;
 	}
 

@@ -109,4 +109,13 @@ public interface ControllerListener {
 	default void stateChanged(String controller, ControllerState state) {
 	}
 
+	/**
+	 * A source, or {@link Controller#reconcileAll()}, added a key to a controller's
+	 * queue.
+	 * @param controller the controller name
+	 * @param source the source's name, or {@code reconcile-all}
+	 */
+	default void sourceKeyAdded(String controller, String source) {
+	}
+
 }
