@@ -262,11 +262,27 @@ public class ControllersEndpoint {
 	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were
 	 * retried
 	 * @param dependents the dependents, in declaration order, enabled or not
+	 * @param sources the sources, in declaration order, then {@code reconcile-all} once
+	 * it ran
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
 			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
 			DelayStatistics limiterDelay, Map<String, Long> eventFilterDrops, long conflicts,
-			List<DependentDescriptor> dependents) implements OperationResponseBody {
+			List<DependentDescriptor> dependents, List<SourceDescriptor> sources) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One source of a controller's keys.
+	 *
+	 * @param name the source's name
+	 * @param kind {@code channel}, {@code polling}, {@code per-object-polling},
+	 * {@code timer}, {@code reconcile-all} or the kind a custom source names
+	 * @param period the period of a periodic source, such as {@code PT1M}, or
+	 * {@code null}
+	 * @param keys the keys it added to the queue so far
+	 */
+	public record SourceDescriptor(String name, String kind, @Nullable String period, long keys) {
 
 	}
 
