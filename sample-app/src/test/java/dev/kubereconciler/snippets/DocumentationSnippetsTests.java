@@ -50,6 +50,7 @@ import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.DependentProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.SourceProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
 import dev.kubereconciler.dependent.Dependent;
@@ -238,6 +239,13 @@ class DocumentationSnippetsTests {
 			String name = "kube-reconciler.controllers.<name>." + kebab(field.getName());
 			if (field.getName().equals("rateLimiter")) {
 				name += ".*";
+			}
+			if (field.getName().equals("sources")) {
+				for (Field nested : SourceProperties.class.getDeclaredFields()) {
+					String key = name + ".<source>." + kebab(nested.getName());
+					assertThat(documented).as("docs/configuration.md lists %s", key).containsKey(key);
+				}
+				continue;
 			}
 			if (field.getName().equals("dependents")) {
 				for (Field nested : DependentProperties.class.getDeclaredFields()) {
