@@ -9,6 +9,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -61,6 +62,7 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sample.SampleProperties;
 import dev.kubereconciler.sample.widget.Widget;
+import dev.kubereconciler.source.Source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -413,6 +415,11 @@ class DocumentationSnippetsTests {
 		}
 
 		@Bean
+		Source externalWidgets() {
+			return Source.perObject("external-widgets", Widget.class, Duration.ofSeconds(30), (widget) -> null);
+		}
+
+		@Bean
 		Stubs stubs() {
 			return new Stubs();
 		}
@@ -438,7 +445,8 @@ class DocumentationSnippetsTests {
 			return Result.done();
 		}
 
-		@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter")
+		@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter",
+				sources = "externalWidgets")
 		Result widget(Request request) {
 			return Result.done();
 		}
