@@ -13,9 +13,9 @@ import dev.kubereconciler.reconcile.Request;
  *
  * <p>
  * A key offered while the controller does not run here (before its start, on a replica
- * that is not the leader, after its stop) is not kept: {@link #offer(Request)} returns
- * {@code false}, so that an HTTP endpoint can answer 503 and its client retry, perhaps on
- * the leader.
+ * that is not the leader, after its stop), or that another shard replica reconciles, is
+ * not kept: {@link #offer(Request)} returns {@code false}, so that an HTTP endpoint can
+ * answer 503 and its client retry, perhaps on another replica.
  */
 public final class ChannelSource implements Source {
 
@@ -45,12 +45,13 @@ public final class ChannelSource implements Source {
 	/**
 	 * Add a key to the controller's queue, as a watch event does.
 	 * @param request the key
-	 * @return {@code true} if the controller runs here and queued it, {@code false} if it
-	 * does not run here and the key was dropped
+	 * @return {@code true} if the controller runs here and queued it, {@code false} if
+	 * the key was dropped because the controller does not run here, or another shard
+	 * replica reconciles the key
 	 */
 	public boolean offer(Request request) {
 		SourceContext running = this.context;
-		if (running == null) {
+		if (running == null || !running.owns(request)) {
 			return false;
 		}
 		running.add(request);

@@ -87,7 +87,9 @@ public final class PerObjectPollingSource<T extends KubernetesObject> extends Pe
 			if (Thread.currentThread().isInterrupted()) {
 				break;
 			}
-			if (!this.retrying.contains(key)) {
+			// another shard replica polls the keys it reconciles; the state is kept
+			// for when this one reconciles the key again
+			if (!this.retrying.contains(key) && context.owns(key)) {
 				pollOne(context, key);
 			}
 		}

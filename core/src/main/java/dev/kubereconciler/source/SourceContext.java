@@ -29,6 +29,16 @@ public interface SourceContext {
 	void add(Request request);
 
 	/**
+	 * Return whether this replica reconciles a key: always, unless the manager shards
+	 * keys across replicas and another replica owns the key's partition now.
+	 * @param request the key
+	 * @return whether the key is reconciled here
+	 */
+	default boolean owns(Request request) {
+		return true;
+	}
+
+	/**
 	 * Return the keys of every cached primary object the controller selects.
 	 * @return the keys
 	 */

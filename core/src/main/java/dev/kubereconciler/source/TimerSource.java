@@ -64,7 +64,7 @@ public final class TimerSource extends PeriodicSource {
 			due = (this.keys != null)
 					? Objects.requireNonNull(this.keys.call(),
 							() -> "Source '" + name() + "' returned null keys; return an empty collection for none")
-					: context.cachedKeys();
+					: context.cachedKeys().stream().filter(context::owns).toList();
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

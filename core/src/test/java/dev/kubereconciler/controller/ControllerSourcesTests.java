@@ -87,6 +87,26 @@ class ControllerSourcesTests {
 	}
 
 	@Test
+	void sourcesRunOnlyWhileTheWorkersRunAsOnTheLeader() {
+		ChannelSource webhook = Source.channel("webhook");
+		this.controller = StandaloneController
+			.build(ControllerDefinition.builder(V1ConfigMap.class).named("cm").source(webhook).reconcile((request) -> {
+				this.reconciled.add(request);
+				return Result.done();
+			}), this.clock, null, new ControllerListener() {
+			});
+		this.controller.waitForLeadership();
+		assertThat(webhook.offer(new Request("ns", "a"))).isFalse();
+		// won the Lease
+		this.controller.start();
+		assertThat(webhook.offer(new Request("ns", "a"))).isTrue();
+		// lost it, as the manager stops its controllers
+		this.controller.stop(Duration.ZERO);
+		this.controller.waitForLeadership();
+		assertThat(webhook.offer(new Request("ns", "b"))).isFalse();
+	}
+
+	@Test
 	void aDefinitionRefusesTwoSourcesOfOneNameAndAPollOfAnotherType() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> ControllerDefinition.builder(V1ConfigMap.class)

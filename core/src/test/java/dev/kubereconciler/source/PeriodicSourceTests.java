@@ -148,6 +148,26 @@ class PeriodicSourceTests {
 	}
 
 	@Test
+	void withShardingASourcePollsAndTakesOnlyTheKeysThisReplicaReconciles() {
+		Request mine = this.context.cache("ns", "mine");
+		Request theirs = this.context.cache("ns", "theirs");
+		this.context.owned = mine::equals;
+		List<String> polled = new ArrayList<>();
+		Source.perObject("provider", V1ConfigMap.class, PERIOD, (V1ConfigMap object) -> {
+			polled.add(object.getMetadata().getName());
+			return "ready";
+		}).start(this.context);
+		Source.timer("nightly", PERIOD).start(this.context);
+		ChannelSource channel = Source.channel("webhook");
+		channel.start(this.context);
+		this.context.clock.runDue();
+		this.context.clock.advance(PERIOD);
+		assertThat(polled).containsExactly("mine", "mine");
+		assertThat(channel.offer(theirs)).isFalse();
+		assertThat(this.context.added).containsExactly(mine);
+	}
+
+	@Test
 	void aSourceRunsInOneControllerAtATime() {
 		TimerSource source = Source.timer("nightly", PERIOD);
 		source.start(this.context);

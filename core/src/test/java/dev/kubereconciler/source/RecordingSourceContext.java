@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
+import java.util.function.Predicate;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -27,6 +28,13 @@ final class RecordingSourceContext implements SourceContext {
 	final List<Request> added = new CopyOnWriteArrayList<>();
 
 	final Map<Request, KubernetesObject> cache = new LinkedHashMap<>();
+
+	volatile Predicate<Request> owned = (request) -> true;
+
+	@Override
+	public boolean owns(Request request) {
+		return this.owned.test(request);
+	}
 
 	@Override
 	public String controller() {

@@ -6,6 +6,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -48,9 +49,12 @@ final class SourceRunner {
 
 	private volatile Function<Request, @Nullable KubernetesObject> cached = (request) -> null;
 
-	SourceRunner(String controller, List<Source> sources, KeySink keys, ControllerListener listener,
-			DelayScheduler clock, ThreadFactory threadFactory) {
+	private final Predicate<Request> owned;
+
+	SourceRunner(String controller, List<Source> sources, KeySink keys, Predicate<Request> owned,
+			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory) {
 		this.controller = controller;
+		this.owned = owned;
 		this.sources = sources;
 		this.keys = keys;
 		this.listener = listener;
@@ -125,6 +129,11 @@ final class SourceRunner {
 		public void add(Request request) {
 			SourceRunner.this.keys.add(request);
 			added(this.source);
+		}
+
+		@Override
+		public boolean owns(Request request) {
+			return SourceRunner.this.owned.test(request);
 		}
 
 		@Override

@@ -96,7 +96,8 @@ public final class WorkQueueController implements Controller, KeySink {
 		this.workers = new WorkerPool(definition.name(), threadFactory, clock, abandonGrace);
 		this.queue = new CurrentQueue(definition, clock, (observer != null) ? observer : QueueObserver.none(),
 				priorityQueue);
-		this.sources = new SourceRunner(definition.name(), definition.sources(), this, listener, clock, threadFactory);
+		this.sources = new SourceRunner(definition.name(), definition.sources(), this,
+				(request) -> keyOwnership().mayDispatch(request), listener, clock, threadFactory);
 		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue.get(),
 				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
 				this.pause, this::keyOwnership, observations);
