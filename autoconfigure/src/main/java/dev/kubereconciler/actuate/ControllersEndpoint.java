@@ -131,12 +131,13 @@ public class ControllersEndpoint {
 
 	/**
 	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget}
-	 * the backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst}
-	 * of its token bucket. The web maps every action to one path,
-	 * {@code controllers/{name}/{action}}, so this operation only checks the arguments
-	 * and hands over to the action's own method.
+	 * the backoff of one {@code key}, {@code retune} the {@code qps} and {@code burst} of
+	 * its token bucket, or {@code reconcile-all} its cached objects. The web maps every
+	 * action to one path, {@code controllers/{name}/{action}}, so this operation only
+	 * checks the arguments and hands over to the action's own method.
 	 * @param name the controller name
-	 * @param action {@code pause}, {@code resume}, {@code forget} or {@code retune}
+	 * @param action {@code pause}, {@code resume}, {@code forget}, {@code retune} or
+	 * {@code reconcile-all}
 	 * @param key the {@code namespace/name} key, for {@code forget} only
 	 * @param qps the new rate, for {@code retune} only
 	 * @param burst the new burst, for {@code retune} only
@@ -151,8 +152,21 @@ public class ControllersEndpoint {
 			case "pause" -> pause(name);
 			case "resume" -> resume(name);
 			case "forget" -> forget(name, key);
+			case "reconcile-all" -> reconcileAll(name);
 			default -> retune(name, qps, burst);
 		};
+	}
+
+	/**
+	 * Queue every cached primary object of a controller once, as
+	 * {@link Controller#reconcileAll()} does.
+	 * @param name the controller name
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor reconcileAll(String name) {
+		Controller controller = requireController(name);
+		controller.reconcileAll();
+		return this.descriptors.controller(controller);
 	}
 
 	/**

@@ -157,7 +157,10 @@ class ControllersEndpointTests {
 		hooks.offer(new Request("ns", "a"));
 		hooks.offer(new Request("ns", "b"));
 		await().until(() -> idle(this.manager.controller("sourced")));
-		// the manager never started its informers, so its reconcileAll() finds no key
+		// the manager never started its informers, so reconcile-all finds no key
+		assertThat(endpoint.act("sourced", "reconcile-all", null, null, null).state()).isEqualTo("running");
+		assertInvalid(() -> endpoint.act("sourced", "reconcile-all", "ns/a", null, null),
+				"reconcile-all takes no arguments");
 		this.activity.sourceKeyAdded("sourced", "reconcile-all");
 		assertThat(endpoint.controller("sourced").summary().sources()).containsExactly(
 				new SourceDescriptor("hooks", "channel", null, 2), new SourceDescriptor("nightly", "timer", "PT24H", 0),
