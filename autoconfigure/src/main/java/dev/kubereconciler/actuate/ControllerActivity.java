@@ -111,6 +111,25 @@ public class ControllerActivity implements ControllerListener {
 	}
 
 	@Override
+	public void sourceKeyAdded(String controller, String source) {
+		record(controller).sourceKeys.computeIfAbsent(source, (name) -> new LongAdder()).increment();
+	}
+
+	/**
+	 * Return how many keys each source added.
+	 * @param controller the controller name
+	 * @param sources the controller's source names, reported even before they add
+	 * anything
+	 * @return the counts by source name, also of {@code reconcile-all} once it ran
+	 */
+	public Map<String, Long> sourceKeys(String controller, Iterable<String> sources) {
+		Map<String, Long> keys = new LinkedHashMap<>();
+		sources.forEach((source) -> keys.put(source, 0L));
+		read(controller).sourceKeys.forEach((source, count) -> keys.put(source, count.sum()));
+		return keys;
+	}
+
+	@Override
 	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
 		record(controller).dependent(dependent).applied(changed, drift);
 	}

@@ -31,6 +31,8 @@ final class ControllerTally {
 
 	final Map<String, DependentTally> dependents = new ConcurrentHashMap<>();
 
+	final Map<String, LongAdder> sourceKeys = new ConcurrentHashMap<>();
+
 	// guarded by this ControllerTally, like events
 	final Map<DelaySource, Delays> delays;
 

@@ -131,12 +131,13 @@ public class ControllersEndpoint {
 
 	/**
 	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget}
-	 * the backoff of one {@code key}, or {@code retune} the {@code qps} and {@code burst}
-	 * of its token bucket. The web maps every action to one path,
-	 * {@code controllers/{name}/{action}}, so this operation only checks the arguments
-	 * and hands over to the action's own method.
+	 * the backoff of one {@code key}, {@code retune} the {@code qps} and {@code burst} of
+	 * its token bucket, or {@code reconcile-all} its cached objects. The web maps every
+	 * action to one path, {@code controllers/{name}/{action}}, so this operation only
+	 * checks the arguments and hands over to the action's own method.
 	 * @param name the controller name
-	 * @param action {@code pause}, {@code resume}, {@code forget} or {@code retune}
+	 * @param action {@code pause}, {@code resume}, {@code forget}, {@code retune} or
+	 * {@code reconcile-all}
 	 * @param key the {@code namespace/name} key, for {@code forget} only
 	 * @param qps the new rate, for {@code retune} only
 	 * @param burst the new burst, for {@code retune} only
@@ -151,8 +152,21 @@ public class ControllersEndpoint {
 			case "pause" -> pause(name);
 			case "resume" -> resume(name);
 			case "forget" -> forget(name, key);
+			case "reconcile-all" -> reconcileAll(name);
 			default -> retune(name, qps, burst);
 		};
+	}
+
+	/**
+	 * Queue every cached primary object of a controller once, as
+	 * {@link Controller#reconcileAll()} does.
+	 * @param name the controller name
+	 * @return the controller's new state
+	 */
+	public ControllerDescriptor reconcileAll(String name) {
+		Controller controller = requireController(name);
+		controller.reconcileAll();
+		return this.descriptors.controller(controller);
 	}
 
 	/**
@@ -262,11 +276,27 @@ public class ControllersEndpoint {
 	 * @param conflicts reconciles that failed with a write conflict (HTTP 409) and were
 	 * retried
 	 * @param dependents the dependents, in declaration order, enabled or not
+	 * @param sources the sources, in declaration order, then {@code reconcile-all} once
+	 * it ran
 	 */
 	public record ControllerDescriptor(String watches, String state, int maxConcurrentReconciles, int activeWorkers,
 			QueueDescriptor queue, long retries, ReconcileCounts reconciles, RateLimiterState rateLimiter,
 			DelayStatistics limiterDelay, Map<String, Long> eventFilterDrops, long conflicts,
-			List<DependentDescriptor> dependents) implements OperationResponseBody {
+			List<DependentDescriptor> dependents, List<SourceDescriptor> sources) implements OperationResponseBody {
+
+	}
+
+	/**
+	 * One source of a controller's keys.
+	 *
+	 * @param name the source's name
+	 * @param kind {@code channel}, {@code polling}, {@code per-object-polling},
+	 * {@code timer}, {@code reconcile-all} or the kind a custom source names
+	 * @param period the period of a periodic source, such as {@code PT1M}, or
+	 * {@code null}
+	 * @param keys the keys it added to the queue so far
+	 */
+	public record SourceDescriptor(String name, String kind, @Nullable String period, long keys) {
 
 	}
 

@@ -1,7 +1,9 @@
 package dev.kubereconciler.actuate;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -9,16 +11,21 @@ import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.QueueDescriptor;
+import dev.kubereconciler.actuate.ControllersEndpoint.SourceDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.source.Source;
 
 /**
  * Describes the manager and its controllers for the {@code controllers} endpoint, from
  * their live state and the recorded {@link ControllerActivity}.
  */
 final class Descriptors {
+
+	// the source name under which Controller.reconcileAll() counts its keys
+	private static final String RECONCILE_ALL = "reconcile-all";
 
 	/** What a key is shown as to those who may not see keys. */
 	static final String HIDDEN = "******";
@@ -46,7 +53,24 @@ final class Descriptors {
 				this.activity.retries(name), this.activity.reconciles(name), controller.rateLimiter().state(),
 				this.activity.delays(name),
 				this.activity.eventFilterDrops(name, controller.definition().updateFilters().keySet()),
-				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity));
+				this.activity.conflicts(name), DependentDescriptor.of(controller, this.activity), sources(controller));
+	}
+
+	private List<SourceDescriptor> sources(Controller controller) {
+		List<Source> declared = controller.definition().sources();
+		Map<String, Long> keys = this.activity.sourceKeys(controller.name(),
+				declared.stream().map(Source::name).toList());
+		List<SourceDescriptor> sources = new ArrayList<>();
+		for (Source source : declared) {
+			Duration period = source.period();
+			sources.add(new SourceDescriptor(source.name(), source.kind(), (period != null) ? period.toString() : null,
+					keys.getOrDefault(source.name(), 0L)));
+		}
+		Long all = keys.get(RECONCILE_ALL);
+		if (all != null && declared.stream().noneMatch((source) -> source.name().equals(RECONCILE_ALL))) {
+			sources.add(new SourceDescriptor(RECONCILE_ALL, RECONCILE_ALL, null, all));
+		}
+		return sources;
 	}
 
 	private static Map<String, Integer> depthByPriority(Controller controller) {

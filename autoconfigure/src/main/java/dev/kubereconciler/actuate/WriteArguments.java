@@ -26,7 +26,7 @@ final class WriteArguments {
 	 */
 	static void check(String action, @Nullable String key, @Nullable Double qps, @Nullable Integer burst) {
 		switch (action) {
-			case "pause", "resume" -> {
+			case "pause", "resume", "reconcile-all" -> {
 				if (key != null || qps != null || burst != null) {
 					throw new InvalidEndpointRequestException(action + " takes no arguments", "Unexpected argument");
 				}
@@ -43,7 +43,8 @@ final class WriteArguments {
 				}
 			}
 			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "'; use pause, resume, forget or retune", "Unknown action");
+					"Unknown action '" + action + "'; use pause, resume, forget, retune or reconcile-all",
+					"Unknown action");
 		}
 	}
 

@@ -156,4 +156,14 @@ public class ControllerProperties {
 		return this.dependents;
 	}
 
+	/**
+	 * Settings of the controller's sources, by source name: change the period of a
+	 * polling or timer source.
+	 */
+	private final Map<String, SourceProperties> sources = new LinkedHashMap<>();
+
+	public Map<String, SourceProperties> getSources() {
+		return this.sources;
+	}
+
 }

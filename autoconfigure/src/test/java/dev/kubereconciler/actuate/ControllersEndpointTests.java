@@ -33,6 +33,7 @@ import dev.kubereconciler.actuate.ControllersEndpoint.ControllersDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.DecisionDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.SimulationDescriptor;
+import dev.kubereconciler.actuate.ControllersEndpoint.SourceDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerDefinitionBuilder;
@@ -49,6 +50,8 @@ import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.source.ChannelSource;
+import dev.kubereconciler.source.Source;
 import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -139,6 +142,29 @@ class ControllersEndpointTests {
 		assertThat(endpoint.controller("site").summary().dependents()).hasSize(2);
 		assertThat(this.activity.dependent("site", "legacy")).isEqualTo(new DependentCounts(0, 0, 0, 1));
 		assertThat(this.activity.dependent("nope", "token")).isEqualTo(new DependentCounts(0, 0, 0, 0));
+	}
+
+	@Test
+	void eachSourceIsListedWithItsKindPeriodAndKeysThenReconcileAllOnceItRan() {
+		ChannelSource hooks = Source.channel("hooks");
+		ControllersEndpoint endpoint = endpoint(Show.ALWAYS,
+				definition("sourced", (request) -> Result.done()).source(hooks)
+					.source(Source.timer("nightly", Duration.ofHours(24))));
+		assertThat(endpoint.controllers().controllers().get("sourced").sources()).containsExactly(
+				new SourceDescriptor("hooks", "channel", null, 0),
+				new SourceDescriptor("nightly", "timer", "PT24H", 0));
+		start("sourced");
+		hooks.offer(new Request("ns", "a"));
+		hooks.offer(new Request("ns", "b"));
+		await().until(() -> idle(this.manager.controller("sourced")));
+		// the manager never started its informers, so reconcile-all finds no key
+		assertThat(endpoint.act("sourced", "reconcile-all", null, null, null).state()).isEqualTo("running");
+		assertInvalid(() -> endpoint.act("sourced", "reconcile-all", "ns/a", null, null),
+				"reconcile-all takes no arguments");
+		this.activity.sourceKeyAdded("sourced", "reconcile-all");
+		assertThat(endpoint.controller("sourced").summary().sources()).containsExactly(
+				new SourceDescriptor("hooks", "channel", null, 2), new SourceDescriptor("nightly", "timer", "PT24H", 0),
+				new SourceDescriptor("reconcile-all", "reconcile-all", null, 1));
 	}
 
 	@Test

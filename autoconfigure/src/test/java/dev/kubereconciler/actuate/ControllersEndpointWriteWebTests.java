@@ -117,7 +117,7 @@ class ControllersEndpointWriteWebTests {
 		assertBadRequest(this.actuator.post("/controllers/flaky/forget", "{\"key\":\"a/b/c\"}"),
 				"'a/b/c' is not a key; write namespace/name, or name for a cluster-scoped object");
 		assertBadRequest(this.actuator.post("/controllers/flaky/restart", "{}"),
-				"Unknown action 'restart'; use pause, resume, forget or retune");
+				"Unknown action 'restart'; use pause, resume, forget, retune or reconcile-all");
 		assertBadRequest(this.actuator.post("/controllers/nope/pause", "{}"),
 				"No controller named 'nope'; there are [flaky]");
 		assertThat(state()).isEqualTo(before);

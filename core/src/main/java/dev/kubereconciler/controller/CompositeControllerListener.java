@@ -115,4 +115,9 @@ public final class CompositeControllerListener implements ControllerListener {
 		this.listeners.forEach((listener) -> listener.stateChanged(controller, state));
 	}
 
+	@Override
+	public void sourceKeyAdded(String controller, String source) {
+		this.listeners.forEach((listener) -> listener.sourceKeyAdded(controller, source));
+	}
+
 }

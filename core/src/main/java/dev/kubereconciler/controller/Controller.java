@@ -90,4 +90,10 @@ public interface Controller {
 	 */
 	boolean isPaused();
 
+	/**
+	 * Add the key of every cached primary object that the controller selects, once each,
+	 * without delay, as watch events do; counted as the source {@code reconcile-all}.
+	 */
+	void reconcileAll();
+
 }

@@ -18,6 +18,7 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.UpdatePredicate;
+import dev.kubereconciler.source.Source;
 
 /**
  * Everything a controller manager needs to run one controller: what it watches, how it
@@ -53,12 +54,15 @@ import dev.kubereconciler.reconcile.UpdatePredicate;
  * returns
  * @param indexes the indexes this controller declares on the types it caches, which the
  * manager adds to their informers
+ * @param sources where keys come from besides the watches, each started and stopped with
+ * the workers; none by default
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
 		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
-		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<FieldIndex<?>> indexes) {
+		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<FieldIndex<?>> indexes,
+		List<Source> sources) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -94,6 +98,8 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 				: Map.of();
 		mappedWatches = (mappedWatches != null) ? List.copyOf(mappedWatches) : List.of();
 		indexes = (indexes != null) ? List.copyOf(indexes) : List.of();
+		sources = (sources != null) ? List.copyOf(sources) : List.of();
+		SourceChecks.check(name, watches, sources);
 	}
 
 	/**
@@ -145,6 +151,19 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		return toBuilder().reconcile(reconciler);
 	}
 
+	/**
+	 * Return a copy of this definition with other sources, for example with a period a
+	 * property sets.
+	 * @param sources the sources
+	 * @return the copy
+	 */
+	public ControllerDefinition withSources(List<Source> sources) {
+		ControllerDefinitionBuilder<?> builder = toBuilder();
+		builder.sources.clear();
+		builder.sources.addAll(sources);
+		return builder.reconcile(this.reconciler);
+	}
+
 	private ControllerDefinitionBuilder<?> toBuilder() {
 		ControllerDefinitionBuilder<?> builder = new ControllerDefinitionBuilder<>(this.watches).named(this.name)
 			.namespaces(this.namespaces)
@@ -158,6 +177,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		builder.updateFilters.putAll(this.updateFilters);
 		builder.mappedWatches.addAll(this.mappedWatches);
 		builder.indexes.addAll(this.indexes);
+		builder.sources.addAll(this.sources);
 		return builder;
 	}
 

@@ -38,6 +38,8 @@ import dev.kubereconciler.reconcile.RequestMapper;
 import dev.kubereconciler.reconcile.RequestReconciler;
 import dev.kubereconciler.reconcile.UpdateFilter;
 import dev.kubereconciler.reconcile.UpdatePredicate;
+import dev.kubereconciler.source.ObjectPoll;
+import dev.kubereconciler.source.Source;
 
 /**
  * Builder for {@link ControllerDefinition}, with the documented defaults: the watched
@@ -438,11 +440,40 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
 		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
-				this.updateFilters, this.mappedWatches, this.indexes);
+				this.updateFilters, this.mappedWatches, this.indexes, this.sources);
 	}
 
 	private String name() {
 		return (this.name != null) ? this.name : ResourceType.of(this.watches).kind().toLowerCase(Locale.ROOT);
+	}
+
+	// sources (issue 41.1): keys from outside the watches
+
+	final List<Source> sources = new ArrayList<>();
+
+	/**
+	 * Add a source of keys beside the watches, such as
+	 * {@code Source.polling("inventory", Duration.ofMinutes(1), inventory::stateByKey)}:
+	 * it starts when the workers start and stops with them, and its keys take the queue,
+	 * the manager gate and the limiters that watch events take. None by default.
+	 * @param source the source, unique by name in this controller
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> source(Source source) {
+		this.sources.add(Objects.requireNonNull(source, "source must not be null"));
+		return this;
+	}
+
+	/**
+	 * Add a source that polls the external state of each cached primary object on a
+	 * period and reconciles the objects whose state changed.
+	 * @param name the source's name
+	 * @param period the time from the end of one round of polls to the start of the next
+	 * @param poll returns an object's external state, compared with {@code equals}
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> pollEach(String name, Duration period, ObjectPoll<? super T> poll) {
+		return source(Source.perObject(name, this.watches, period, poll));
 	}
 
 }

@@ -119,4 +119,13 @@ public interface ControllerListener {
 	default void cacheReadThrough(String controller, String type, String verb) {
 	}
 
+	/**
+	 * A source, or {@link Controller#reconcileAll()}, added a key to a controller's
+	 * queue.
+	 * @param controller the controller name
+	 * @param source the source's name, or {@code reconcile-all}
+	 */
+	default void sourceKeyAdded(String controller, String source) {
+	}
+
 }

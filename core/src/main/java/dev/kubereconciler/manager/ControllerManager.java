@@ -128,6 +128,7 @@ public final class ControllerManager implements ControllerRegistry {
 			.toList());
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
+		this.controllers.values().forEach(this::attachSources);
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
 		binder.attach(this.caches.informers(), this.caches::stripsManagedFields, cacheOptions);
 		if (builder.sharding != null && builder.leaderElection != null) {
@@ -381,6 +382,16 @@ public final class ControllerManager implements ControllerRegistry {
 				managed.stop();
 			}
 		}
+	}
+
+	private void attachSources(WorkQueueController controller) {
+		ControllerDefinition definition = controller.definition();
+		if (definition.sources().isEmpty()) {
+			return;
+		}
+		Lister<? extends KubernetesObject> lister = this.caches.lister(definition.watches());
+		controller.sourceCache(() -> this.caches.cachedKeys(definition), (request) -> request.namespace().isEmpty()
+				? lister.get(request.name()) : lister.namespace(request.namespace()).get(request.name()));
 	}
 
 }

@@ -131,6 +131,7 @@ final class ControllerMeterSet {
 		Controller current = controller.get();
 		if (current != null) {
 			current.definition().updateFilters().keySet().forEach(this::updateFilterDropped);
+			current.definition().sources().forEach((source) -> sourceKeys(source.name()));
 		}
 	}
 
@@ -154,6 +155,12 @@ final class ControllerMeterSet {
 	void updateFiltered(String filter) {
 		// registered again only on the first drop of a filter the definition did not name
 		updateFilterDropped(filter).increment();
+	}
+
+	Counter sourceKeys(String source) {
+		return counter(this.registry, "kube.reconciler.source.keys",
+				"Total number of keys that a source of a controller added to its queue, per controller and source",
+				this.controllerTags.and("source", source));
 	}
 
 	private static void registerBucket(MeterRegistry registry, String name, Controller controller) {

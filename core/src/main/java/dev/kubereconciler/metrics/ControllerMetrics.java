@@ -131,6 +131,14 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 	}
 
 	@Override
+	public void sourceKeyAdded(String controller, String source) {
+		ControllerMeterSet meters = meters(controller);
+		if (meters != null) {
+			meters.sourceKeys(source).increment();
+		}
+	}
+
+	@Override
 	public void dependentApplied(String controller, String dependent, boolean changed, boolean drift) {
 		try {
 			ControllerMeterSet meters = meters(controller);

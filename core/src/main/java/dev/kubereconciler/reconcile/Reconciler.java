@@ -143,4 +143,14 @@ public @interface Reconciler {
 	 */
 	boolean readyCondition() default false;
 
+	/**
+	 * Names of {@code dev.kubereconciler.source.Source} beans: where keys come from
+	 * besides the watches, such as a channel that an HTTP endpoint pushes keys into or a
+	 * source that polls an external system. Each starts and stops with the controller's
+	 * workers. {@code kube-reconciler.controllers.<name>.sources.<source>.period} changes
+	 * the period of a polling or timer source.
+	 * @return the bean names, none by default
+	 */
+	String[] sources() default {};
+
 }

@@ -29,6 +29,8 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.TerminalReconcileException;
 import dev.kubereconciler.reconcile.Trigger;
+import dev.kubereconciler.source.ChannelSource;
+import dev.kubereconciler.source.Source;
 import dev.kubereconciler.time.ManualClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -327,6 +329,20 @@ class ControllerMetricsTests {
 
 	// the reconcile function ends a definition; the tests adjust the builder first
 	private final Map<ControllerDefinitionBuilder<?>, ReconcileFunction> reconcilers = new IdentityHashMap<>();
+
+	@Test
+	void keysFromSourcesAreCountedBySourceFromZero() {
+		this.metrics.bindTo(this.registry);
+		ChannelSource webhook = Source.channel("webhook");
+		WorkQueueController controller = start(definition("cm", (request) -> Result.done()).source(webhook)
+			.source(Source.timer("nightly", Duration.ofHours(1))));
+		assertThat(scrape()).contains("kube_reconciler_source_keys_total{controller=\"cm\",source=\"webhook\"} 0.0",
+				"kube_reconciler_source_keys_total{controller=\"cm\",source=\"nightly\"} 0.0");
+		webhook.offer(new Request("ns", "a"));
+		webhook.offer(new Request("ns", "b"));
+		awaitReconciles(controller, 2);
+		assertThat(scrape()).contains("kube_reconciler_source_keys_total{controller=\"cm\",source=\"webhook\"} 2.0");
+	}
 
 	private ControllerDefinitionBuilder<V1ConfigMap> definition(String name, ReconcileFunction reconciler) {
 		RateLimiter<Request> limiter = RateLimiters.controllerDefault(this.scheduler);

@@ -1,5 +1,6 @@
 package dev.kubereconciler.sample;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -42,13 +43,12 @@ import static org.awaitility.Awaitility.await;
  * test API server.
  */
 @KubernetesTest
-@SpringBootTest(useMainMethod = UseMainMethod.ALWAYS,
-		properties = { "kube-reconciler.crds.apply=true", "sample.external-api.latency=2ms",
-				"sample.external-api.failure-rate=0", "sample.external-api.flaky-failures=3",
-				"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms",
-				"sample.widgets.retry.qps=100", "sample.widgets.verify-period=1h",
-				"kube-reconciler.manager.rate-limiter.qps=1000", "kube-reconciler.manager.rate-limiter.burst=1000",
-				"kube-reconciler.webhooks.register=true", "kube-reconciler.webhooks.port=0" })
+@SpringBootTest(useMainMethod = UseMainMethod.ALWAYS, properties = { "kube-reconciler.crds.apply=true",
+		"sample.external-api.latency=2ms", "sample.external-api.failure-rate=0", "sample.external-api.flaky-failures=3",
+		"sample.widgets.retry.base-delay=20ms", "sample.widgets.retry.max-delay=500ms", "sample.widgets.retry.qps=100",
+		"sample.widgets.verify-period=1h", "kube-reconciler.manager.rate-limiter.qps=1000",
+		"kube-reconciler.manager.rate-limiter.burst=1000", "kube-reconciler.webhooks.register=true",
+		"kube-reconciler.webhooks.port=0", "kube-reconciler.controllers.widget.sources.external-widgets.period=200ms" })
 @DirtiesContext
 class WidgetControllerTests {
 
@@ -88,6 +88,20 @@ class WidgetControllerTests {
 		assertThat(ready.getStatus().observedGeneration()).isEqualTo(1L);
 		assertThat(ready.getMetadata().getFinalizers()).containsExactly(WidgetReconciler.FINALIZER);
 		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isPositive();
+	}
+
+	@Test
+	void aWidgetTheExternalApiLostIsProvisionedAgainOnceItsSourceNoticesWithoutARequeue() throws ApiException {
+		widgets().create(TestObjects.widget(NAMESPACE, "lost", "teal", 2)).throwsApiException();
+		String lostId = awaitPhase("lost", WidgetStatus.READY).getStatus().externalId();
+		assertThat(this.controllers.controller("widget").definition().sources()).singleElement()
+			.satisfies((source) -> assertThat(source.period()).isEqualTo(Duration.ofMillis(200)));
+		this.externalApi.deprovision(lostId);
+		await().untilAsserted(() -> {
+			WidgetStatus status = read("lost").getStatus();
+			assertThat(status.phase()).isEqualTo(WidgetStatus.READY);
+			assertThat(status.externalId()).startsWith("ext-").isNotEqualTo(lostId);
+		});
 	}
 
 	@Test

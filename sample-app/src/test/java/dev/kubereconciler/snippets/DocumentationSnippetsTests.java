@@ -9,6 +9,7 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -50,6 +51,7 @@ import dev.kubereconciler.autoconfigure.ControllerProperties;
 import dev.kubereconciler.autoconfigure.DependentProperties;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.KubeReconcilerProperties;
+import dev.kubereconciler.autoconfigure.SourceProperties;
 import dev.kubereconciler.autoconfigure.webhook.WebhookProperties;
 import dev.kubereconciler.autoconfigure.actuate.ControllersEndpointProperties;
 import dev.kubereconciler.dependent.Dependent;
@@ -60,6 +62,7 @@ import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sample.SampleProperties;
 import dev.kubereconciler.sample.widget.Widget;
+import dev.kubereconciler.source.Source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -239,6 +242,13 @@ class DocumentationSnippetsTests {
 			if (field.getName().equals("rateLimiter")) {
 				name += ".*";
 			}
+			if (field.getName().equals("sources")) {
+				for (Field nested : SourceProperties.class.getDeclaredFields()) {
+					String key = name + ".<source>." + kebab(nested.getName());
+					assertThat(documented).as("docs/configuration.md lists %s", key).containsKey(key);
+				}
+				continue;
+			}
 			if (field.getName().equals("dependents")) {
 				for (Field nested : DependentProperties.class.getDeclaredFields()) {
 					String key = name + ".<dependent>." + kebab(nested.getName());
@@ -405,6 +415,11 @@ class DocumentationSnippetsTests {
 		}
 
 		@Bean
+		Source externalWidgets() {
+			return Source.perObject("external-widgets", Widget.class, Duration.ofSeconds(30), (widget) -> null);
+		}
+
+		@Bean
 		Stubs stubs() {
 			return new Stubs();
 		}
@@ -430,7 +445,8 @@ class DocumentationSnippetsTests {
 			return Result.done();
 		}
 
-		@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter")
+		@Reconciler(name = "widget", watches = Widget.class, rateLimiter = "widgetRateLimiter",
+				sources = "externalWidgets")
 		Result widget(Request request) {
 			return Result.done();
 		}

@@ -54,6 +54,8 @@ public final class ControllerDefinitionResolver {
 
 	private final WatchSettings watchSettings;
 
+	private final SourceSettings sourceSettings;
+
 	private final DependentBeans dependentBeans;
 
 	private final DependentSettings dependentSettings;
@@ -66,6 +68,7 @@ public final class ControllerDefinitionResolver {
 		this.limiters = new RateLimiterFactory(limiterBeans);
 		this.customizers = customizers;
 		this.watchSettings = new WatchSettings(beans);
+		this.sourceSettings = new SourceSettings(beans);
 		this.dependentBeans = new DependentBeans(beanNames, beans, beanTypes);
 		this.dependentSettings = new DependentSettings(beans, this.dependentBeans);
 	}
@@ -182,6 +185,8 @@ public final class ControllerDefinitionResolver {
 		}
 		this.watchSettings.fromAnnotation(builder, prefix, overrides.getEventFilters(), annotation.updateFilters(),
 				annotation.updateFilterBeans(), annotation.maps(), method.description());
+		this.sourceSettings.fromAnnotation(builder, prefix, overrides.getSources(), annotation.sources(),
+				method.description());
 		return this.dependentSettings.reconcile(builder, name, method, dependents);
 	}
 
@@ -242,6 +247,7 @@ public final class ControllerDefinitionResolver {
 				.to(PropertyDurations::requireNotNegative));
 		bean.owns().forEach(builder::owns);
 		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
+		this.sourceSettings.fromBean(builder, prefix, overrides.getSources(), bean);
 		return builder.reconcile(bean.reconciler());
 	}
 

@@ -3,8 +3,10 @@ package dev.kubereconciler.internal.controller;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +46,9 @@ public final class WorkQueueController implements Controller, KeySink {
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
+	/** The source name under which {@link #reconcileAll()} counts its keys. */
+	public static final String RECONCILE_ALL = "reconcile-all";
+
 	private final ControllerDefinition definition;
 
 	private final ResourceType resourceType;
@@ -65,6 +70,8 @@ public final class WorkQueueController implements Controller, KeySink {
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
 	private volatile KeyOwnership keyOwnership = KeyOwnership.ALL;
+
+	private final SourceRunner sources;
 
 	/**
 	 * Create a controller.
@@ -89,6 +96,8 @@ public final class WorkQueueController implements Controller, KeySink {
 		this.workers = new WorkerPool(definition.name(), threadFactory, clock, abandonGrace);
 		this.queue = new CurrentQueue(definition, clock, (observer != null) ? observer : QueueObserver.none(),
 				priorityQueue);
+		this.sources = new SourceRunner(definition.name(), definition.sources(), this,
+				(request) -> keyOwnership().mayDispatch(request), listener, clock, threadFactory);
 		this.workerContext = new WorkerContext(definition.name(), reconciler, this.queue.get(),
 				new ResultHandler(definition.name(), definition.reconcileTimeout(), listener), gate, listener, clock,
 				this.pause, this::keyOwnership, observations);
@@ -212,6 +221,8 @@ public final class WorkQueueController implements Controller, KeySink {
 				this.workers.start(this.workerContext.withQueue(fresh));
 			}
 			setState(this.pause.isPaused() ? ControllerState.PAUSED : ControllerState.RUNNING);
+			// after the workers, on the fresh queue: a source's first key is not lost
+			this.sources.start();
 		}
 	}
 
@@ -242,6 +253,7 @@ public final class WorkQueueController implements Controller, KeySink {
 				return true;
 			}
 			setState(ControllerState.STOPPED);
+			this.sources.stop();
 			stopping = this.queue.get();
 			stopped = this.workers.detachAll();
 		}
@@ -323,6 +335,25 @@ public final class WorkQueueController implements Controller, KeySink {
 					this.workers.start(this.workerContext.withQueue(this.queue.get()));
 				}
 			}
+		}
+	}
+
+	/**
+	 * Set where the sources read the cache: the keys of every cached primary object, and
+	 * one object by key.
+	 * @param cachedKeys reads the cached keys
+	 * @param cached reads one cached object
+	 */
+	public void sourceCache(Supplier<? extends List<Request>> cachedKeys,
+			Function<Request, @Nullable KubernetesObject> cached) {
+		this.sources.cache(cachedKeys, cached);
+	}
+
+	@Override
+	public void reconcileAll() {
+		for (Request request : this.initialKeys.get()) {
+			add(request, Priorities.NORMAL);
+			this.sources.added(RECONCILE_ALL);
 		}
 	}
 

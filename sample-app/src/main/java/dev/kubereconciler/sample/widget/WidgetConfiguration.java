@@ -18,6 +18,9 @@ import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sample.SampleProperties;
+import dev.kubereconciler.sample.external.ExternalWidgetApi;
+import dev.kubereconciler.source.PerObjectPollingSource;
+import dev.kubereconciler.source.Source;
 
 /**
  * Beans of the widget controller: its dependent ConfigMap, the typed API, the RBAC of its
@@ -65,6 +68,24 @@ public class WidgetConfiguration {
 		SampleProperties.Retry retry = properties.getWidgets().getRetry();
 		return RateLimiters.maxOf(RateLimiters.exponential(retry.getBaseDelay(), retry.getMaxDelay()),
 				RateLimiters.bucket(retry.getQps(), retry.getBurst()));
+	}
+
+	/**
+	 * Notices a widget that the external API lost: every verify period it looks up each
+	 * provisioned widget, and reconciles the widgets whose answer changed, so that a
+	 * ready widget is not requeued only to be looked at.
+	 * @param externalApi the external API
+	 * @param properties the verify period
+	 * @return the source
+	 */
+	@Bean
+	PerObjectPollingSource<Widget> externalWidgets(ExternalWidgetApi externalApi, SampleProperties properties) {
+		return Source.perObject("external-widgets", Widget.class, properties.getWidgets().getVerifyPeriod(),
+				(widget) -> {
+					String id = (widget.getStatus() != null) ? widget.getStatus().externalId() : null;
+					// present or lost; nothing to look up before it is provisioned
+					return (id != null) ? externalApi.describe(id).isPresent() : null;
+				});
 	}
 
 }

@@ -1,6 +1,5 @@
 package dev.kubereconciler.sample.widget;
 
-import java.time.Duration;
 import java.util.Objects;
 
 import org.springframework.stereotype.Component;
@@ -9,7 +8,6 @@ import dev.kubereconciler.reconcile.Cleaner;
 import dev.kubereconciler.reconcile.ReconcileContext;
 import dev.kubereconciler.reconcile.Reconciler;
 import dev.kubereconciler.reconcile.Result;
-import dev.kubereconciler.sample.SampleProperties;
 import dev.kubereconciler.sample.external.ExternalApiException;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
 
@@ -21,7 +19,8 @@ import dev.kubereconciler.sample.external.ExternalWidgetApi;
  * Each reconcile makes at most one call (provision, update, describe or deprovision), so
  * the manager bucket, which admits reconciles, caps the calls too. A finalizer gives the
  * controller the chance to deprovision before a widget goes away. The widget's settings
- * ConfigMap is a dependent, applied by the framework before each reconcile.
+ * ConfigMap is a dependent, applied by the framework before each reconcile, and the
+ * {@code externalWidgets} source polls the external API for widgets it lost.
  */
 @Component
 public class WidgetReconciler implements Cleaner<Widget> {
@@ -31,14 +30,11 @@ public class WidgetReconciler implements Cleaner<Widget> {
 
 	private final ExternalWidgetApi externalApi;
 
-	private final Duration verifyPeriod;
-
-	public WidgetReconciler(ExternalWidgetApi externalApi, SampleProperties properties) {
+	public WidgetReconciler(ExternalWidgetApi externalApi) {
 		this.externalApi = externalApi;
-		this.verifyPeriod = properties.getWidgets().getVerifyPeriod();
 	}
 
-	@Reconciler(name = "widget", rateLimiter = "widgetRateLimiter", finalizer = FINALIZER)
+	@Reconciler(name = "widget", rateLimiter = "widgetRateLimiter", finalizer = FINALIZER, sources = "externalWidgets")
 	public Result reconcile(Widget widget, ReconcileContext<Widget> context) throws Exception {
 		WidgetStatus current = (widget.getStatus() != null) ? widget.getStatus()
 				: new WidgetStatus(null, null, null, null);
@@ -55,8 +51,8 @@ public class WidgetReconciler implements Cleaner<Widget> {
 		}
 		// an unchanged status is not written, so it does not reconcile the widget again
 		context.updateStatus(widget);
-		// the external system can lose a widget: look again later
-		return Result.requeueAfter(this.verifyPeriod);
+		// a widget the external system loses is noticed by the externalWidgets source
+		return Result.done();
 	}
 
 	// the finalizer's cleanup, linked to this controller by the type it cleans up
