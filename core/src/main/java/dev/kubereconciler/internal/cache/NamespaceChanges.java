@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -42,6 +43,8 @@ final class NamespaceChanges {
 	private static final long SYNC_POLL_NANOS = 5_000_000L;
 
 	private static final long SYNC_POLL_MAX_NANOS = 1_000_000_000L;
+
+	private static final Pattern NAMESPACE_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
 	private final InformerWiring wiring;
 
@@ -93,6 +96,11 @@ final class NamespaceChanges {
 			if (namespace == null || namespace.isBlank()) {
 				throw new IllegalArgumentException("Controller '" + controller.name()
 						+ "': a namespace must not be blank; give the names of the namespaces, or none for all");
+			}
+			if (!NAMESPACE_NAME.matcher(namespace).matches()) {
+				throw new IllegalArgumentException("Controller '" + controller.name() + "': '" + namespace
+						+ "' is not a namespace name; use an RFC 1123 label such as 'team-a' (lower-case letters, "
+						+ "digits and '-', at most 63 characters)");
 			}
 			next.add(namespace);
 		}
