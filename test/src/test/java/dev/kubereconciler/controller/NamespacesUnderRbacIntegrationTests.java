@@ -154,14 +154,18 @@ class NamespacesUnderRbacIntegrationTests {
 		for (String ns : List.of(a, b, c)) {
 			createConfigMap(ns, "one");
 		}
+		createConfigMap(b, "queued");
 		this.manager = ControllerManager.builder(identity).controller(definition).build();
 		this.manager.start();
 		Controller controller = this.manager.controller("moving");
-		await().atMost(TIMEOUT).until(() -> count(a, "one") == 1 && count(b, "one") == 1);
-		// a reconcile of the namespace to remove is in flight while it is removed
+		await().atMost(TIMEOUT).until(() -> count(a, "one") == 1 && count(b, "one") == 1 && count(b, "queued") == 1);
+		// a reconcile of the namespace to remove is in flight while it is removed, and
+		// another key of it waits in the queue behind the one worker
 		holdKey.set(b + "/one");
 		touch(b, "one");
 		assertThat(inFlight.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+		touch(b, "queued");
+		await().atMost(TIMEOUT).until(() -> controller.queue().depth() == 1);
 		controller.changeNamespaces(Set.of(a, c)).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
 		assertThat(controller.namespaces()).containsExactlyInAnyOrder(a, c);
 		release.countDown();
@@ -172,7 +176,7 @@ class NamespacesUnderRbacIntegrationTests {
 		await().atMost(TIMEOUT).until(() -> count(a, "one") == 2 && count(c, "one") == 1 && count(c, "two") == 1);
 		Map<String, Integer> counts = snapshotWhenQuiet();
 		Map<String, Integer> expected = Map.of("moving " + a + "/one", 2, "moving " + b + "/one", 2,
-				"moving " + c + "/one", 1, "moving " + c + "/two", 1);
+				"moving " + b + "/queued", 1, "moving " + c + "/one", 1, "moving " + c + "/two", 1);
 		assertThat(counts).containsAllEntriesOf(expected).doesNotContainKey("moving " + b + "/two");
 		// what other tests of the class left in the shared namespace was reconciled once
 		counts.keySet().removeAll(expected.keySet());
