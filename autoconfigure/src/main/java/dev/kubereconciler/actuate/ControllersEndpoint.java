@@ -132,27 +132,31 @@ public class ControllersEndpoint {
 	/**
 	 * Act on one controller: {@code pause} or {@code resume} its workers, {@code forget}
 	 * the backoff of one {@code key}, {@code retune} the {@code qps} and {@code burst} of
-	 * its token bucket, or {@code reconcile-all} its cached objects. The web maps every
-	 * action to one path, {@code controllers/{name}/{action}}, so this operation only
-	 * checks the arguments and hands over to the action's own method.
+	 * its token bucket, {@code reconcile-all} its cached objects, or change its
+	 * {@code namespaces}. The web maps every action to one path,
+	 * {@code controllers/{name}/{action}}, so this operation only checks the arguments
+	 * and hands over to the action's own method.
 	 * @param name the controller name
 	 * @param action {@code pause}, {@code resume}, {@code forget}, {@code retune} or
 	 * {@code reconcile-all}
 	 * @param key the {@code namespace/name} key, for {@code forget} only
 	 * @param qps the new rate, for {@code retune} only
 	 * @param burst the new burst, for {@code retune} only
+	 * @param namespaces the namespaces, comma-separated, for {@code namespaces} only
 	 * @return the controller's new state
 	 */
 	@WriteOperation
 	public ControllerDescriptor act(@Selector String name, @Selector String action, @Nullable String key,
-			@Nullable Double qps, @Nullable Integer burst) {
+			@Nullable Double qps, @Nullable Integer burst, @Nullable String namespaces) {
 		requireController(name);
 		WriteArguments.check(action, key, qps, burst);
+		WriteArguments.checkNamespaces(action, namespaces);
 		return switch (action) {
 			case "pause" -> pause(name);
 			case "resume" -> resume(name);
 			case "forget" -> forget(name, key);
 			case "reconcile-all" -> reconcileAll(name);
+			case "namespaces" -> namespaces(name, namespaces);
 			default -> retune(name, qps, burst);
 		};
 	}
@@ -166,6 +170,25 @@ public class ControllersEndpoint {
 	public ControllerDescriptor reconcileAll(String name) {
 		Controller controller = requireController(name);
 		controller.reconcileAll();
+		return this.descriptors.controller(controller);
+	}
+
+	/**
+	 * Change the namespaces a controller reconciles while it runs, as
+	 * {@link Controller#changeNamespaces} does; the answer does not wait for an added
+	 * namespace to sync.
+	 * @param name the controller name
+	 * @param namespaces the namespaces, comma-separated; empty for all of them
+	 * @return the controller's state
+	 */
+	public ControllerDescriptor namespaces(String name, @Nullable String namespaces) {
+		Controller controller = requireController(name);
+		try {
+			controller.changeNamespaces(WriteArguments.parseNamespaces(namespaces));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(String.valueOf(ex.getMessage()), "Invalid namespaces");
+		}
 		return this.descriptors.controller(controller);
 	}
 

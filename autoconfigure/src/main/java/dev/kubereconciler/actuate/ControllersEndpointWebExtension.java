@@ -105,8 +105,9 @@ public class ControllersEndpointWebExtension {
 
 	@WriteOperation
 	public WebEndpointResponse<Object> act(@Selector String name, @Selector String action, @Nullable String key,
-			@Nullable String qps, @Nullable String burst) {
-		return respond(() -> this.delegate.act(name, action, key, decimal("qps", qps), integer("burst", burst)));
+			@Nullable String qps, @Nullable String burst, @Nullable String namespaces) {
+		return respond(
+				() -> this.delegate.act(name, action, key, decimal("qps", qps), integer("burst", burst), namespaces));
 	}
 
 	private static WebEndpointResponse<Object> respond(Supplier<@Nullable Object> operation) {

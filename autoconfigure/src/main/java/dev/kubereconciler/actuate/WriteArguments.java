@@ -1,6 +1,8 @@
 package dev.kubereconciler.actuate;
 
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
@@ -42,10 +44,37 @@ final class WriteArguments {
 							"Unexpected argument");
 				}
 			}
+			case "namespaces" -> {
+				if (key != null || qps != null || burst != null) {
+					throw new InvalidEndpointRequestException("namespaces takes only 'namespaces'",
+							"Unexpected argument");
+				}
+			}
 			default -> throw new InvalidEndpointRequestException(
-					"Unknown action '" + action + "'; use pause, resume, forget, retune or reconcile-all",
+					"Unknown action '" + action + "'; use pause, resume, forget, retune, reconcile-all or namespaces",
 					"Unknown action");
 		}
+	}
+
+	static void checkNamespaces(String action, @Nullable String namespaces) {
+		if (action.equals("namespaces") && namespaces == null) {
+			throw new InvalidEndpointRequestException(
+					"namespaces needs 'namespaces', such as \"team-a,team-b\", or \"\" for all namespaces",
+					"Missing namespaces");
+		}
+		if (!action.equals("namespaces") && namespaces != null) {
+			throw new InvalidEndpointRequestException(action + " takes no 'namespaces'", "Unexpected argument");
+		}
+	}
+
+	static Set<String> parseNamespaces(@Nullable String namespaces) {
+		Set<String> parsed = new LinkedHashSet<>();
+		for (String namespace : (namespaces != null) ? namespaces.split(",") : new String[0]) {
+			if (!namespace.isBlank()) {
+				parsed.add(namespace.trim());
+			}
+		}
+		return parsed;
 	}
 
 	static Request parseKey(@Nullable String key) {

@@ -158,8 +158,8 @@ class ControllersEndpointTests {
 		hooks.offer(new Request("ns", "b"));
 		await().until(() -> idle(this.manager.controller("sourced")));
 		// the manager never started its informers, so reconcile-all finds no key
-		assertThat(endpoint.act("sourced", "reconcile-all", null, null, null).state()).isEqualTo("running");
-		assertInvalid(() -> endpoint.act("sourced", "reconcile-all", "ns/a", null, null),
+		assertThat(endpoint.act("sourced", "reconcile-all", null, null, null, null).state()).isEqualTo("running");
+		assertInvalid(() -> endpoint.act("sourced", "reconcile-all", "ns/a", null, null, null),
 				"reconcile-all takes no arguments");
 		this.activity.sourceKeyAdded("sourced", "reconcile-all");
 		assertThat(endpoint.controller("sourced").summary().sources()).containsExactly(
@@ -377,22 +377,53 @@ class ControllersEndpointTests {
 		assertInvalid(() -> endpoint.retune("flaky", Double.NaN, null), "qps must be greater than 0");
 		assertInvalid(() -> endpoint.retune("flaky", 5.0, 0), "burst must be at least 1");
 		assertInvalid(() -> endpoint.retune("flaky", null, null), "retune needs 'qps', 'burst' or both");
-		assertInvalid(() -> endpoint.act("flaky", "retune", "ns/a", 1.0, null), "retune takes only 'qps' and 'burst'");
+		assertInvalid(() -> endpoint.act("flaky", "retune", "ns/a", 1.0, null, null),
+				"retune takes only 'qps' and 'burst'");
 		assertInvalid(() -> endpoint.retuneManager(-1.0, 5), "qps must be greater than 0");
 		assertInvalid(() -> endpoint.retune("backoff-only", 1.0, null), "has 0 token buckets");
 		assertInvalid(() -> endpoint.retune("two-buckets", 1.0, null), "has 2 token buckets");
 		assertInvalid(() -> endpoint.forget("flaky", null), "forget needs a 'key'");
 		assertInvalid(() -> endpoint.forget("flaky", "ns/"), "'ns/' is not a key");
 		assertInvalid(() -> endpoint.forget("flaky", "a/b/c"), "'a/b/c' is not a key");
-		assertInvalid(() -> endpoint.act("flaky", "forget", "ns/a", 1.0, null), "forget takes only 'key'");
-		assertInvalid(() -> endpoint.act("flaky", "pause", "ns/a", null, null), "pause takes no arguments");
-		assertInvalid(() -> endpoint.act("flaky", "restart", null, null, null), "Unknown action 'restart'");
-		assertInvalid(() -> endpoint.act("nope", "pause", null, null, null), "No controller named 'nope'");
+		assertInvalid(() -> endpoint.act("flaky", "forget", "ns/a", 1.0, null, null), "forget takes only 'key'");
+		assertInvalid(() -> endpoint.act("flaky", "pause", "ns/a", null, null, null), "pause takes no arguments");
+		assertInvalid(() -> endpoint.act("flaky", "restart", null, null, null, null), "Unknown action 'restart'");
+		assertInvalid(() -> endpoint.act("nope", "pause", null, null, null, null), "No controller named 'nope'");
 		ControllerDescriptor flaky = endpoint.controllers().controllers().get("flaky");
 		assertThat(flaky.state()).isEqualTo("running");
 		assertThat(flaky.rateLimiter().children().get(1).config()).containsEntry("qps", 10.0)
 			.containsEntry("burst", 100);
 		assertThat(this.managerBucket.qps()).isInfinite();
+	}
+
+	@Test
+	void namespacesActionChangesWhereTheControllerReconcilesAndRefusesWhatItCannotServe() {
+		// Secrets of named namespaces alone: one informer per namespace, which cannot
+		// take every namespace while it runs
+		ControllerDefinitionBuilder<V1Secret> teams = ControllerDefinition.builder(V1Secret.class)
+			.named("teams")
+			.namespaces("team-a")
+			.rateLimiter(RateLimiters.controllerDefault(this.scheduler));
+		this.reconcilers.put(teams, (request) -> Result.done());
+		ControllersEndpoint endpoint = endpoint(Show.ALWAYS, definition("everywhere", (request) -> Result.done()),
+				teams);
+		assertInvalid(() -> endpoint.act("everywhere", "namespaces", null, null, null, null),
+				"namespaces needs 'namespaces'");
+		assertInvalid(() -> endpoint.act("everywhere", "namespaces", "ns/a", null, null, "team-a"),
+				"namespaces takes only 'namespaces'");
+		assertInvalid(() -> endpoint.act("everywhere", "pause", null, null, null, "team-a"),
+				"pause takes no 'namespaces'");
+		assertInvalid(() -> endpoint.act("teams", "namespaces", null, null, null, ""),
+				"cannot change to every namespace while it runs");
+		assertInvalid(() -> endpoint.act("teams", "namespaces", null, null, null, "Team_B"),
+				"'Team_B' is not a namespace name");
+		assertThat(this.manager.controller("teams").namespaces()).containsExactly("team-a");
+		// a controller of every namespace has its objects cached already: it narrows at
+		// once
+		endpoint.act("everywhere", "namespaces", null, null, null, "team-a, team-b");
+		assertThat(this.manager.controller("everywhere").namespaces()).containsExactlyInAnyOrder("team-a", "team-b");
+		endpoint.namespaces("everywhere", "");
+		assertThat(this.manager.controller("everywhere").namespaces()).isEmpty();
 	}
 
 	private void assertInvalid(Runnable operation, String message) {

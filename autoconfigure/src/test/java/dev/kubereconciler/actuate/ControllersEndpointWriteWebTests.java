@@ -117,7 +117,12 @@ class ControllersEndpointWriteWebTests {
 		assertBadRequest(this.actuator.post("/controllers/flaky/forget", "{\"key\":\"a/b/c\"}"),
 				"'a/b/c' is not a key; write namespace/name, or name for a cluster-scoped object");
 		assertBadRequest(this.actuator.post("/controllers/flaky/restart", "{}"),
-				"Unknown action 'restart'; use pause, resume, forget, retune or reconcile-all");
+				"Unknown action 'restart'; use pause, resume, forget, retune, reconcile-all or namespaces");
+		assertBadRequest(this.actuator.post("/controllers/flaky/namespaces", "{}"),
+				"namespaces needs 'namespaces', such as \"team-a,team-b\", or \"\" for all namespaces");
+		assertBadRequest(this.actuator.post("/controllers/flaky/namespaces", "{\"namespaces\":\"Bad_NS\"}"),
+				"Controller 'flaky': 'Bad_NS' is not a namespace name; use an RFC 1123 label such as 'team-a' "
+						+ "(lower-case letters, digits and '-', at most 63 characters)");
 		assertBadRequest(this.actuator.post("/controllers/nope/pause", "{}"),
 				"No controller named 'nope'; there are [flaky]");
 		assertThat(state()).isEqualTo(before);

@@ -1,5 +1,8 @@
 package dev.kubereconciler.controller;
 
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -95,5 +98,33 @@ public interface Controller {
 	 * without delay, as watch events do; counted as the source {@code reconcile-all}.
 	 */
 	void reconcileAll();
+
+	/**
+	 * Return the namespaces the controller reconciles now: its definition's, until
+	 * {@link #changeNamespaces(Set)} changes them. An added namespace counts once its
+	 * caches synced.
+	 * @return the namespaces, empty for all of them
+	 */
+	Set<String> namespaces();
+
+	/**
+	 * Change the namespaces the controller reconciles while it runs, as Java Operator
+	 * SDK's {@code changeNamespaces}. A removed namespace is left at once: its informers
+	 * stop unless another controller needs them, its queued keys are dropped without a
+	 * reconcile, and a reconcile of it that runs finishes. An added namespace gets its
+	 * informers, which list and watch it, and joins once they synced: the keys of its
+	 * objects are then enqueued once, as an initial list's. The keys of the namespaces
+	 * that stay are untouched. The derived RBAC covers only the namespaces declared at
+	 * build time: a namespace the API server refuses to list is logged, naming it and the
+	 * missing permission, and waits while its informer retries; the controller keeps
+	 * running in the others.
+	 * @param namespaces the namespaces from now on; empty for all of them, which only a
+	 * controller that started with all of them can take
+	 * @return completes once every added namespace joined; never, for a namespace the
+	 * server keeps refusing
+	 * @throws IllegalArgumentException for a blank namespace, or an empty set for a
+	 * controller whose informers list named namespaces
+	 */
+	CompletableFuture<Void> changeNamespaces(Set<String> namespaces);
 
 }

@@ -124,8 +124,12 @@ public final class ControllerManager implements ControllerRegistry {
 				builder.listPageSize, builder.watchCacheListMax, this.clock, cacheOptions);
 		this.caches.wire(this.controllers.values()
 			.stream()
-			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener))
+			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener,
+					controller.scope()))
 			.toList());
+		this.controllers.values()
+			.forEach((controller) -> controller
+				.namespaceChanges((namespaces) -> this.caches.changeNamespaces(controller.name(), namespaces)));
 		this.controllers.values()
 			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
 		this.controllers.values().forEach(this::attachSources);

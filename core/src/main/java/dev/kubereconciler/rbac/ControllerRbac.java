@@ -1,13 +1,8 @@
 package dev.kubereconciler.rbac;
 
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
-
-import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.ResourceType;
@@ -30,26 +25,10 @@ public final class ControllerRbac {
 	 */
 	public static RbacRules derive(Collection<ControllerDefinition> definitions) {
 		RbacRules rules = new RbacRules();
+		// a type read in several namespaces has one informer per namespace, as
+		// controller-runtime's multi-namespace cache: each namespace's Role grants its
+		// reads, and no ClusterRole is needed for them
 		definitions.forEach((definition) -> add(rules, definition));
-		// one informer per type serves every controller that uses it, and it lists and
-		// watches in one namespace only when they all name that one; otherwise it reads
-		// every namespace and each controller filters, which namespaced Roles cannot
-		// allow: a ClusterRole of reads covers it; writes stay in the namespaced Roles
-		Map<Class<?>, Set<String>> namespaces = new LinkedHashMap<>();
-		Set<Class<?>> everywhere = new HashSet<>();
-		for (ControllerDefinition definition : definitions) {
-			for (Class<? extends KubernetesObject> type : definition.cachedTypes()) {
-				if (definition.namespaces().isEmpty()) {
-					everywhere.add(type);
-				}
-				namespaces.computeIfAbsent(type, (key) -> new LinkedHashSet<>()).addAll(definition.namespaces());
-			}
-		}
-		namespaces.forEach((type, names) -> {
-			if (!everywhere.contains(type) && names.size() > 1) {
-				rules.readsEverywhere(ResourceType.of(type));
-			}
-		});
 		return rules;
 	}
 

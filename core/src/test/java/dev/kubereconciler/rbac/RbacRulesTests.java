@@ -45,29 +45,24 @@ class RbacRulesTests {
 				List.of(definition("a", V1ConfigMap.class, Set.of("blue", "red")).reconcile((request) -> Result.done()),
 						definition("b", V1Secret.class, Set.of("red")).reconcile((request) -> Result.done())))
 			.build();
-		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red", null);
+		// one informer per namespace reads each, as controller-runtime's multi-namespace
+		// cache: the Roles of the namespaces grant its reads, and no ClusterRole is made
+		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");
 		assertThat(policy.roles().get(0).rules())
 			.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
 		assertThat(policy.roles().get(1).rules())
 			.containsExactly(new PolicyRule(List.of(""), List.of("configmaps", "secrets"), RbacRules.READ, List.of()));
-		// the one ConfigMap informer lists both namespaces at once, cluster-wide: a
-		// ClusterRole of reads allows it, and nothing else
-		assertThat(policy.roles().get(2).purpose()).isEqualTo(RbacPolicy.CLUSTER_READS);
-		assertThat(policy.roles().get(2).rules())
-			.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch"));
 	}
 
 	@Test
-	void controllersOfOneNamespaceEachThatShareAnInformerReadItsTypeEverywhere() {
+	void controllersOfOneNamespaceEachThatShareATypeReadItWithTheirRolesAlone() {
 		RbacPolicy policy = ControllerRbac
 			.derive(List.of(definition("a", V1ConfigMap.class, Set.of("blue")).reconcile((request) -> Result.done()),
 					definition("b", V1ConfigMap.class, Set.of("red")).reconcile((request) -> Result.done()),
 					definition("c", V1Secret.class, Set.of("red")).reconcile((request) -> Result.done())))
 			.build();
-		assertThat(policy.roles()).filteredOn(RbacPolicy.Role::clusterWide)
-			.singleElement()
-			.satisfies((role) -> assertThat(role.rules())
-				.containsExactly(PolicyRule.of("", "configmaps", "get", "list", "watch")));
+		assertThat(policy.roles()).noneMatch(RbacPolicy.Role::clusterWide);
+		assertThat(policy.roles()).extracting(RbacPolicy.Role::namespace).containsExactly("blue", "red");
 	}
 
 	@Test

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 
 import io.kubernetes.client.common.KubernetesObject;
@@ -42,6 +44,8 @@ public final class InformerCaches {
 
 	private final Sleeper clock;
 
+	private final NamespaceChanges namespaceChanges;
+
 	public InformerCaches(ApiClient apiClient, @Nullable SharedInformerFactory factory, CacheTransforms transforms,
 			int listPageSize, int watchCacheListMax, Sleeper clock) {
 		this(apiClient, factory, transforms, listPageSize, watchCacheListMax, clock, CacheOptions.defaults());
@@ -64,6 +68,7 @@ public final class InformerCaches {
 		this.factory = (factory != null) ? factory : new InformerFactory(apiClient);
 		this.wiring = new InformerWiring(apiClient, this.factory, transforms, listPageSize, watchCacheListMax, options);
 		this.clock = clock;
+		this.namespaceChanges = new NamespaceChanges(this.wiring, clock);
 	}
 
 	/**
@@ -144,6 +149,8 @@ public final class InformerCaches {
 	 */
 	public void start() {
 		this.factory.startAllRegisteredInformers();
+		// the informers of each namespace are no factory's: a factory holds one per type
+		namespaced().forEach(SharedIndexInformer::run);
 	}
 
 	/**
@@ -200,10 +207,47 @@ public final class InformerCaches {
 	public void stop() {
 		if (this.ownsFactory) {
 			this.factory.stopAllRegisteredInformers(true);
+			namespaced().forEach(SharedIndexInformer::stop);
 		}
 		else {
 			this.wiring.informers().values().forEach(SharedIndexInformer::stop);
 		}
+	}
+
+	// namespaces: per-namespace informers and changes of a controller's namespaces
+
+	/**
+	 * Change the namespaces of a wired controller while it runs: start the informers of
+	 * the namespaces it adds, stop those of the namespaces no controller needs any more.
+	 * @param controller the controller's name
+	 * @param namespaces the namespaces from now on; empty for all of them, which only a
+	 * controller whose types have a cluster-wide informer can take
+	 * @return completes once every added namespace synced and its keys were enqueued
+	 * @throws IllegalArgumentException naming the controller and the fix, for a blank
+	 * namespace or an empty set the informers cannot serve
+	 */
+	public CompletableFuture<Void> changeNamespaces(String controller, Set<String> namespaces) {
+		return this.namespaceChanges.change(controller, namespaces);
+	}
+
+	/**
+	 * Return the namespaces a wired controller reconciles now.
+	 * @param controller the controller's name
+	 * @return the namespaces, empty for all of them
+	 */
+	public Set<String> namespaces(String controller) {
+		WatchingController watching = this.wiring.controllers().get(controller);
+		return (watching != null) ? watching.scope().get() : Set.of();
+	}
+
+	private List<NamespacedInformers<?>> namespaced() {
+		List<NamespacedInformers<?>> namespaced = new ArrayList<>();
+		this.wiring.informers().values().forEach((informer) -> {
+			if (informer instanceof NamespacedInformers<?> perNamespace) {
+				namespaced.add(perNamespace);
+			}
+		});
+		return namespaced;
 	}
 
 }

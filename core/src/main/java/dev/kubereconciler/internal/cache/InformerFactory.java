@@ -1,5 +1,7 @@
 package dev.kubereconciler.internal.cache;
 
+import java.util.function.BiConsumer;
+
 import com.google.gson.reflect.TypeToken;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
@@ -44,6 +46,25 @@ public final class InformerFactory extends SharedInformerFactory {
 				new DeltaFIFO(Caches::deletionHandlingMetaNamespaceKeyFunc, indexer), indexer);
 		SharedIndexInformer<T> existing = this.informers.putIfAbsent(TypeToken.get(type).getType(), informer);
 		return (existing != null) ? existing : informer;
+	}
+
+	/**
+	 * Make the informer of a type in one namespace, kept by {@link NamespacedInformers}
+	 * rather than by any factory, which holds one informer per type.
+	 * @param <T> the model type
+	 * @param <L> the list model type
+	 * @param listerWatcher how the informer lists and watches that namespace
+	 * @param type the model class
+	 * @param resyncMillis the resync period in milliseconds, or 0 for none
+	 * @param failures what to do with a failed list or watch
+	 * @return the informer, not started
+	 */
+	static <T extends KubernetesObject, L extends KubernetesListObject> SharedIndexInformer<T> namespaceInformer(
+			ListerWatcher<T, L> listerWatcher, Class<T> type, long resyncMillis,
+			BiConsumer<Class<?>, Throwable> failures) {
+		NamespacedIndexer<T> indexer = new NamespacedIndexer<>();
+		return new DefaultSharedIndexInformer<>(type, listerWatcher, resyncMillis,
+				new DeltaFIFO(Caches::deletionHandlingMetaNamespaceKeyFunc, indexer), indexer, failures::accept);
 	}
 
 }

@@ -35,11 +35,12 @@ import dev.kubereconciler.reconcile.Request;
  * its events to the controllers that watch or own that type.
  *
  * <p>
- * An informer is scoped to a namespace only when every controller using the type watches
- * exactly that one namespace, and to a label selector only when every controller using
- * the type watches it with that one selector; otherwise it lists more, and each
- * controller filters by its own namespaces and selector, so that several controllers can
- * share one informer.
+ * When every controller using the type names its namespaces, the type gets one informer
+ * per namespace of theirs ({@link NamespacedInformers}); when one of them watches every
+ * namespace, one informer lists them all. An informer is scoped to a label selector only
+ * when every controller using the type watches it with that one selector. Each controller
+ * filters by its own namespaces, read from its {@link NamespaceScope}, and selector, so
+ * that several controllers can share one informer.
  */
 final class InformerWiring {
 
@@ -67,6 +68,11 @@ final class InformerWiring {
 	// cache options: a type's own selectors, its indexes, mappers by index
 	private final CacheOptionsWiring options;
 
+	// namespaces: the wired controllers by name, and the controllers using each type
+	private final Map<String, WatchingController> controllers = new java.util.LinkedHashMap<>();
+
+	private final Map<Class<?>, List<WatchingController>> users = new java.util.LinkedHashMap<>();
+
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize,
 			int watchCacheListMax, CacheOptions options) {
 		this.apiClient = apiClient;
@@ -80,6 +86,7 @@ final class InformerWiring {
 	void wire(List<WatchingController> controllers) {
 		Map<Class<? extends KubernetesObject>, List<WatchingController>> users = new java.util.LinkedHashMap<>();
 		for (WatchingController controller : controllers) {
+			this.controllers.put(controller.name(), controller);
 			ControllerDefinition definition = controller.definition();
 			users.computeIfAbsent(definition.watches(), (key) -> new ArrayList<>()).add(controller);
 			for (Class<? extends KubernetesObject> owned : definition.owns()) {
@@ -91,6 +98,7 @@ final class InformerWiring {
 		}
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
 		this.informers.forEach(this.options::addIndexes);
+		this.users.putAll(users);
 		for (WatchingController controller : controllers) {
 			ControllerDefinition definition = controller.definition();
 			SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
@@ -122,11 +130,20 @@ final class InformerWiring {
 	 * @return the cached keys
 	 */
 	List<Request> cachedKeys(ControllerDefinition definition) {
-		return cachedKeys(informer(definition.watches()), definition);
+		return cachedKeys(informer(definition.watches()),
+				Objects.requireNonNull(this.controllers.get(definition.name())));
 	}
 
 	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
 		return this.informers;
+	}
+
+	Map<String, WatchingController> controllers() {
+		return this.controllers;
+	}
+
+	List<WatchingController> users(Class<?> type) {
+		return this.users.getOrDefault(type, List.of());
 	}
 
 	boolean stripsManagedFields(Class<?> type) {
@@ -164,7 +181,6 @@ final class InformerWiring {
 		GenericKubernetesApi api = new GenericKubernetesApi(resourceType.apiType(),
 				(Class<? extends KubernetesListObject>) resourceType.listType(), resourceType.group(),
 				resourceType.version(), resourceType.plural(), this.apiClient);
-		String namespace = (!allNamespaces && namespaces.size() == 1) ? namespaces.iterator().next() : null;
 		// The server can only filter for one selector, and owned objects are not selected
 		// by their owners' selector; otherwise each controller filters on its own.
 		String selector = (!owned && selectors.size() == 1) ? selectors.iterator().next() : "";
@@ -175,38 +191,50 @@ final class InformerWiring {
 		// the lister-watcher transforms, page by page, rather than the informer, which
 		// would transform only what it takes from its queue of every decoded object
 		TransformFunc transform = this.transforms.forType(type, this.compactor);
-		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, namespace, serverSelector,
+		if (this.transforms.isStripManagedFields()) {
+			this.stripped.add(type);
+		}
+		String fieldSelector = this.options.fieldSelector(type);
+		if (!allNamespaces) {
+			// one informer per namespace, as controller-runtime's multi-namespace cache:
+			// namespaced Roles can grant its reads, and namespaces can change at run time
+			return new NamespacedInformers<>(namespaces,
+					(inNamespace) -> InformerFactory.namespaceInformer(
+							new ScopedListerWatcher(api, inNamespace, serverSelector,
+									new ListCall(this.apiClient, resourceType), this.listPageSize,
+									this.watchCacheListMax, transform)
+								.fieldSelector(fieldSelector),
+							(Class) type, resync, new RefusedReads(resourceType, inNamespace)));
+		}
+		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, null, serverSelector,
 				new ListCall(this.apiClient, resourceType), this.listPageSize, this.watchCacheListMax, transform)
-			.fieldSelector(this.options.fieldSelector(type));
+			.fieldSelector(fieldSelector);
 		// an application's factory makes informers with client-java's store
 		SharedIndexInformer informer = (this.factory instanceof InformerFactory ours)
 				? ours.informerFor(listerWatcher, (Class) type, resync)
 				: this.factory.sharedIndexInformerFor(listerWatcher, (Class) type, resync);
-		if (this.transforms.isStripManagedFields()) {
-			this.stripped.add(type);
-		}
 		return informer;
 	}
 
-	private static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,
-			ControllerDefinition definition) {
+	static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,
+			WatchingController controller) {
 		List<Request> keys = new ArrayList<>();
 		for (KubernetesObject object : informer.getIndexer().list()) {
-			if (selects(definition, object)) {
+			if (selects(controller, object)) {
 				keys.add(requestFor(object.getMetadata()));
 			}
 		}
 		return keys;
 	}
 
-	static boolean inScope(ControllerDefinition definition, V1ObjectMeta metadata) {
-		return definition.namespaces().isEmpty() || definition.namespaces().contains(namespaceOf(metadata));
+	static boolean inScope(WatchingController controller, V1ObjectMeta metadata) {
+		return controller.scope().contains(namespaceOf(metadata));
 	}
 
-	static boolean selects(ControllerDefinition definition, KubernetesObject object) {
+	static boolean selects(WatchingController controller, KubernetesObject object) {
 		V1ObjectMeta metadata = object.getMetadata();
-		return metadata != null && inScope(definition, metadata)
-				&& definition.labelSelector().matches(metadata.getLabels());
+		return metadata != null && inScope(controller, metadata)
+				&& controller.definition().labelSelector().matches(metadata.getLabels());
 	}
 
 	static Request requestFor(V1ObjectMeta metadata) {
@@ -247,12 +275,12 @@ final class InformerWiring {
 		public void onUpdate(KubernetesObject oldObject, KubernetesObject newObject) {
 			// filters judge updates within the selection; entering or leaving it acts as
 			// a create or delete, which always pass
-			if (newObject != null && selects(this.controller.definition(), newObject) && oldObject != null
-					&& selects(this.controller.definition(), oldObject) && !this.filters.passes(oldObject, newObject)) {
+			if (newObject != null && selects(this.controller, newObject) && oldObject != null
+					&& selects(this.controller, oldObject) && !this.filters.passes(oldObject, newObject)) {
 				return;
 			}
 			if (!enqueue(newObject, EventPriority.ofUpdate(oldObject, newObject)) && oldObject != null
-					&& selects(this.controller.definition(), oldObject)) {
+					&& selects(this.controller, oldObject)) {
 				// the object left the selector: reconcile once more so the controller can
 				// clean up
 				this.controller.keys().add(requestFor(oldObject.getMetadata()));
@@ -265,13 +293,13 @@ final class InformerWiring {
 			// object carries the new labels: it was selected until now, so reconcile it
 			// once more.
 			if (!enqueue(object, Priorities.NORMAL) && this.serverSelected && object != null
-					&& object.getMetadata() != null && inScope(this.controller.definition(), object.getMetadata())) {
+					&& object.getMetadata() != null && inScope(this.controller, object.getMetadata())) {
 				this.controller.keys().add(requestFor(object.getMetadata()));
 			}
 		}
 
 		private boolean enqueue(KubernetesObject object, int priority) {
-			if (object != null && selects(this.controller.definition(), object)) {
+			if (object != null && selects(this.controller, object)) {
 				this.controller.keys().add(requestFor(object.getMetadata()), priority);
 				return true;
 			}
@@ -323,8 +351,7 @@ final class InformerWiring {
 			V1ObjectMeta metadata = object.getMetadata();
 			for (V1OwnerReference owner : metadata.getOwnerReferences()) {
 				if (Boolean.TRUE.equals(owner.getController()) && primary.kind().equals(owner.getKind())
-						&& sameGroup(primary, owner.getApiVersion())
-						&& inScope(this.controller.definition(), metadata)) {
+						&& sameGroup(primary, owner.getApiVersion()) && inScope(this.controller, metadata)) {
 					this.controller.keys().add(new Request(namespaceOf(metadata), owner.getName()), priority);
 				}
 			}

@@ -10,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.cache.MappedWatch;
-import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
@@ -74,9 +73,8 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 	}
 
 	private void enqueue(Set<Request> keys) {
-		ControllerDefinition definition = this.controller.definition();
 		for (Request key : keys) {
-			if (definition.namespaces().isEmpty() || definition.namespaces().contains(key.namespace())) {
+			if (this.controller.scope().contains(key)) {
 				this.controller.keys().add(key);
 			}
 		}

@@ -5,13 +5,25 @@ import dev.kubereconciler.controller.ControllerListener;
 
 /**
  * What the informer wiring needs of one controller: what it watches, where its keys go,
- * and who counts the updates its event filters drop.
+ * who counts the updates its event filters drop, and the namespaces it reconciles now.
  *
  * @param definition the controller's definition
  * @param keys where its keys go
  * @param listener told of each update an event filter drops
+ * @param scope the namespaces it reconciles now, which may change while it runs
  */
-public record WatchingController(ControllerDefinition definition, KeySink keys, ControllerListener listener) {
+public record WatchingController(ControllerDefinition definition, KeySink keys, ControllerListener listener,
+		NamespaceScope scope) {
+
+	/**
+	 * Create the wiring's view of a controller whose namespaces are its definition's.
+	 * @param definition the controller's definition
+	 * @param keys where its keys go
+	 * @param listener told of each update an event filter drops
+	 */
+	public WatchingController(ControllerDefinition definition, KeySink keys, ControllerListener listener) {
+		this(definition, keys, listener, new NamespaceScope(definition.namespaces()));
+	}
 
 	/**
 	 * Return the controller's name.

@@ -2,6 +2,8 @@ package dev.kubereconciler.internal.controller;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -18,6 +20,7 @@ import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ControllerState;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.KeySink;
+import dev.kubereconciler.internal.cache.NamespaceScope;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
 import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.queue.Priorities;
@@ -69,7 +72,13 @@ public final class WorkQueueController implements Controller, KeySink {
 
 	private volatile Supplier<? extends Iterable<Request>> initialKeys = List::of;
 
-	private volatile KeyOwnership keyOwnership = KeyOwnership.ALL;
+	private volatile KeyOwnership keyOwnership;
+
+	private final NamespaceScope scope;
+
+	private volatile Function<Set<String>, CompletableFuture<Void>> namespaceChanges = (namespaces) -> {
+		throw new IllegalStateException("Controller '" + name() + "' is not wired to a manager's caches");
+	};
 
 	private final SourceRunner sources;
 
@@ -90,6 +99,8 @@ public final class WorkQueueController implements Controller, KeySink {
 			ControllerListener listener, DelayScheduler clock, ThreadFactory threadFactory, Duration abandonGrace,
 			boolean priorityQueue, @Nullable ReconcileObservations observations) {
 		this.definition = definition;
+		this.scope = new NamespaceScope(definition.namespaces());
+		this.keyOwnership = new ScopedOwnership(this.scope, KeyOwnership.ALL);
 		this.resourceType = ResourceType.of(definition.watches());
 		this.listener = listener;
 		QueueObserver<Request> observer = listener.queueObserver(definition.name());
@@ -191,7 +202,7 @@ public final class WorkQueueController implements Controller, KeySink {
 	}
 
 	void keyOwnership(KeyOwnership keyOwnership) {
-		this.keyOwnership = keyOwnership;
+		this.keyOwnership = new ScopedOwnership(this.scope, keyOwnership);
 	}
 
 	/**
@@ -355,6 +366,59 @@ public final class WorkQueueController implements Controller, KeySink {
 			add(request, Priorities.NORMAL);
 			this.sources.added(RECONCILE_ALL);
 		}
+	}
+
+	// namespaces: the namespaces reconciled now, changed while the controller runs
+
+	/**
+	 * Return the namespaces this controller reconciles now, which the informer wiring's
+	 * handlers and this controller's workers read.
+	 * @return the scope
+	 */
+	public NamespaceScope scope() {
+		return this.scope;
+	}
+
+	/**
+	 * Set what changes this controller's namespaces: the manager's informer caches.
+	 * @param namespaceChanges changes them and completes when the added ones joined
+	 */
+	public void namespaceChanges(Function<Set<String>, CompletableFuture<Void>> namespaceChanges) {
+		this.namespaceChanges = namespaceChanges;
+	}
+
+	@Override
+	public Set<String> namespaces() {
+		return this.scope.get();
+	}
+
+	@Override
+	public CompletableFuture<Void> changeNamespaces(Set<String> namespaces) {
+		return this.namespaceChanges.apply(namespaces);
+	}
+
+	/**
+	 * Drops the keys of namespaces the controller left before any other check, so that a
+	 * queued key of a removed namespace is dropped untouched, as a key of another shard
+	 * is.
+	 */
+	private record ScopedOwnership(NamespaceScope scope, KeyOwnership ownership) implements KeyOwnership {
+
+		@Override
+		public KeyOwnership.@Nullable Permit tryDispatch(Request request) {
+			return this.scope.contains(request) ? this.ownership.tryDispatch(request) : null;
+		}
+
+		@Override
+		public boolean mayDispatch(Request request) {
+			return this.scope.contains(request) && this.ownership.mayDispatch(request);
+		}
+
+		@Override
+		public boolean park(Request request, Object owner, Runnable resume) {
+			return this.scope.contains(request) && this.ownership.park(request, owner, resume);
+		}
+
 	}
 
 }
