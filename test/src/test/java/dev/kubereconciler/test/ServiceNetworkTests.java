@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -37,6 +38,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.Dynamics;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -146,10 +148,17 @@ class ServiceNetworkTests {
 			.isEqualTo(issued.caCrt());
 
 		// both selected pods answer in turn, never the other app's
-		await().atMost(CALLED).until(() -> {
-			createRefused();
-			return this.answeredBy.contains("first") && this.answeredBy.contains("second");
-		});
+		AtomicReference<String> lastRefusal = new AtomicReference<>("none");
+		try {
+			await().atMost(CALLED).until(() -> {
+				lastRefusal.set(createRefused());
+				return this.answeredBy.contains("first") && this.answeredBy.contains("second");
+			});
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("The pods were not both called; the API server's last refusal: " + lastRefusal,
+					ex);
+		}
 		assertThat(this.answeredBy).doesNotContain("other");
 
 		// an unready pod gets no new connection
