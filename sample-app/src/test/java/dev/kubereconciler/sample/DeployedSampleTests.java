@@ -12,6 +12,8 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
@@ -19,16 +21,22 @@ import javax.net.ssl.TrustManagerFactory;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.kubereconciler.model.CustomResourceList;
+import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.test.AuditEvent;
 import dev.kubereconciler.test.KubernetesTestAssets;
 import dev.kubereconciler.test.KubernetesTestServer;
@@ -50,9 +58,9 @@ import static org.awaitility.Awaitility.await;
  * RBAC, and the Deployment's replicas run by the test module's pod runner. Each replica's
  * {@code controllers} endpoint says whether it leads and what it reconciled; the API
  * server's audit log says that no request of the application's ServiceAccount was
- * refused. The webhooks' certificate is checked where the replicas serve it: the test API
- * server cannot route a webhook configuration's {@code service} reference, so no Widget
- * is written here (under {@code failurePolicy: Fail} every write would be refused).
+ * refused. Widgets are written through the generated webhook configurations: the API
+ * server reaches the webhook Service through the test server's Service network, on a
+ * ready replica, over TLS with the certificate from the mounted Secret.
  */
 class DeployedSampleTests {
 
@@ -76,16 +84,21 @@ class DeployedSampleTests {
 	}
 
 	@Test
-	void twoReplicasOneLeaderHandOverWithinTheLeaseServeARenewedCertificateAndDrain() throws Exception {
+	void twoReplicasOneLeaderWebhooksThroughTheServiceARenewedCertificateWithoutAFailedWriteHandOverAndDrain()
+			throws Exception {
 		ApiClient admin = server.apiClient();
 		// as -Dkube-reconciler.deployment.replicas=2 and the manifests goal's arguments
 		// give them
 		Path manifests = SampleDeployment.generate(work.resolve("kubernetes"),
 				"--kube-reconciler.deployment.replicas=2", "--kube-reconciler.leader-election.enabled=true");
 		CertManagerCrds.install(admin);
+		GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets = TestObjects.widgets(admin);
 		TestObjects.createNamespace(admin, "mirrored");
 		SampleDeployment.apply(KubectlApplyTests.kubectl(), server, manifests);
-		CertificateIssuer issuer = new CertificateIssuer(admin);
+		// the Issuer is selfSigned, so a renewal is a new CA: with cert-manager's
+		// CAInjectorMerging the bundle trusts the old and the new one while the replicas
+		// change over, as a cluster must for no write to fail
+		CertificateIssuer issuer = new CertificateIssuer(admin).withCaBundlesMerged();
 		IssuedCertificate issued = issuer.issue("default", "kube-reconciler-sample-webhook");
 		try (DeployedApplication deployed = deployment(manifests).start()) {
 			// both pass their readiness probes before anything is written
@@ -107,15 +120,33 @@ class DeployedSampleTests {
 			assertThat(reconciles(leader)).isPositive();
 			assertThat(reconciles(standby)).isZero();
 
-			// both serve the webhook with the certificate from the mounted Secret, and a
-			// renewed one without a refused handshake
+			// the API server calls both webhooks through the generated configurations:
+			// the mutating one stores the color in lower case, the validating one refuses
+			// a repaint with its own message
+			Widget admitted = admitted(widgets, "first", "Blue");
+			assertThat(admitted.getSpec().color()).isEqualTo("blue");
+			// a patch, as the leader may be writing the widget's finalizer meanwhile
+			KubernetesApiResponse<Widget> repaint = widgets.patch("default", "first",
+					V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"color\":\"red\"}}"));
+			assertThat(repaint.isSuccess()).isFalse();
+			assertThat(repaint.getStatus().getMessage()).contains("vwidget-v1alpha1.sample.kubereconciler.dev")
+				.contains("spec.color cannot change from blue to red");
+
+			// both serve the certificate from the mounted Secret; a renewed one is
+			// served while writes go on, and none fails
 			assertThat(served(leader, issued)).isEqualTo(issued.certificate());
-			IssuedCertificate renewed = issuer.renew("default", "kube-reconciler-sample-webhook");
-			await().atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(200))
-				.until(() -> deployed.replicas()
-					.stream()
-					.allMatch((replica) -> served(replica, issued, renewed).equals(renewed.certificate())));
+			try (WidgetWrites writes = new WidgetWrites(widgets)) {
+				await().atMost(Duration.ofSeconds(10)).until(() -> writes.admitted() >= 5);
+				IssuedCertificate renewed = issuer.renew("default", "kube-reconciler-sample-webhook");
+				await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> deployed.replicas()
+						.stream()
+						.allMatch((replica) -> served(replica, issued, renewed).equals(renewed.certificate())));
+				int beforeRenewalServed = writes.admitted();
+				await().atMost(Duration.ofSeconds(10)).until(() -> writes.admitted() >= beforeRenewalServed + 5);
+				assertThat(writes.refusals()).as("writes refused while the certificate was renewed").isEmpty();
+			}
 
 			// the leader dies; the standby takes the Lease in time. As in client-go, a
 			// candidate counts the lease from when it saw the last renewal (up to one
@@ -129,6 +160,8 @@ class DeployedSampleTests {
 			assertThat(Duration.between(killed, Instant.now())).isLessThan(handOver);
 			mirror(admin, "after");
 			assertThat(reconciles(standby)).isPositive();
+			// the Service routes the webhook calls to the replica left
+			assertThat(widgets.create(TestObjects.widget("default", "after", "Green", 5)).isSuccess()).isTrue();
 
 			// SIGTERM drains within the grace period
 			Termination termination = standby.stop();
@@ -166,6 +199,25 @@ class DeployedSampleTests {
 			// the generated probes' thresholds, checked more often than every 10 s
 			.probePeriod(Duration.ofMillis(500))
 			.readyTimeout(Duration.ofSeconds(60));
+	}
+
+	// the API server sees the webhook configurations' URLs a moment after they are
+	// written: until then it refuses the write, as it cannot route a service reference
+	private static Widget admitted(GenericKubernetesApi<Widget, CustomResourceList<Widget>> widgets, String name,
+			String color) {
+		AtomicReference<String> refusal = new AtomicReference<>("none");
+		try {
+			return await().atMost(Duration.ofSeconds(10)).until(() -> {
+				KubernetesApiResponse<Widget> created = widgets.create(TestObjects.widget("default", name, color, 10));
+				if (!created.isSuccess()) {
+					refusal.set(created.getStatus().getMessage());
+				}
+				return created.isSuccess() ? created.getObject() : null;
+			}, Objects::nonNull);
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("The webhooks admitted no Widget; the API server's last refusal: " + refusal, ex);
+		}
 	}
 
 	private static Duration setting(DeployedApplication deployed, String variable) {

@@ -61,6 +61,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 
 	private final ManagedProcess apiServer;
 
+	private final ServiceNetwork serviceNetwork;
+
 	private final boolean shared;
 
 	private final Thread shutdownHook = new Thread(this::shutdown, "kubernetes-test-server-shutdown");
@@ -82,8 +84,9 @@ public final class KubernetesTestServer implements AutoCloseable {
 						"--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
 						"--initial-cluster=default=" + peer, "--heartbeat-interval=10", "--election-timeout=100"),
 				etcdEnvironment(), layout.log("etcd"));
+		this.serviceNetwork = new ServiceNetwork(this::apiClient);
 		// envtest's flags: what an upstream kube-apiserver needs, and all the test
-		// server needs
+		// server needs; the Service network routes its webhook calls to Services
 		this.apiServer = new ManagedProcess("kube-apiserver",
 				List.of(assets.kubeApiServer().toString(), "--advertise-address=127.0.0.1", "--bind-address=127.0.0.1",
 						"--secure-port=" + layout.apiServerUrl().getPort(), "--cert-dir=" + layout.certificates(),
@@ -95,7 +98,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 						"--service-cluster-ip-range=10.0.0.0/24", "--allow-privileged=true",
 						"--authorization-mode=RBAC", "--disable-admission-plugins=ServiceAccount",
 						"--audit-policy-file=" + layout.auditPolicy(), "--audit-log-path=" + layout.auditLog()),
-				Map.of(), layout.log("kube-apiserver"));
+				this.serviceNetwork.proxyEnvironment(), layout.log("kube-apiserver"));
 		// registered before anything runs, so a failed or abandoned start leaves no
 		// process behind
 		Runtime.getRuntime().addShutdownHook(this.shutdownHook);
@@ -253,6 +256,16 @@ public final class KubernetesTestServer implements AutoCloseable {
 	}
 
 	/**
+	 * Return the Service network through which the API server reaches the webhooks and
+	 * conversion webhooks given by a Service, as a cluster's DNS and kube-proxy route
+	 * them to the ready pods added to it.
+	 * @return the Service network
+	 */
+	public ServiceNetwork serviceNetwork() {
+		return this.serviceNetwork;
+	}
+
+	/**
 	 * Return the binaries this server runs.
 	 * @return the binaries
 	 */
@@ -340,6 +353,7 @@ public final class KubernetesTestServer implements AutoCloseable {
 		// the API server first: without etcd it would keep retrying until its own timeout
 		this.apiServer.stop(STOP_GRACE);
 		this.etcd.stop(STOP_GRACE);
+		this.serviceNetwork.close();
 		this.layout.delete();
 	}
 

@@ -15,6 +15,7 @@ import org.awaitility.core.TerminalFailureException;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.ServiceNetwork;
 import dev.kubereconciler.test.TestNamespace;
 
 /**
@@ -33,7 +34,12 @@ import dev.kubereconciler.test.TestNamespace;
  *
  * <p>
  * {@link Builder#start()} returns once every replica is ready; {@link #close()} stops
- * them all as the kubelet stops a deleted pod.
+ * them all as the kubelet stops a deleted pod. Each replica joins the server's
+ * {@linkplain KubernetesTestServer#serviceNetwork() Service network}, so that the API
+ * server's calls to a webhook given by a Service that selects the pods reach a ready
+ * replica; starting also {@linkplain ServiceNetwork#routeServiceReferences() writes the
+ * service references} of the webhook configurations and CRDs applied so far as the URLs
+ * the network routes.
  */
 public final class DeployedApplication implements AutoCloseable {
 
@@ -43,11 +49,15 @@ public final class DeployedApplication implements AutoCloseable {
 
 	private final Kubelet kubelet;
 
+	private final List<ServiceNetwork.Registration> endpoints;
+
 	private boolean closed;
 
-	DeployedApplication(V1Deployment deployment, List<Replica> replicas, List<PodVolumes> volumes, Clock clock) {
+	DeployedApplication(V1Deployment deployment, List<Replica> replicas, List<PodVolumes> volumes,
+			List<ServiceNetwork.Registration> endpoints, Clock clock) {
 		this.deployment = deployment;
 		this.replicas = List.copyOf(replicas);
+		this.endpoints = List.copyOf(endpoints);
 		this.kubelet = new Kubelet(name(), replicas, volumes, clock);
 	}
 
@@ -126,7 +136,9 @@ public final class DeployedApplication implements AutoCloseable {
 	 */
 	public synchronized List<Termination> stop() {
 		this.closed = true;
-		return this.kubelet.stop();
+		List<Termination> terminations = this.kubelet.stop();
+		this.endpoints.forEach(ServiceNetwork.Registration::close);
+		return terminations;
 	}
 
 	/**
@@ -343,12 +355,18 @@ public final class DeployedApplication implements AutoCloseable {
 					: Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
 			List<Replica> replicas = new ArrayList<>();
 			List<PodVolumes> volumes = new ArrayList<>();
+			List<ServiceNetwork.Registration> endpoints = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
 				ReplicaFactory.Created created = factory.create();
 				replicas.add(created.replica());
 				volumes.add(created.volumes());
+				endpoints.add(created.endpoint());
 			}
-			DeployedApplication application = new DeployedApplication(deployment, replicas, volumes, this.clock);
+			// the webhook configurations and CRDs applied so far reach their Services
+			// through the server's Service network
+			this.server.serviceNetwork().routeServiceReferences();
+			DeployedApplication application = new DeployedApplication(deployment, replicas, volumes, endpoints,
+					this.clock);
 			application.startReplicas();
 			return application;
 		}

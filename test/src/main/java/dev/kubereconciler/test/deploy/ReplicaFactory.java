@@ -29,6 +29,7 @@ import io.kubernetes.client.openapi.models.V1Probe;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.ServiceNetwork;
 
 /**
  * Prepares what a kubelet prepares before it starts a pod's container: the pod's name and
@@ -114,7 +115,11 @@ final class ReplicaFactory {
 			Files.write(folder.resolve("command"), command);
 			Replica replica = new Replica(pod, command, environment, folder.resolve(this.container.getName() + ".log"),
 					grace(spec), this.clock, probes(pod));
-			return new Created(replica, volumes);
+			// as the endpoints controller: a Service that selects the pod routes to it
+			// while it is ready
+			ServiceNetwork.Registration endpoint = this.server.serviceNetwork()
+				.addPod(this.namespace, pod.name(), pod.ip(), pod.labels(), namedPorts(), replica::isReady);
+			return new Created(replica, volumes, endpoint);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -226,6 +231,16 @@ final class ReplicaFactory {
 		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
+	private Map<String, Integer> namedPorts() {
+		Map<String, Integer> ports = new LinkedHashMap<>();
+		for (V1ContainerPort port : Objects.requireNonNullElse(this.container.getPorts(), List.<V1ContainerPort>of())) {
+			if (port.getName() != null) {
+				ports.put(port.getName(), port.getContainerPort());
+			}
+		}
+		return ports;
+	}
+
 	private static V1Container container(V1PodSpec spec, @Nullable String name) {
 		List<V1Container> containers = spec.getContainers();
 		if (name == null) {
@@ -243,8 +258,9 @@ final class ReplicaFactory {
 	 *
 	 * @param replica the replica, not started
 	 * @param volumes its volumes
+	 * @param endpoint its place in the server's Service network
 	 */
-	record Created(Replica replica, PodVolumes volumes) {
+	record Created(Replica replica, PodVolumes volumes, ServiceNetwork.Registration endpoint) {
 
 	}
 
