@@ -57,6 +57,10 @@ public class KubernetesManifests {
 	 */
 	static final Duration SHUTDOWN_MARGIN = Duration.ofSeconds(15);
 
+	private static final int STARTUP_PERIOD_SECONDS = 2;
+
+	private static final int STARTUP_FAILURE_THRESHOLD = 150;
+
 	private final Environment environment;
 
 	private final KubeReconcilerProperties properties;
@@ -163,6 +167,10 @@ public class KubernetesManifests {
 			.image(image)
 			.ports(List.of(new V1ContainerPort().name("management").containerPort(port)))
 			.env(environmentVariables())
+			// a JVM on a throttled CPU can take longer to start than liveness allows (3 x
+			// 10 s): liveness and readiness wait for the startup probe, which allows 5
+			// min
+			.startupProbe(probe(health + "/liveness", STARTUP_PERIOD_SECONDS, STARTUP_FAILURE_THRESHOLD))
 			// liveness asks only whether the JVM's own state is broken; the API server is
 			// no part of it
 			.livenessProbe(probe(health + "/liveness", 3))
@@ -285,8 +293,12 @@ public class KubernetesManifests {
 	}
 
 	private static V1Probe probe(String path, int failureThreshold) {
+		return probe(path, 10, failureThreshold);
+	}
+
+	private static V1Probe probe(String path, int periodSeconds, int failureThreshold) {
 		return new V1Probe().httpGet(new V1HTTPGetAction().path(path).port(new IntOrString("management")))
-			.periodSeconds(10)
+			.periodSeconds(periodSeconds)
 			.failureThreshold(failureThreshold);
 	}
 
