@@ -18,15 +18,17 @@ import dev.kubereconciler.internal.cache.ListCall.PendingList;
  * A first request asks for one object, at the version the reflector asks for (the newest
  * for its first list, which asks for any), and learns from the server how many there are
  * ({@code remainingItemCount}). Up to {@code watchCacheListMax} objects, the rest is one
- * request at that version or newer ({@code resourceVersionMatch=NotOlderThan}), which the
- * watch cache answers from memory, as client-go's reflector lists at
- * {@code resourceVersion=0}; above it, or when the server gives no count (with a label
- * selector), pages of {@code pageSize} from the first request's snapshot, each requested
- * as soon as the previous page's continue token is read and before its items are decoded,
- * so that the server prepares one page while the client decodes the other: one page
- * ahead, no more. With a page size of 0, the list is the reflector's own: one request at
- * the version it asks for. With a {@code watchCacheListMax} of 0, every list is paged
- * from its first request.
+ * request that the watch cache answers from memory at once: at any version
+ * ({@code resourceVersion=0}) for a first list, as client-go's reflector lists, and for a
+ * relist at the reflector's last version or newer ({@code NotOlderThan}), which the cache
+ * has passed. Not at the first request's version, which the cache may not have seen for
+ * up to 3 s when nothing of the type was written since. Above it, or when the server
+ * gives no count (with a label selector), pages of {@code pageSize} from the first
+ * request's snapshot, each requested as soon as the previous page's continue token is
+ * read and before its items are decoded, so that the server prepares one page while the
+ * client decodes the other: one page ahead, no more. With a page size of 0, the list is
+ * the reflector's own: one request at the version it asks for. With a
+ * {@code watchCacheListMax} of 0, every list is paged from its first request.
  *
  * <p>
  * A version the server no longer has (410 Gone, a relist after a long disconnection) is
@@ -84,11 +86,18 @@ final class InformerList {
 		try {
 			probed = firstPage(probe, (metadata) -> {
 				ahead.plan = ListPlan.after(metadata, PROBE_LIMIT, !selects, this.watchCacheListMax);
-				String listed = (metadata != null) ? metadata.getResourceVersion() : null;
 				if (ahead.plan == ListPlan.WATCH_CACHE) {
+					// not at the first request's version: the watch cache waits (up to 3
+					// s)
+					// until it has seen a version that no write of this type may bring
+					// soon;
+					// any version answers at once, the newest the reflector saw is one
+					// the
+					// cache has passed, and the watch delivers whatever came after either
 					ahead.next = this.call.send(this.namespace,
-							(listed != null)
-									? first.withLimit(null).withResourceVersion(listed, ListRequest.NOT_OLDER_THAN)
+							(first.resourceVersion() != null)
+									? first.withLimit(null)
+										.withResourceVersion(first.resourceVersion(), ListRequest.NOT_OLDER_THAN)
 									: first.withLimit(null).withResourceVersion("0", null));
 				}
 				else if (ahead.plan == ListPlan.PAGES && !selects) {
