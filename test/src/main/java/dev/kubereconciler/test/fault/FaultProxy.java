@@ -53,6 +53,8 @@ public final class FaultProxy implements AutoCloseable {
 
 	private final Set<ProxiedConnection> connections = ConcurrentHashMap.newKeySet();
 
+	private final AtomicInteger accepted = new AtomicInteger();
+
 	private volatile boolean closed;
 
 	private FaultProxy(InetSocketAddress upstream, Sleeper sleeper, RandomGenerator random) throws IOException {
@@ -210,6 +212,15 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Return the number of application connections the proxy has accepted since it
+	 * started: a client that reconnects after a reset adds one.
+	 * @return the number of connections accepted
+	 */
+	public int accepted() {
+		return this.accepted.get();
+	}
+
+	/**
 	 * Stop listening and reset every connection.
 	 */
 	@Override
@@ -240,6 +251,7 @@ public final class FaultProxy implements AutoCloseable {
 			ProxiedConnection connection = new ProxiedConnection(client, this.upstream, this.faults,
 					this.connections::remove);
 			this.connections.add(connection);
+			this.accepted.incrementAndGet();
 			connection.start(this.threads);
 		}
 	}

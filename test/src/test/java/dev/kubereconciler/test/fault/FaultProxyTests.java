@@ -81,6 +81,7 @@ class FaultProxyTests {
 		SharedIndexInformer<V1ConfigMap> informer = startInformer();
 		create("reset-a", "red");
 		await().atMost(RECOVERY).until(() -> this.events.contains("ADD reset-a red"));
+		int accepted = this.proxy.accepted();
 		assertThat(this.proxy.resetAll()).isPositive();
 		// written while the informer's watch is broken: seen through its re-list or
 		// re-watch
@@ -90,6 +91,8 @@ class FaultProxyTests {
 			.execute();
 		await().atMost(RECOVERY)
 			.until(() -> this.events.contains("ADD reset-b red") && this.events.contains("UPDATE reset-a blue"));
+		// the informer's connection was broken, so it came back on a new one
+		assertThat(this.proxy.accepted()).isGreaterThan(accepted);
 		create("reset-c", "red");
 		await().atMost(RECOVERY).until(() -> this.events.contains("ADD reset-c red"));
 		assertThat(this.events.stream().filter((event) -> event.startsWith("ADD")))
