@@ -11,14 +11,17 @@ import org.springframework.core.env.Environment;
 
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
 import dev.kubereconciler.actuate.ControllersReadinessIndicator;
+import dev.kubereconciler.actuate.WebhooksReadinessIndicator;
 import dev.kubereconciler.autoconfigure.KubeReconcilerAutoConfiguration;
 import dev.kubereconciler.autoconfigure.ManagedControllers;
+import dev.kubereconciler.autoconfigure.webhook.KubeReconcilerWebhookAutoConfiguration;
+import dev.kubereconciler.autoconfigure.webhook.WebhookServerLifecycle;
 
 /**
  * Auto-configuration for the {@code controllers} health indicator.
  */
 // after the probes' auto-configuration, so that its readiness group exists when ours runs
-@AutoConfiguration(after = KubeReconcilerAutoConfiguration.class,
+@AutoConfiguration(after = { KubeReconcilerAutoConfiguration.class, KubeReconcilerWebhookAutoConfiguration.class },
 		afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBean(ManagedControllers.class)
@@ -35,6 +38,13 @@ public final class KubeReconcilerHealthAutoConfiguration {
 	@ConditionalOnMissingBean(name = "controllersReadinessHealthIndicator")
 	ControllersReadinessIndicator controllersReadinessHealthIndicator(ManagedControllers controllers) {
 		return new ControllersReadinessIndicator(controllers::getManager);
+	}
+
+	@Bean
+	@ConditionalOnBean(WebhookServerLifecycle.class)
+	@ConditionalOnMissingBean(name = "webhooksReadinessHealthIndicator")
+	WebhooksReadinessIndicator webhooksReadinessHealthIndicator(WebhookServerLifecycle webhookServer) {
+		return new WebhooksReadinessIndicator(webhookServer::hasServedSelfCheck);
 	}
 
 	@Bean

@@ -13,17 +13,20 @@ import org.springframework.boot.health.actuate.endpoint.HttpCodeStatusMapper;
 import org.springframework.boot.health.actuate.endpoint.StatusAggregator;
 
 /**
- * Adds the {@code controllersReadiness} indicator to the {@code readiness} health group
- * that Spring Boot's Kubernetes probes define, so that a pod receives no traffic before
- * its caches synced, and keeps it out of the overall status; the {@code liveness} group
- * is left alone. A readiness group the user configured with an explicit {@code include}
- * is left alone too.
+ * Adds the {@code controllersReadiness} and {@code webhooksReadiness} indicators to the
+ * {@code readiness} health group that Spring Boot's Kubernetes probes define, so that a
+ * pod receives no traffic before its caches synced and its webhook server served its
+ * self-check, and keeps them out of the overall status; the {@code liveness} group is
+ * left alone. A readiness group the user configured with an explicit {@code include} is
+ * left alone too.
  */
 class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 
 	static final String READINESS = "readiness";
 
 	static final String MEMBER = "controllersReadiness";
+
+	static final String WEBHOOKS_MEMBER = "webhooksReadiness";
 
 	private final boolean userConfigured;
 
@@ -48,7 +51,7 @@ class ReadinessGroupPostProcessor implements HealthEndpointGroupsPostProcessor {
 
 		@Override
 		public boolean isMember(String name) {
-			return MEMBER.equals(name) ? this.member : this.delegate.isMember(name);
+			return (MEMBER.equals(name) || WEBHOOKS_MEMBER.equals(name)) ? this.member : this.delegate.isMember(name);
 		}
 
 		@Override

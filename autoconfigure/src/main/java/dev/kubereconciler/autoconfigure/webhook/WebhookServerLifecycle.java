@@ -37,6 +37,7 @@ import dev.kubereconciler.webhook.registration.WebhookRegistration;
 import dev.kubereconciler.webhook.server.Pem;
 import dev.kubereconciler.webhook.server.SelfSignedCertificate;
 import dev.kubereconciler.webhook.server.WebhookListener;
+import dev.kubereconciler.webhook.server.WebhookSelfCheck;
 import dev.kubereconciler.webhook.server.WebhookServer;
 import dev.kubereconciler.webhook.Webhooks;
 
@@ -50,11 +51,22 @@ import dev.kubereconciler.webhook.Webhooks;
  * Secret changes); otherwise a self-signed CA and certificate are generated. With
  * {@code kube-reconciler.webhooks.register}, the application points the API server at
  * itself once the server listens, and withdraws when it stops.
+ *
+ * <p>
+ * Once listening, the server serves itself an HTTPS self-check, verified against the CA
+ * bundle the API server is given (or, for an SSL bundle with no trust store, against its
+ * own certificate): {@link #hasServedSelfCheck()} is what the readiness probe waits for,
+ * and registration waits for it too, so that the API server's first calls after a replica
+ * becomes ready do not meet a cold TLS stack.
  */
 public class WebhookServerLifecycle implements SmartLifecycle {
 
 	/** The lifecycle phase: before the controllers, which stop first. */
 	public static final int PHASE = ManagedControllers.PHASE - 256;
+
+	private static final int SELF_CHECK_ATTEMPTS = 3;
+
+	private static final Duration SELF_CHECK_TIMEOUT = Duration.ofSeconds(5);
 
 	private static final Logger logger = LoggerFactory.getLogger(WebhookServerLifecycle.class);
 
@@ -75,6 +87,10 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 	private volatile @Nullable WebhookServer server;
 
 	private volatile @Nullable WebhookConfigurations registered;
+
+	private volatile @Nullable WebhookSelfCheck selfCheck;
+
+	private volatile boolean selfCheckServed;
 
 	WebhookServerLifecycle(Webhooks webhooks, WebhookProperties properties, @Nullable SslBundles sslBundles,
 			ApiClient client, WebhookListener listener, String applicationName, boolean autoStartup) {
@@ -107,16 +123,63 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			.build();
 		certificates.onUpdate().accept(server);
 		start(server);
+		byte @Nullable [] trusted = certificates.trusted();
+		this.selfCheck = (trusted != null) ? WebhookSelfCheck.trusting(trusted) : null;
 		this.server = server;
+		warmUp(server);
 		logger.info("Serving {} webhook path(s) over HTTPS on port {}: {}", this.webhooks.endpoints().size(),
 				server.port(), this.webhooks.endpoints().keySet().stream().sorted().toList());
 		if (this.properties.isRegister()) {
+			if (!this.selfCheckServed) {
+				throw new IllegalStateException("The webhook server on port " + server.port()
+						+ " did not answer its own HTTPS self-check with a certificate its CA bundle signed, "
+						+ "so its webhook configurations are not registered: check that the truststore of "
+						+ "kube-reconciler.webhooks.ssl-bundle holds the CA that signed its keystore certificate");
+			}
 			WebhookConfigurations configurations = configurations(server.port(), certificates.caBundle());
 			new WebhookRegistration(this.client).register(this.webhooks, configurations);
 			this.registered = configurations;
 			logger.info("Registered the webhook configurations '{}' at {}", configurations.name(),
 					configurations.client());
 		}
+	}
+
+	// a few attempts, each bounded: the first pays for the cold TLS stack, and a
+	// certificate its own CA does not sign fails each at once
+	private void warmUp(WebhookServer server) {
+		for (int attempt = 0; attempt < SELF_CHECK_ATTEMPTS && !this.selfCheckServed; attempt++) {
+			serveSelfCheck(server);
+		}
+		if (!this.selfCheckServed) {
+			logger.warn("The webhook server on port {} did not answer its own HTTPS self-check; "
+					+ "it stays not ready while the check fails", server.port());
+		}
+	}
+
+	private boolean serveSelfCheck(WebhookServer server) {
+		WebhookSelfCheck check = this.selfCheck;
+		try {
+			if (check != null && check.passes(server.port(), SELF_CHECK_TIMEOUT)) {
+				this.selfCheckServed = true;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return this.selfCheckServed;
+	}
+
+	/**
+	 * Return whether the webhook server has served its HTTPS self-check, trying once more
+	 * if it has not; {@code true} when the application has no webhooks to serve.
+	 * @return whether the webhook server is warm and ready for the API server
+	 */
+	public boolean hasServedSelfCheck() {
+		if (this.webhooks.isEmpty() || this.selfCheckServed) {
+			return true;
+		}
+		WebhookServer server = this.server;
+		return server != null && serveSelfCheck(server);
 	}
 
 	private void start(WebhookServer server) {
@@ -163,6 +226,7 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 		if (server != null) {
 			server.stop(Duration.ofSeconds(5));
 			this.server = null;
+			this.selfCheckServed = false;
 		}
 	}
 
@@ -229,8 +293,9 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 			SelfSignedCertificate certificate = SelfSignedCertificate.generate();
 			logger.info("No kube-reconciler.webhooks.ssl-bundle: serving webhooks with a self-signed certificate, "
 					+ "for development and tests");
-			return new Certificates(certificate.sslContext(), certificate.caBundle(), (server) -> {
-			});
+			return new Certificates(certificate.sslContext(), certificate.caBundle(), certificate.caBundle(),
+					(server) -> {
+					});
 		}
 		SslBundles bundles = this.sslBundles;
 		if (bundles == null) {
@@ -248,7 +313,9 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 							+ "keystore.private-key, with reload-on-update: true to follow cert-manager's renewals), "
 							+ "or leave kube-reconciler.webhooks.ssl-bundle unset for a self-signed certificate.");
 		}
-		return new Certificates(bundle.createSslContext(), caBundle(bundle.getStores().getTrustStore()),
+		byte @Nullable [] caBundle = caBundle(bundle.getStores().getTrustStore());
+		return new Certificates(bundle.createSslContext(), caBundle,
+				(caBundle != null) ? caBundle : caBundle(bundle.getStores().getKeyStore()),
 				(server) -> bundles.addBundleUpdateHandler(bundleName, (updated) -> {
 					server.updateSslContext(updated.createSslContext());
 					logger.info("The webhook server presents the renewed certificate of the SSL bundle '{}'",
@@ -276,7 +343,13 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 		}
 	}
 
-	private record Certificates(SSLContext sslContext, byte @Nullable [] caBundle, Consumer<WebhookServer> onUpdate) {
+	/**
+	 * The TLS context, the CA bundle the API server is given, what the self-check trusts
+	 * (the CA bundle, or the server's own certificate chain when there is none) and how
+	 * renewals reach the server.
+	 */
+	private record Certificates(SSLContext sslContext, byte @Nullable [] caBundle, byte @Nullable [] trusted,
+			Consumer<WebhookServer> onUpdate) {
 
 	}
 
