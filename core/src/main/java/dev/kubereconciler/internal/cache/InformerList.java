@@ -87,13 +87,9 @@ final class InformerList {
 			probed = firstPage(probe, (metadata) -> {
 				ahead.plan = ListPlan.after(metadata, PROBE_LIMIT, !selects, this.watchCacheListMax);
 				if (ahead.plan == ListPlan.WATCH_CACHE) {
-					// not at the first request's version: the watch cache waits (up to 3
-					// s)
-					// until it has seen a version that no write of this type may bring
-					// soon;
-					// any version answers at once, the newest the reflector saw is one
-					// the
-					// cache has passed, and the watch delivers whatever came after either
+					// not the first request's version, which the watch cache may wait
+					// 3 s for; any version answers at once, as does the newest the
+					// reflector saw; the watch brings what came after
 					ahead.next = this.call.send(this.namespace,
 							(first.resourceVersion() != null)
 									? first.withLimit(null)
