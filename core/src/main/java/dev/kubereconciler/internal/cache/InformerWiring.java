@@ -54,6 +54,9 @@ final class InformerWiring {
 	// label selector
 	private final Set<Class<?>> serverSelected = new java.util.HashSet<>();
 
+	// types whose informer is the application factory's, scoped to one namespace
+	private final Set<Class<?>> factoryScoped = new java.util.HashSet<>();
+
 	private final CacheTransforms transforms;
 
 	// types whose informers this wiring made, dropping managed fields
@@ -134,6 +137,10 @@ final class InformerWiring {
 				Objects.requireNonNull(this.controllers.get(definition.name())));
 	}
 
+	boolean isFactoryScoped(Class<?> type) {
+		return this.factoryScoped.contains(type);
+	}
+
 	Map<Class<?>, SharedIndexInformer<? extends KubernetesObject>> informers() {
 		return this.informers;
 	}
@@ -195,7 +202,15 @@ final class InformerWiring {
 			this.stripped.add(type);
 		}
 		String fieldSelector = this.options.fieldSelector(type);
-		if (!allNamespaces) {
+		// an application's factory holds one informer per type, which it hands out: one
+		// namespace keeps the factory's informer, scoped to it, as before per-namespace
+		// informers, and cannot change at run time
+		String factoryNamespace = (!allNamespaces && namespaces.size() == 1
+				&& !(this.factory instanceof InformerFactory)) ? namespaces.iterator().next() : null;
+		if (factoryNamespace != null) {
+			this.factoryScoped.add(type);
+		}
+		else if (!allNamespaces) {
 			// one informer per namespace, as controller-runtime's multi-namespace cache:
 			// namespaced Roles can grant its reads, and namespaces can change at run time
 			return new NamespacedInformers<>(namespaces,
@@ -206,7 +221,7 @@ final class InformerWiring {
 								.fieldSelector(fieldSelector),
 							(Class) type, resync, new RefusedReads(resourceType, inNamespace)));
 		}
-		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, null, serverSelector,
+		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, factoryNamespace, serverSelector,
 				new ListCall(this.apiClient, resourceType), this.listPageSize, this.watchCacheListMax, transform)
 			.fieldSelector(fieldSelector);
 		// an application's factory makes informers with client-java's store

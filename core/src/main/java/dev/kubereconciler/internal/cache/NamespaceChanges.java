@@ -104,6 +104,17 @@ final class NamespaceChanges {
 			}
 			next.add(namespace);
 		}
+		for (Class<?> type : typesOf(controller)) {
+			if (this.wiring.isFactoryScoped(type)) {
+				throw new IllegalArgumentException("Controller '" + controller.name()
+						+ "' cannot change its namespaces while it runs: its informer of "
+						+ ResourceType.of(type).displayName()
+						+ " is the application's SharedInformerFactory's, which holds one informer per type, "
+						+ "scoped to one namespace; leave the informer factory to the manager "
+						+ "(ControllerManager.informerFactory, the auto-configuration's default bean) to change "
+						+ "namespaces at run time");
+			}
+		}
 		if (next.isEmpty()) {
 			for (Class<?> type : typesOf(controller)) {
 				if (this.wiring.informers().get(type) instanceof NamespacedInformers) {
