@@ -97,7 +97,9 @@ class WidgetControllerTests {
 		assertThat(this.controllers.controller("widget").definition().sources()).singleElement()
 			.satisfies((source) -> assertThat(source.period()).isEqualTo(Duration.ofMillis(200)));
 		this.externalApi.deprovision(lostId);
-		await().untilAsserted(() -> {
+		// the poll runs every 200 ms; the bound is for a machine loaded by the replicas
+		// of DeployedSampleTests, which run beside this class
+		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
 			WidgetStatus status = read("lost").getStatus();
 			assertThat(status.phase()).isEqualTo(WidgetStatus.READY);
 			assertThat(status.externalId()).startsWith("ext-").isNotEqualTo(lostId);

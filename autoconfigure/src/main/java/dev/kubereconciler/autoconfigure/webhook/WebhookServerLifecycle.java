@@ -159,7 +159,8 @@ public class WebhookServerLifecycle implements SmartLifecycle {
 	private boolean serveSelfCheck(WebhookServer server) {
 		WebhookSelfCheck check = this.selfCheck;
 		try {
-			if (check != null && check.passes(server.port(), SELF_CHECK_TIMEOUT)) {
+			if (check != null && check.passes(new InetSocketAddress(server.address().getAddress(), server.port()),
+					SELF_CHECK_TIMEOUT)) {
 				this.selfCheckServed = true;
 			}
 		}

@@ -3,6 +3,9 @@ package dev.kubereconciler.webhook.server;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -85,8 +88,24 @@ public final class WebhookSelfCheck {
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
 	public boolean passes(int port, Duration timeout) throws InterruptedException {
+		return passes(new InetSocketAddress(port), timeout);
+	}
+
+	/**
+	 * Send one request to the server at the address it listens on (loopback for a
+	 * wildcard address) and wait for its answer; any HTTP status passes.
+	 * @param address the address the server listens on
+	 * @param timeout how long the connection and the answer may take
+	 * @return whether the server answered over a verified TLS connection
+	 * @throws InterruptedException if the waiting thread is interrupted
+	 */
+	public boolean passes(InetSocketAddress address, Duration timeout) throws InterruptedException {
+		// a server bound to one address (a pod IP) does not answer on loopback
+		InetAddress host = address.getAddress();
+		String hostName = (host == null || host.isAnyLocalAddress()) ? "127.0.0.1"
+				: (host instanceof Inet6Address) ? "[" + host.getHostAddress() + "]" : host.getHostAddress();
 		HttpClient client = HttpClient.newBuilder().sslContext(this.sslContext).connectTimeout(timeout).build();
-		HttpRequest request = HttpRequest.newBuilder(URI.create("https://127.0.0.1:" + port + PATH))
+		HttpRequest request = HttpRequest.newBuilder(URI.create("https://" + hostName + ":" + address.getPort() + PATH))
 			.timeout(timeout)
 			.GET()
 			.build();

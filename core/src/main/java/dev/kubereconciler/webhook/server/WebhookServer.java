@@ -141,6 +141,15 @@ public final class WebhookServer {
 	}
 
 	/**
+	 * Return the address the server listens on, as configured: a wildcard address listens
+	 * on every interface.
+	 * @return the configured address, with the port the server was given (0 for any)
+	 */
+	public InetSocketAddress address() {
+		return this.address;
+	}
+
+	/**
 	 * Return the port the server listens on, the one the system chose if it was given
 	 * port 0.
 	 * @return the port

@@ -54,6 +54,26 @@ class WebhookSelfCheckTests {
 	}
 
 	@Test
+	void asksAServerBoundToOneAddressAtThatAddress() throws Exception {
+		// a pod's webhook server bound to the pod IP answers nothing on 127.0.0.1
+		WebhookServer bound = WebhookServer.builder(CERTIFICATE.sslContext())
+			.address(new InetSocketAddress(InetAddress.getByName("127.0.0.2"), 0))
+			.endpoints(Map.of())
+			.threads(1, Thread::new)
+			.build();
+		bound.start();
+		try {
+			WebhookSelfCheck check = WebhookSelfCheck.trusting(CERTIFICATE.caBundle());
+			assertThat(check.passes(new InetSocketAddress(bound.address().getAddress(), bound.port()), TIMEOUT))
+				.isTrue();
+			assertThat(check.passes(bound.port(), TIMEOUT)).isFalse();
+		}
+		finally {
+			bound.stop(Duration.ZERO);
+		}
+	}
+
+	@Test
 	void refusesABundleWithNoCertificate() {
 		assertThatIllegalArgumentException().isThrownBy(() -> WebhookSelfCheck.trusting(new byte[0]))
 			.withMessageContaining("CA bundle");
