@@ -17,9 +17,13 @@ import dev.kubereconciler.reconcile.Request;
 /**
  * A source that polls the external state of each cached primary object on a period and
  * enqueues an object when its state changed ({@code equals}) since its previous poll, as
- * Java Operator SDK's {@code PerResourcePollingEventSource} does. An object's first poll
- * only records its state. A poll that throws is logged with the source's name and the
- * key, and that object alone is polled again after its limiter's delay.
+ * Java Operator SDK's {@code PerResourcePollingEventSource} does. A poll that answers
+ * {@code null} has nothing to report (nothing provisioned yet). An object's first other
+ * answer counts as a change from nothing and enqueues it, as the first fetch of an
+ * external resource does in Java Operator SDK: an object created while the controller
+ * runs is reconciled on its add event, and a change between that reconcile and its first
+ * poll would otherwise never be seen. A poll that throws is logged with the source's name
+ * and the key, and that object alone is polled again after its limiter's delay.
  *
  * @param <T> the primary type
  */
@@ -123,7 +127,7 @@ public final class PerObjectPollingSource<T extends KubernetesObject> extends Pe
 		}
 		this.rateLimiter.forget(key);
 		Object previous = this.states.put(key, state);
-		if (previous != null && !previous.equals(state)) {
+		if (!state.equals((previous != null) ? previous : NONE)) {
 			context.add(key);
 		}
 	}

@@ -101,6 +101,9 @@ class PeriodicSourceTests {
 			.rateLimiter(RateLimiters.exponential(Duration.ofSeconds(2), Duration.ofMinutes(5)));
 		source.start(this.context);
 		this.context.clock.runDue();
+		// each object's first state is a change from nothing
+		assertThat(this.context.added).containsExactly(a, b);
+		this.context.added.clear();
 		external.put("a", "degraded");
 		bFailures.set(1);
 		this.context.clock.advance(PERIOD);
@@ -112,6 +115,25 @@ class PeriodicSourceTests {
 		external.put("b", "gone");
 		this.context.clock.advance(PERIOD.minusSeconds(2));
 		assertThat(this.context.added).containsExactly(a, b);
+	}
+
+	@Test
+	void anObjectLostBeforeItsFirstAnswerIsEnqueuedByThatAnswerAndOnlyOnce() {
+		Request a = this.context.cache("ns", "a");
+		// nothing provisioned yet: the poll has nothing to report
+		Map<String, Boolean> present = new ConcurrentHashMap<>();
+		Source
+			.perObject("lost", V1ConfigMap.class, PERIOD,
+					(V1ConfigMap object) -> present.get(object.getMetadata().getName()))
+			.start(this.context);
+		this.context.clock.runDue();
+		assertThat(this.context.added).isEmpty();
+		// provisioned by a reconcile and lost again before the next poll
+		present.put("a", false);
+		this.context.clock.advance(PERIOD);
+		assertThat(this.context.added).containsExactly(a);
+		this.context.clock.advance(PERIOD);
+		assertThat(this.context.added).containsExactly(a);
 	}
 
 	@Test
@@ -164,7 +186,8 @@ class PeriodicSourceTests {
 		this.context.clock.advance(PERIOD);
 		assertThat(polled).containsExactly("mine", "mine");
 		assertThat(channel.offer(theirs)).isFalse();
-		assertThat(this.context.added).containsExactly(mine);
+		// the poll's first answer and the timer's tick
+		assertThat(this.context.added).containsExactly(mine, mine);
 	}
 
 	@Test
