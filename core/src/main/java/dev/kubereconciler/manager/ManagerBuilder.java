@@ -264,10 +264,9 @@ public final class ManagerBuilder {
 	 * Read an informer's list whole from the API server's watch cache, in one request,
 	 * when it holds at most this many objects, and in pages of {@link #listPageSize(int)}
 	 * otherwise; default {@link ControllerManager#DEFAULT_WATCH_CACHE_LIST_MAX} (10,000).
-	 * A first request for one object learns the size from the server
-	 * ({@code remainingItemCount}, which it gives for lists without a label selector;
-	 * with one, the size of the type in the informer's namespace counts). With 0, every
-	 * list is read in pages.
+	 * The list is asked of the watch cache, as client-go's reflector asks, which answers
+	 * it whole whatever its size: past this many objects the answer is given up unread
+	 * and the list read again in pages. With 0, every list is read in pages.
 	 * @param watchCacheListMax the most objects read whole from the watch cache, or 0
 	 * @return this builder
 	 */

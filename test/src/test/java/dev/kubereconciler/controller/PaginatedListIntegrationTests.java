@@ -105,20 +105,15 @@ class PaginatedListIntegrationTests {
 	}
 
 	@Test
-	void aSmallListIsReadWholeFromTheWatchCacheAfterAFirstRequestOfOneObject() throws Exception {
+	void aSmallListIsReadWholeFromTheWatchCacheInOneRequest() throws Exception {
 		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
 		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = lister(recordingLists(lists), 5,
 				ScopedListerWatcher.DEFAULT_WATCH_CACHE_LIST_MAX, null);
 		V1ConfigMapList list = lister.list(new CallGeneratorParams(false, "0", null));
 		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
 			.containsExactlyInAnyOrderElementsOf(NAMES);
-		assertThat(lists).hasSize(2);
-		HttpUrl first = lists.get(0);
-		assertThat(first.queryParameter("limit")).isEqualTo("1");
-		assertThat(first.queryParameter("resourceVersion")).isNull();
-		// the selector gives no count: the first request counts what it chooses from
-		assertThat(first.queryParameter("labelSelector")).isNull();
-		HttpUrl whole = lists.get(1);
+		assertThat(lists).hasSize(1);
+		HttpUrl whole = lists.get(0);
 		assertThat(whole.queryParameter("limit")).isNull();
 		assertThat(whole.queryParameter("labelSelector")).isEqualTo("paged=yes");
 		// any version, as client-go's first list: the watch cache answers at once, where
@@ -129,7 +124,7 @@ class PaginatedListIntegrationTests {
 	}
 
 	@Test
-	void aListLargerThanTheWatchCacheListMaxComesInPagesAfterTheFirstRequest() throws Exception {
+	void aListLargerThanTheWatchCacheListMaxIsGivenUpAndReadInPages() throws Exception {
 		List<HttpUrl> lists = new CopyOnWriteArrayList<>();
 		ScopedListerWatcher<V1ConfigMap, V1ConfigMapList> lister = new ScopedListerWatcher<>(recordingLists(lists),
 				ResourceType.of(V1ConfigMap.class), this.namespace.name(), null, 5, NAMES.size() - 1, null);
@@ -137,9 +132,12 @@ class PaginatedListIntegrationTests {
 		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
 			.containsExactlyInAnyOrderElementsOf(NAMES);
 		assertThat(list.getMetadata().getContinue()).isNull();
-		// one object, then the other 11 from the same snapshot in pages of 5
-		assertThat(lists).extracting((url) -> url.queryParameter("limit")).containsExactly("1", "5", "5", "5");
-		assertThat(lists.subList(1, 4)).allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotEmpty());
+		// the watch cache's whole answer, given up at the 12th object, then all 12 from
+		// one snapshot of the newest version in pages of 5
+		assertThat(lists).extracting((url) -> url.queryParameter("limit")).containsExactly(null, "5", "5", "5");
+		assertThat(lists).extracting((url) -> url.queryParameter("resourceVersion"))
+			.containsExactly("0", null, null, null);
+		assertThat(lists.subList(2, 4)).allSatisfy((url) -> assertThat(url.queryParameter("continue")).isNotEmpty());
 	}
 
 	@Test
@@ -151,7 +149,7 @@ class PaginatedListIntegrationTests {
 		assertThat(list.getItems()).extracting((configMap) -> configMap.getMetadata().getName())
 			.containsExactlyInAnyOrderElementsOf(NAMES);
 		assertThat(lists).extracting((url) -> url.queryParameter("labelSelector"))
-			.containsExactly(null, "paged=yes", "paged=yes", "paged=yes");
+			.containsExactly("paged=yes", "paged=yes", "paged=yes", "paged=yes");
 	}
 
 	@Test
@@ -194,8 +192,8 @@ class PaginatedListIntegrationTests {
 		// by default, a list this small is read whole from the watch cache
 		assertThat(listsOfAManager(ControllerManager.DEFAULT_LIST_PAGE_SIZE,
 				ControllerManager.DEFAULT_WATCH_CACHE_LIST_MAX))
-			.extracting((url) -> url.queryParameter("limit"))
-			.containsExactly("1", null);
+			.singleElement()
+			.satisfies((url) -> assertThat(url.queryParameter("limit")).isNull());
 	}
 
 	private List<HttpUrl> listsOfAManager(int pageSize, int watchCacheListMax) throws Exception {

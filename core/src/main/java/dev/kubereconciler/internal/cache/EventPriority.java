@@ -39,7 +39,9 @@ final class EventPriority {
 	}
 
 	int ofAdd(KubernetesObject object) {
-		boolean initial = !this.synced.getAsBoolean() || createdBeforeWiring(object);
+		// the timestamp first: the informer's sync takes the lock of its queue, which the
+		// informer's own thread holds while it hands the initial list on
+		boolean initial = createdBeforeWiring(object) || !this.synced.getAsBoolean();
 		return initial ? Priorities.LOW : Priorities.NORMAL;
 	}
 

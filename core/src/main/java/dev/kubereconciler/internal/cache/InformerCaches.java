@@ -33,8 +33,9 @@ import dev.kubereconciler.time.Sleeper;
  */
 public final class InformerCaches {
 
-	// a check is a few field reads; a long pause would only delay the start
-	private static final Duration SYNC_POLL = Duration.ofMillis(5);
+	// a check is a few field reads; a long pause would only delay the start, which waits
+	// for the next check after the initial list's last object is stored
+	private static final Duration SYNC_POLL = Duration.ofMillis(1);
 
 	private final SharedInformerFactory factory;
 

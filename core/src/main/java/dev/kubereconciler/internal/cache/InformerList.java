@@ -15,20 +15,21 @@ import dev.kubereconciler.internal.cache.ListCall.PendingList;
  * One list of an informer, its first or a relist, read the way its size calls for.
  *
  * <p>
- * A first request asks for one object, at the version the reflector asks for (the newest
- * for its first list, which asks for any), and learns from the server how many there are
- * ({@code remainingItemCount}). Up to {@code watchCacheListMax} objects, the rest is one
- * request that the watch cache answers from memory at once: at any version
- * ({@code resourceVersion=0}) for a first list, as client-go's reflector lists, and for a
- * relist at the reflector's last version or newer ({@code NotOlderThan}), which the cache
- * has passed. Not at the first request's version, which the cache may not have seen for
- * up to 3 s when nothing of the type was written since. Above it, or when the server
- * gives no count (with a label selector), pages of {@code pageSize} from the first
- * request's snapshot, each requested as soon as the previous page's continue token is
- * read and before its items are decoded, so that the server prepares one page while the
- * client decodes the other: one page ahead, no more. With a page size of 0, the list is
- * the reflector's own: one request at the version it asks for. With a
- * {@code watchCacheListMax} of 0, every list is paged from its first request.
+ * A list is first asked of the API server's watch cache, as client-go's reflector asks
+ * for its first list: at any version ({@code resourceVersion=0}) for a first list, and
+ * for a relist at the reflector's last version or newer ({@code NotOlderThan}), which the
+ * cache has passed; not at the newest version, which the cache may not have seen for up
+ * to 3 s when nothing of the type was written since. The watch cache answers from memory,
+ * whole and at once, whatever limit a request gives, so a small list costs one round
+ * trip. Up to {@code watchCacheListMax} objects it is read whole; at the first object
+ * past them the answer is given up unread, and the list read again in pages of
+ * {@code pageSize} from one snapshot of the newest version (of the reflector's version,
+ * for a relist), each requested as soon as the previous page's continue token is read and
+ * before its items are decoded, so that the server prepares one page while the client
+ * decodes the other: one page ahead, no more. A large list thus holds at most
+ * {@code watchCacheListMax} objects of the watch cache's answer, then a page at a time.
+ * With a page size of 0, the list is the reflector's own: one request at the version it
+ * asks for. With a {@code watchCacheListMax} of 0, every list is paged.
  *
  * <p>
  * A version the server no longer has (410 Gone, a relist after a long disconnection) is
@@ -38,9 +39,6 @@ import dev.kubereconciler.internal.cache.ListCall.PendingList;
  * is the snapshot's, or the watch cache's, from which the watch starts.
  */
 final class InformerList {
-
-	/** What the first request of a list that chooses its way asks for. */
-	static final int PROBE_LIMIT = 1;
 
 	private final ListCall call;
 
@@ -77,48 +75,25 @@ final class InformerList {
 		if (this.watchCacheListMax == 0) {
 			return paged(first.withLimit(this.pageSize));
 		}
-		boolean selects = first.selects();
-		// with a selector the server gives no count: the first request leaves it out, to
-		// learn how many objects the selector chooses from
-		ListRequest probe = first.withoutSelectors().withLimit(PROBE_LIMIT);
-		Ahead ahead = new Ahead();
-		KubernetesListObject probed;
-		try {
-			probed = firstPage(probe, (metadata) -> {
-				ahead.plan = ListPlan.after(metadata, PROBE_LIMIT, !selects, this.watchCacheListMax);
-				if (ahead.plan == ListPlan.WATCH_CACHE) {
-					// not the first request's version, which the watch cache may wait
-					// 3 s for; any version answers at once, as does the newest the
-					// reflector saw; the watch brings what came after
-					ahead.next = this.call.send(this.namespace,
-							(first.resourceVersion() != null)
-									? first.withLimit(null)
-										.withResourceVersion(first.resourceVersion(), ListRequest.NOT_OLDER_THAN)
-									: first.withLimit(null).withResourceVersion("0", null));
-				}
-				else if (ahead.plan == ListPlan.PAGES && !selects) {
-					ahead.next = nextPage(metadata, first);
-				}
-			});
-		}
-		catch (ApiException | RuntimeException ex) {
-			if (ahead.next != null) {
-				ahead.next.cancel();
-			}
-			throw ex;
-		}
-		return switch (ahead.plan) {
-			case COMPLETE -> probed;
-			case WATCH_CACHE -> fromWatchCache(ahead.next, first);
-			case PAGES -> (!selects) ? remainingPages(probed, ahead.next, first)
-					: paged(first.withResourceVersion(null, null).withLimit(this.pageSize));
-		};
+		// client-go's reflector's first list: the watch cache answers it whole and at
+		// once, in one round trip, where asking for the size first took two
+		KubernetesListObject whole = fromWatchCache(first);
+		// more than the watch cache should answer whole: given up at the first object
+		// past the most, and read again in pages from one snapshot
+		return (whole != null) ? whole : paged(first.withLimit(this.pageSize));
 	}
 
-	private KubernetesListObject fromWatchCache(@Nullable PendingList whole, ListRequest first) throws ApiException {
+	private @Nullable KubernetesListObject fromWatchCache(ListRequest first) throws ApiException {
+		// any version answers at once (a first list), as does the newest the reflector
+		// saw (a relist), where the newest may wait up to 3 s for the watch cache to see
+		// it when nothing of the type was written since; the watch brings what came
+		// after
+		ListRequest whole = (first.resourceVersion() != null)
+				? first.withResourceVersion(first.resourceVersion(), ListRequest.NOT_OLDER_THAN)
+				: first.withResourceVersion("0", null);
 		try {
-			return read(whole, (metadata) -> {
-			});
+			return this.call.prepare(this.namespace, whole).read(this.transform, (metadata) -> {
+			}, this.watchCacheListMax);
 		}
 		catch (ApiException ex) {
 			// the watch cache did not reach the version in time (504), or the server lost
@@ -230,11 +205,9 @@ final class InformerList {
 	}
 
 	/**
-	 * What the metadata of one answer decided, and the request it sent ahead.
+	 * The request the metadata of one answer sent ahead.
 	 */
 	private static final class Ahead {
-
-		ListPlan plan = ListPlan.PAGES;
 
 		@Nullable PendingList next;
 

@@ -142,13 +142,32 @@ final class ListCall {
 		 */
 		KubernetesListObject read(@Nullable TransformFunc transform, Consumer<@Nullable V1ListMeta> onMetadata)
 				throws ApiException {
+			KubernetesListObject list = read(transform, onMetadata, Integer.MAX_VALUE);
+			if (list == null) {
+				throw new IllegalStateException("a list of more than Integer.MAX_VALUE objects");
+			}
+			return list;
+		}
+
+		/**
+		 * Read the answer, unless it holds more than {@code most} objects: then give it
+		 * up at the first object past them, unread, so that no more than {@code most} are
+		 * held.
+		 * @param transform what to do to each item, or {@code null}
+		 * @param onMetadata told the list's metadata before the items are read
+		 * @param most the most objects to read
+		 * @return the list, or {@code null} if it holds more than {@code most} objects
+		 * @throws ApiException if the request fails or the server refuses it
+		 */
+		@Nullable KubernetesListObject read(@Nullable TransformFunc transform, Consumer<@Nullable V1ListMeta> onMetadata,
+				int most) throws ApiException {
 			try (Response response = response()) {
 				ResponseBody body = response.body();
 				if (!response.isSuccessful() || body == null) {
 					throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
 							(body != null) ? body.string() : null);
 				}
-				return decode(new JsonReader(body.charStream()), transform, onMetadata);
+				return decode(new JsonReader(body.charStream()), transform, onMetadata, most);
 			}
 			catch (IOException ex) {
 				throw new ApiException(ex);
@@ -182,8 +201,8 @@ final class ListCall {
 
 	}
 
-	private KubernetesListObject decode(JsonReader reader, @Nullable TransformFunc transform,
-			Consumer<@Nullable V1ListMeta> onMetadata) throws IOException {
+	private @Nullable KubernetesListObject decode(JsonReader reader, @Nullable TransformFunc transform,
+			Consumer<@Nullable V1ListMeta> onMetadata, int most) throws IOException {
 		Gson gson = this.apiClient.getJSON().getGson();
 		TypeAdapter<?> itemAdapter = gson.getAdapter(this.type.apiType());
 		JsonObject shell = new JsonObject();
@@ -205,7 +224,9 @@ final class ListCall {
 						onMetadata.accept(null);
 						told = true;
 					}
-					readItems(reader, itemAdapter, transform, items);
+					if (!readItems(reader, itemAdapter, transform, items, most)) {
+						return null;
+					}
 				}
 				case "apiVersion", "kind" -> shell.addProperty(name, reader.nextString());
 				default -> reader.skipValue();
@@ -227,18 +248,22 @@ final class ListCall {
 		return list;
 	}
 
-	private static void readItems(JsonReader reader, TypeAdapter<?> adapter, @Nullable TransformFunc transform,
-			List<KubernetesObject> items) throws IOException {
+	private static boolean readItems(JsonReader reader, TypeAdapter<?> adapter, @Nullable TransformFunc transform,
+			List<KubernetesObject> items, int most) throws IOException {
 		if (reader.peek() == JsonToken.NULL) {
 			reader.nextNull();
-			return;
+			return true;
 		}
 		reader.beginArray();
 		while (reader.hasNext()) {
+			if (items.size() == most) {
+				return false;
+			}
 			KubernetesObject item = (KubernetesObject) adapter.read(reader);
 			items.add((transform != null && item != null) ? transform.transform(item) : item);
 		}
 		reader.endArray();
+		return true;
 	}
 
 }

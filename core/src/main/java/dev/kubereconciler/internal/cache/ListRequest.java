@@ -33,18 +33,6 @@ record ListRequest(@Nullable String labelSelector, @Nullable String fieldSelecto
 	}
 
 	/**
-	 * The same request without selectors, for which the server counts what remains.
-	 */
-	ListRequest withoutSelectors() {
-		return new ListRequest(null, null, this.resourceVersion, this.resourceVersionMatch, this.limit,
-				this.continueToken, this.timeoutSeconds);
-	}
-
-	boolean selects() {
-		return this.labelSelector != null || this.fieldSelector != null;
-	}
-
-	/**
 	 * The next page: the token carries the snapshot's version, which the request must not
 	 * repeat.
 	 */

@@ -222,10 +222,15 @@ public final class WorkQueueController implements Controller, KeySink {
 			if (isActive()) {
 				return;
 			}
+			ReconcileQueue<Request> fed = this.queue.get();
 			ReconcileQueue<Request> fresh = this.queue.renew();
-			// every cached key, as an initial list is: low priority, behind real changes
-			for (Request request : this.initialKeys.get()) {
-				fresh.add(request, Trigger.EVENT, Priorities.LOW);
+			if (fresh != fed) {
+				// every cached key, as an initial list is: low priority, behind real
+				// changes; the queue of a first start has them already, from the
+				// informer's handler, which fed it since before the informer started
+				for (Request request : this.initialKeys.get()) {
+					fresh.add(request, Trigger.EVENT, Priorities.LOW);
+				}
 			}
 			this.pause.engage();
 			for (int i = 0; i < this.definition.maxConcurrentReconciles(); i++) {
