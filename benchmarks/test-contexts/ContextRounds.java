@@ -5,9 +5,9 @@ import java.util.Map;
 
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
+import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
 import org.junit.platform.launcher.core.LauncherFactory;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
