@@ -25,7 +25,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * class's CustomResourceDefinitions are applied by server-side apply and waited for until
  * the API server serves them: those {@linkplain #crds() named} and those of the
  * {@linkplain #customResources() model classes}, or, when neither is given, every
- * {@code META-INF/kubernetes/crds/*.yaml} on the class path.
+ * {@code META-INF/kubernetes/crds/*.yaml} on the class path. Each file is applied once
+ * per run: a later class that wants a CRD still served as its file gives it (one list of
+ * the CRDs' metadata shows its {@code resourceVersion} unchanged) neither applies nor
+ * waits for it again.
  *
  * <p>
  * A {@linkplain dev.kubereconciler.test.gc.GarbageCollector garbage collector} runs on

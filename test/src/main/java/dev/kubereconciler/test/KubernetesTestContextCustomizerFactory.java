@@ -2,12 +2,18 @@ package dev.kubereconciler.test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.AnnotatedGenericBeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextConfigurationAttributes;
 import org.springframework.test.context.ContextCustomizer;
@@ -20,8 +26,9 @@ import org.springframework.test.context.TestContextAnnotationUtils;
  * {@link KubernetesTest @KubernetesTest} at the shared test server, by registering
  * {@link KubernetesTestConfiguration}, as Spring Boot's service connections do for
  * containers. The application's webhooks, if it has any, are served on a free port, as
- * more than one test context may run at once. Listed in
- * {@code META-INF/spring.factories}.
+ * more than one test context may run at once. Each context logs how long it took to
+ * refresh and how many this JVM has started, so that a suite sees what its test
+ * configurations cost. Listed in {@code META-INF/spring.factories}.
  */
 class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory {
 
@@ -44,6 +51,10 @@ class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory
 
 		private static final String WEBHOOK_PORT = "kube-reconciler.webhooks.port";
 
+		private static final Logger logger = LoggerFactory.getLogger(KubernetesTestContextCustomizerFactory.class);
+
+		private static final AtomicInteger CONTEXTS = new AtomicInteger();
+
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			// several test contexts live at once in one JVM: each serves its webhooks on
@@ -56,6 +67,21 @@ class KubernetesTestContextCustomizerFactory implements ContextCustomizerFactory
 				registry.registerBeanDefinition(BEAN_NAME,
 						new AnnotatedGenericBeanDefinition(KubernetesTestConfiguration.class));
 			}
+			logStartTime(context, mergedConfig.getTestClass());
+		}
+
+		// Each context started is a configuration Spring's context cache did not hold:
+		// the count and the time show what a suite spends on them, and which class
+		// asked for one.
+		private static void logStartTime(ConfigurableApplicationContext context, Class<?> testClass) {
+			long customized = System.nanoTime();
+			context.addApplicationListener((ApplicationListener<ContextRefreshedEvent>) (event) -> {
+				if (event.getApplicationContext() == context) {
+					logger.info("Test application context {} of this JVM, for {}, refreshed in {} ms",
+							CONTEXTS.incrementAndGet(), testClass.getSimpleName(),
+							TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - customized));
+				}
+			});
 		}
 
 		// Every class of @KubernetesTest gets the same beans: equal customizers keep one

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 import dev.kubereconciler.crd.CrdFiles;
-import dev.kubereconciler.crd.CrdInstaller;
 import dev.kubereconciler.test.rbac.RbacProofExtension;
 
 /**
@@ -127,9 +126,13 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 		}
 		Class<?> testClass = classContext.getRequiredTestClass();
 		boolean garbageCollection = SharedGarbageCollector.wanted(classContext, testClass);
+		// the run's root store: once per JVM, as the shared server is
+		InstalledCrds installedCrds = classContext.getRoot()
+			.getStore(STORE)
+			.computeIfAbsent(InstalledCrds.class, (key) -> new InstalledCrds(), InstalledCrds.class);
 		return classContext.getStore(STORE)
-			.computeIfAbsent(ClassResources.class, (key) -> ClassResources.create(testClass, garbageCollection),
-					ClassResources.class);
+			.computeIfAbsent(ClassResources.class,
+					(key) -> ClassResources.create(testClass, garbageCollection, installedCrds), ClassResources.class);
 	}
 
 	// Static fields are left alone: a class's own static server or client, set in
@@ -174,10 +177,10 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			return type == ApiClient.class || type == KubernetesTestServer.class || type == TestNamespace.class;
 		}
 
-		static ClassResources create(Class<?> testClass, boolean garbageCollection) {
+		static ClassResources create(Class<?> testClass, boolean garbageCollection, InstalledCrds installedCrds) {
 			KubernetesTestServer server = KubernetesTestServer.shared();
 			ApiClient client = server.apiClient();
-			installCrds(testClass, client);
+			installCrds(testClass, client, installedCrds);
 			TestNamespace namespace = new TestNamespace(namespaceName(testClass));
 			try {
 				new CoreV1Api(client)
@@ -193,15 +196,14 @@ public final class KubernetesTestExtension implements ExecutionCondition, Before
 			return new ClassResources(server, client, namespace);
 		}
 
-		private static void installCrds(Class<?> testClass, ApiClient client) {
+		private static void installCrds(Class<?> testClass, ApiClient client, InstalledCrds installedCrds) {
 			KubernetesTest test = null;
 			for (Class<?> type = testClass; test == null && type != null; type = type.getEnclosingClass()) {
 				test = AnnotationSupport.findAnnotation(type, KubernetesTest.class).orElse(null);
 			}
 			List<String> locations = (test != null) ? List.of(test.crds()) : List.of();
 			List<Class<?>> customResources = (test != null) ? List.of(test.customResources()) : List.of();
-			new CrdInstaller(client, FIELD_MANAGER)
-				.install(new CrdFiles(testClass.getClassLoader()).find(locations, customResources));
+			installedCrds.install(client, new CrdFiles(testClass.getClassLoader()).find(locations, customResources));
 		}
 
 		Object valueFor(Class<?> type) {

@@ -16,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -68,6 +70,8 @@ public final class KubernetesTestServer implements AutoCloseable {
 	private final Thread shutdownHook = new Thread(this::shutdown, "kubernetes-test-server-shutdown");
 
 	private @Nullable OkHttpClient probe;
+
+	private @Nullable ApiClient adminTemplate;
 
 	private boolean stopped;
 
@@ -156,12 +160,32 @@ public final class KubernetesTestServer implements AutoCloseable {
 	 * @return a new client
 	 */
 	public ApiClient apiClient() {
-		try (Reader reader = Files.newBufferedReader(kubeconfig())) {
-			return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader)).setReadTimeout(Duration.ZERO).build();
+		// Every test class and test context asks for one: the kubeconfig is read and the
+		// TLS set up once, and each client shares that SSL context (so its handshakes
+		// resume the session) but has its own connections and dispatcher, as before.
+		ApiClient template = adminTemplate();
+		OkHttpClient http = template.getHttpClient()
+			.newBuilder()
+			.connectionPool(new ConnectionPool())
+			.dispatcher(new Dispatcher())
+			.build();
+		return new ApiClient(http).setBasePath(template.getBasePath());
+	}
+
+	private synchronized ApiClient adminTemplate() {
+		ApiClient template = this.adminTemplate;
+		if (template == null) {
+			try (Reader reader = Files.newBufferedReader(kubeconfig())) {
+				template = ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader))
+					.setReadTimeout(Duration.ZERO)
+					.build();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			this.adminTemplate = template;
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return template;
 	}
 
 	/**

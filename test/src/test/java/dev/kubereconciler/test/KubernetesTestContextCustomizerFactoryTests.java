@@ -3,15 +3,21 @@ package dev.kubereconciler.test;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.MergedContextConfiguration;
 
 import dev.kubereconciler.test.rbac.ApiRequestRecorder;
 
@@ -21,6 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link KubernetesTestContextCustomizerFactory}.
  */
 @KubernetesTest
+@ExtendWith(OutputCaptureExtension.class)
 class KubernetesTestContextCustomizerFactoryTests {
 
 	private final KubernetesTestContextCustomizerFactory factory = new KubernetesTestContextCustomizerFactory();
@@ -59,10 +66,26 @@ class KubernetesTestContextCustomizerFactoryTests {
 		}
 	}
 
+	@Test
+	void logsEachContextsRefreshTimeAndItsCountInTheJvm(CapturedOutput output) {
+		try (AnnotationConfigApplicationContext first = customized(Application.class);
+				AnnotationConfigApplicationContext second = customized(Application.class)) {
+			Matcher refreshed = Pattern
+				.compile("Test application context (\\d+) of this JVM, for Annotated, refreshed in \\d+ ms")
+				.matcher(output.getOut());
+			assertThat(refreshed.find()).as(output.getOut()).isTrue();
+			int count = Integer.parseInt(refreshed.group(1));
+			assertThat(refreshed.find()).isTrue();
+			assertThat(Integer.parseInt(refreshed.group(1))).isEqualTo(count + 1);
+		}
+	}
+
 	private AnnotationConfigApplicationContext customized(Class<?> application) {
 		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
 		context.register(application);
-		this.factory.createContextCustomizer(Annotated.class, List.of()).customizeContext(context, null);
+		this.factory.createContextCustomizer(Annotated.class, List.of())
+			.customizeContext(context, new MergedContextConfiguration(Annotated.class, new String[0],
+					new Class<?>[] { application }, new String[0], null));
 		context.refresh();
 		return context;
 	}
