@@ -31,7 +31,7 @@ class WebhookLatencyTests {
 		List<WebhookRound> rounds;
 		try {
 			System.setOut(new PrintStream(output, true, StandardCharsets.UTF_8));
-			rounds = benchmark.run(new WebhookLatency.Settings(20, 2, 1, 4096, 1, 8, true));
+			rounds = benchmark.run(new WebhookLoad(20, 2, 1, 4096, 1, 8, true));
 		}
 		finally {
 			System.setOut(original);
