@@ -2,8 +2,10 @@
 # Runs the admission webhook latency benchmark (WebhookLatency) against a throwaway etcd +
 # kube-apiserver on loopback; the webhook server runs in the benchmark's JVM on 127.0.0.1.
 #
-# Usage: benchmarks/webhook.sh [rate R] [seconds S] [rounds K] [size B] [warmup W] [clients C]
-#   (by default 200/s, 30 s, 3 rounds of each mode, 4096 bytes, 5 s of warm-up, 64 clients)
+# Usage: benchmarks/webhook.sh [rate R] [seconds S] [rounds K] [size B] [warmup W] [clients C] [selfcheck 0|1]
+#   (by default 200/s, 30 s, 3 rounds of each mode, 4096 bytes, 5 s of warm-up, 64 clients, the
+#   self-check gate: the webhook is registered once its server has served its HTTPS self-check, and
+#   the creates of the first 5 s after that are reported as "after ready"; selfcheck 0: no gate)
 #   API_PORT / ETCD_PORT  loopback ports (default 25443 / 25379; etcd peers use ETCD_PORT+1)
 #   JVM_FLAGS  more flags for the benchmark's JVM, e.g. "-Dsun.net.httpserver.nodelay=true", which
 #              makes the JDK's HTTP server (the webhook server's) set TCP_NODELAY; see RESULTS.md

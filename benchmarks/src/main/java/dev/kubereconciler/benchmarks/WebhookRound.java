@@ -86,7 +86,7 @@ record WebhookRound(int number, boolean webhook, int rate, int seconds, OpenLoop
 	 * @param rounds the rounds, warm-up excluded
 	 * @param settings the load
 	 */
-	static void summarize(List<WebhookRound> rounds, WebhookLatency.Settings settings) {
+	static void summarize(List<WebhookRound> rounds, WebhookLoad settings) {
 		if (rounds.isEmpty()) {
 			return;
 		}

@@ -31,7 +31,7 @@ class WebhookLatencyTests {
 		List<WebhookRound> rounds;
 		try {
 			System.setOut(new PrintStream(output, true, StandardCharsets.UTF_8));
-			rounds = benchmark.run(new WebhookLatency.Settings(20, 2, 1, 4096, 0, 8));
+			rounds = benchmark.run(new WebhookLoad(20, 2, 1, 4096, 1, 8, true));
 		}
 		finally {
 			System.setOut(original);
@@ -47,6 +47,12 @@ class WebhookLatencyTests {
 		});
 		assertThat(rounds.get(1).serverNanos()).hasSizeGreaterThanOrEqualTo(40);
 		assertThat(rounds.get(1).serverErrors()).isZero();
+		// the webhook's warm-up, right after its server became ready, is reported
+		WebhookRound afterReady = benchmark.afterReady();
+		assertThat(afterReady).isNotNull();
+		assertThat(afterReady.count()).isEqualTo(20);
+		assertThat(afterReady.valid()).isTrue();
+		assertThat(output.toString(StandardCharsets.UTF_8)).contains("after ready (self-check gate): 0 of 20 creates");
 	}
 
 	@Test
