@@ -49,13 +49,13 @@ record StartupConfiguration(String name, String label, Path java, @Nullable List
 	 * with its {@code lib/} next to it, which CDS and the AOT cache need
 	 * @param josdk the Java Operator SDK jar
 	 * @param bare the bare Spring Boot application's jar
-	 * @param baseline another build of the application's jar, run as the plain jar is for
-	 * an A/B comparison in the same rounds, or {@code null} for none
+	 * @param baselines other builds of the application's jar, each run as the plain jar
+	 * is for an A/B comparison in the same rounds, named after its file
 	 * @param work where the archives go
 	 * @param java the default JDK's {@code java}
 	 * @param java25 a JDK 25's {@code java}, or {@code null} for none
 	 */
-	record Paths(Path app, Path extracted, Path josdk, Path bare, @Nullable Path baseline, Path work, Path java,
+	record Paths(Path app, Path extracted, Path josdk, Path bare, List<Path> baselines, Path work, Path java,
 			@Nullable Path java25) {
 
 	}
@@ -72,10 +72,10 @@ record StartupConfiguration(String name, String label, Path java, @Nullable List
 		List<StartupConfiguration> all = new ArrayList<>();
 		all.add(new StartupConfiguration("plain", "plain jar, default JDK", paths.java(), null, List.of("-jar", app),
 				false, true));
-		Path baseline = paths.baseline();
-		if (baseline != null) {
-			all.add(new StartupConfiguration("baseline", "plain jar of the baseline build, default JDK", paths.java(),
-					null, List.of("-jar", baseline.toString()), false, false));
+		for (Path baseline : paths.baselines()) {
+			String file = baseline.getFileName().toString();
+			all.add(new StartupConfiguration(file.replaceFirst("\\.jar$", ""), "plain jar of another build, " + file,
+					paths.java(), null, List.of("-jar", baseline.toString()), false, false));
 		}
 		all.add(cds(paths, "cds", "CDS (trained to refresh), no Spring AOT", List.of(EXIT_ON_REFRESH), List.of()));
 		all.add(cds(paths, "aot-cds", "Spring AOT + CDS (trained to refresh)", List.of(SPRING_AOT, EXIT_ON_REFRESH),

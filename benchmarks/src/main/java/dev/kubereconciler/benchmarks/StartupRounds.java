@@ -37,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>
  * Usage: {@code StartupRounds KUBECONFIG [objects N] [rounds R] [configurations a,b,...]
- * [app JAR] [josdk JAR] [bare JAR] [baseline JAR] [java JAVA] [java25 JAVA|none] [work DIR]};
+ * [app JAR] [josdk JAR] [bare JAR] [baselines JAR,...] [java JAVA] [java25 JAVA|none] [work DIR]};
  * by default 1,000 objects, 5 rounds, every configuration, the jars under
  * {@code benchmarks/}, the {@code java} running this and Temurin 25 where Debian puts it.
  */
@@ -64,7 +64,7 @@ public final class StartupRounds {
 	public static void main(String[] args) throws Exception {
 		if (args.length < 1) {
 			System.err.println("Usage: StartupRounds KUBECONFIG [objects N] [rounds R] [configurations a,b,...] "
-					+ "[app JAR] [josdk JAR] [bare JAR] [baseline JAR] [java JAVA] [java25 JAVA|none] [work DIR]");
+					+ "[app JAR] [josdk JAR] [bare JAR] [baselines JAR,...] [java JAVA] [java25 JAVA|none] [work DIR]");
 			System.exit(2);
 		}
 		Settings settings = Settings.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -79,8 +79,8 @@ public final class StartupRounds {
 		StartupConfiguration.Paths paths = new StartupConfiguration.Paths(this.settings.app().toAbsolutePath(),
 				work.resolve("extracted").resolve(this.settings.app().getFileName()),
 				this.settings.josdk().toAbsolutePath(), this.settings.bare().toAbsolutePath(),
-				(this.settings.baseline() != null) ? this.settings.baseline().toAbsolutePath() : null, work,
-				this.settings.java(), this.settings.java25());
+				this.settings.baselines().stream().map(Path::toAbsolutePath).toList(), work, this.settings.java(),
+				this.settings.java25());
 		List<StartupConfiguration> configurations = selected(StartupConfiguration.all(paths));
 		System.out.printf("%s: start-up of %d ConfigMaps, %d round(s); %d cores, load %s%n", Instant.now(),
 				this.settings.objects(), this.settings.rounds(), Runtime.getRuntime().availableProcessors(), load());
@@ -305,15 +305,15 @@ public final class StartupRounds {
 	 * @param app the Spring Boot application's jar
 	 * @param josdk the Java Operator SDK application's jar
 	 * @param bare the bare Spring Boot application's jar
-	 * @param baseline another build of the application's jar, run beside the plain jar in
-	 * the same rounds (configuration {@code baseline}), or {@code null} for none
+	 * @param baselines other builds of the application's jar, each run beside the plain
+	 * jar in the same rounds, as a configuration named after its file
 	 * @param java the default JDK's {@code java}
 	 * @param java25 a JDK 25's {@code java}, or {@code null} to leave its configurations
 	 * out
 	 * @param work where the extracted jar, the archives and the caches go
 	 */
 	record Settings(int objects, int rounds, List<String> configurations, Path app, Path josdk, Path bare,
-			@Nullable Path baseline, Path java, @Nullable Path java25, Path work) {
+			List<Path> baselines, Path java, @Nullable Path java25, Path work) {
 
 		static Settings parse(String... args) throws IOException {
 			int objects = 1_000;
@@ -322,7 +322,7 @@ public final class StartupRounds {
 			Path app = Path.of("benchmarks/startup-app/target/startup-app.jar");
 			Path josdk = Path.of("benchmarks/startup-josdk/target/startup-josdk.jar");
 			Path bare = Path.of("benchmarks/startup-bare/target/startup-bare.jar");
-			Path baseline = null;
+			List<Path> baselines = List.of();
 			Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 			Path java25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 			java25 = Files.isExecutable(java25) ? java25 : null;
@@ -336,15 +336,15 @@ public final class StartupRounds {
 					case "app" -> app = Path.of(value);
 					case "josdk" -> josdk = Path.of(value);
 					case "bare" -> bare = Path.of(value);
-					case "baseline" -> baseline = Path.of(value);
+					case "baselines" -> baselines = Arrays.stream(value.split(",")).map(Path::of).toList();
 					case "java" -> java = Path.of(value);
 					case "java25" -> java25 = value.equals("none") ? null : Path.of(value);
 					case "work" -> work = Path.of(value);
 					default -> throw new IllegalArgumentException("unknown setting " + args[i]
-							+ "; expected objects, rounds, configurations, app, josdk, bare, baseline, java, java25 or work");
+							+ "; expected objects, rounds, configurations, app, josdk, bare, baselines, java, java25 or work");
 				}
 			}
-			return new Settings(objects, rounds, configurations, app, josdk, bare, baseline, java, java25,
+			return new Settings(objects, rounds, configurations, app, josdk, bare, baselines, java, java25,
 					(work != null) ? work : Files.createTempDirectory("kube-reconciler-startup"));
 		}
 

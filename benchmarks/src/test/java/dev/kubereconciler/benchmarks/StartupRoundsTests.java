@@ -39,7 +39,7 @@ class StartupRoundsTests {
 		assertThat(JOSDK).as("built by the reactor before this module's tests").isRegularFile();
 		assertThat(BARE).as("built by the reactor before this module's tests").isRegularFile();
 		StartupRounds.Settings settings = new StartupRounds.Settings(20, 1,
-				List.of("plain", "aot-cds", "josdk", "bare"), APP, JOSDK, BARE, null,
+				List.of("plain", "aot-cds", "josdk", "bare"), APP, JOSDK, BARE, List.of(),
 				Path.of(System.getProperty("java.home"), "bin", "java"), null, work);
 		ByteArrayOutputStream output = new ByteArrayOutputStream();
 		PrintStream original = System.out;
