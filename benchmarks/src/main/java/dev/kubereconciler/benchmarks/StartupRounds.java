@@ -31,9 +31,13 @@ import org.jspecify.annotations.Nullable;
  * configuration that has one (not measured), then runs R rounds, each configuration once
  * per round in a fresh JVM, each round starting with the next configuration. The times
  * are taken from the instant just before the process is started to the milestones that
- * the process prints: {@code main} entered, {@code refreshed} (the Spring context
- * refreshed, which includes starting the controllers and so the cache sync; for Java
- * Operator SDK, {@code start()} returned) and the last first reconcile.
+ * the process prints: {@code main} entered, {@code beans} (every singleton made),
+ * {@code list-sent} and {@code listed} (the informer's first list), {@code synced} (the
+ * caches synced), {@code refreshed} (the Spring context refreshed; for Java Operator SDK,
+ * {@code start()} returned) and the first and last first reconcile, each with the classes
+ * loaded by then; the Spring application also prints Spring's start-up steps, which the
+ * report summarises. The bare Spring Boot application ({@code bare}) ends once it listed
+ * the ConfigMaps.
  *
  * <p>
  * Usage: {@code StartupRounds KUBECONFIG [objects N] [rounds R] [configurations a,b,...]
