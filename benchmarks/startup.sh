@@ -2,8 +2,10 @@
 # Runs the start-up benchmark (StartupRounds): the minimal application of benchmarks/startup-app
 # in each configuration (plain jar, CDS, Spring AOT + CDS, a JDK 25 AOT cache) and Java Operator
 # SDK's plain Operator, each timed from the launch of its JVM to the first reconcile of the last of
-# N ConfigMaps, against a throwaway etcd + kube-apiserver on loopback. Training runs come first and
-# are not measured.
+# N ConfigMaps, by parts (main, beans, the first list, the sync, the first reconciles, the classes
+# loaded at each, Spring's start-up steps), beside a bare Spring Boot application with Actuator that
+# lists them with client-java (the floor), against a throwaway etcd + kube-apiserver on loopback.
+# Training runs come first and are not measured.
 #
 # Usage: benchmarks/startup.sh [objects N] [rounds R] [configurations a,b,...] [java25 JAVA|none]
 #   (default 1000 objects, 5 rounds, every configuration; see StartupRounds)

@@ -18,9 +18,22 @@ import org.jspecify.annotations.Nullable;
  * @param run the arguments of a measured run, after {@code java}
  * @param fabric8 whether the process reads the kubeconfig that fabric8 can read
  * @param ours whether it is one of ours, which the ratio to the plain jar ranks
+ * @param end the milestone that ends a run: the last first reconcile, or for the bare
+ * application its list
  */
 record StartupConfiguration(String name, String label, Path java, @Nullable List<String> training, List<String> run,
-		boolean fabric8, boolean ours) {
+		boolean fabric8, boolean ours, String end) {
+
+	/** The milestone that ends a run of a controller: the last first reconcile. */
+	static final String LAST = "last-first-reconcile";
+
+	/** The milestone that ends a run of the bare application: its list answered. */
+	static final String LISTED = "listed";
+
+	StartupConfiguration(String name, String label, Path java, @Nullable List<String> training, List<String> run,
+			boolean fabric8, boolean ours) {
+		this(name, label, java, training, run, fabric8, ours, LAST);
+	}
 
 	/** The Spring Boot property that ends a training run once the context refreshed. */
 	static final String EXIT_ON_REFRESH = "-Dspring.context.exit=onRefresh";
@@ -35,11 +48,15 @@ record StartupConfiguration(String name, String label, Path java, @Nullable List
 	 * @param extracted the jar that {@code java -Djarmode=tools -jar app extract} wrote,
 	 * with its {@code lib/} next to it, which CDS and the AOT cache need
 	 * @param josdk the Java Operator SDK jar
+	 * @param bare the bare Spring Boot application's jar
+	 * @param baselines other builds of the application's jar, each run as the plain jar
+	 * is for an A/B comparison in the same rounds, named after its file
 	 * @param work where the archives go
 	 * @param java the default JDK's {@code java}
 	 * @param java25 a JDK 25's {@code java}, or {@code null} for none
 	 */
-	record Paths(Path app, Path extracted, Path josdk, Path work, Path java, @Nullable Path java25) {
+	record Paths(Path app, Path extracted, Path josdk, Path bare, List<Path> baselines, Path work, Path java,
+			@Nullable Path java25) {
 
 	}
 
@@ -55,6 +72,11 @@ record StartupConfiguration(String name, String label, Path java, @Nullable List
 		List<StartupConfiguration> all = new ArrayList<>();
 		all.add(new StartupConfiguration("plain", "plain jar, default JDK", paths.java(), null, List.of("-jar", app),
 				false, true));
+		for (Path baseline : paths.baselines()) {
+			String file = baseline.getFileName().toString();
+			all.add(new StartupConfiguration(file.replaceFirst("\\.jar$", ""), "plain jar of another build, " + file,
+					paths.java(), null, List.of("-jar", baseline.toString()), false, false));
+		}
 		all.add(cds(paths, "cds", "CDS (trained to refresh), no Spring AOT", List.of(EXIT_ON_REFRESH), List.of()));
 		all.add(cds(paths, "aot-cds", "Spring AOT + CDS (trained to refresh)", List.of(SPRING_AOT, EXIT_ON_REFRESH),
 				List.of(SPRING_AOT)));
@@ -71,6 +93,8 @@ record StartupConfiguration(String name, String label, Path java, @Nullable List
 		}
 		all.add(new StartupConfiguration("josdk", "Java Operator SDK, plain jar, default JDK", paths.java(), null,
 				List.of("-jar", paths.josdk().toString()), true, false));
+		all.add(new StartupConfiguration("bare", "bare Spring Boot + Actuator, client-java's list", paths.java(), null,
+				List.of("-jar", paths.bare().toString()), false, false, LISTED));
 		return all;
 	}
 

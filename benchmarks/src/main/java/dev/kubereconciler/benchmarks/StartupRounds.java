@@ -31,21 +31,25 @@ import org.jspecify.annotations.Nullable;
  * configuration that has one (not measured), then runs R rounds, each configuration once
  * per round in a fresh JVM, each round starting with the next configuration. The times
  * are taken from the instant just before the process is started to the milestones that
- * the process prints: {@code main} entered, {@code refreshed} (the Spring context
- * refreshed, which includes starting the controllers and so the cache sync; for Java
- * Operator SDK, {@code start()} returned) and the last first reconcile.
+ * the process prints: {@code main} entered, {@code beans} (every singleton made),
+ * {@code list-sent} and {@code listed} (the informer's first list), {@code synced} (the
+ * caches synced), {@code refreshed} (the Spring context refreshed; for Java Operator SDK,
+ * {@code start()} returned) and the first and last first reconcile, each with the classes
+ * loaded by then; the Spring application also prints Spring's start-up steps, which the
+ * report summarises. The bare Spring Boot application ({@code bare}) ends once it listed
+ * the ConfigMaps.
  *
  * <p>
  * Usage: {@code StartupRounds KUBECONFIG [objects N] [rounds R] [configurations a,b,...]
- * [app JAR] [josdk JAR] [java JAVA] [java25 JAVA|none] [work DIR]}; by default 1,000
- * objects, 5 rounds, every configuration, the jars under {@code benchmarks/}, the
- * {@code java} running this and Temurin 25 where Debian puts it.
+ * [app JAR] [josdk JAR] [bare JAR] [baselines JAR,...] [java JAVA] [java25 JAVA|none] [work DIR]};
+ * by default 1,000 objects, 5 rounds, every configuration, the jars under
+ * {@code benchmarks/}, the {@code java} running this and Temurin 25 where Debian puts it.
  */
 public final class StartupRounds {
 
 	private static final String MILESTONE = "startup-milestone ";
 
-	private static final String LAST = "last-first-reconcile";
+	private static final String STEP = "startup-step ";
 
 	private static final long TIMEOUT_MINUTES = 5;
 
@@ -64,7 +68,7 @@ public final class StartupRounds {
 	public static void main(String[] args) throws Exception {
 		if (args.length < 1) {
 			System.err.println("Usage: StartupRounds KUBECONFIG [objects N] [rounds R] [configurations a,b,...] "
-					+ "[app JAR] [josdk JAR] [java JAVA] [java25 JAVA|none] [work DIR]");
+					+ "[app JAR] [josdk JAR] [bare JAR] [baselines JAR,...] [java JAVA] [java25 JAVA|none] [work DIR]");
 			System.exit(2);
 		}
 		Settings settings = Settings.parse(Arrays.copyOfRange(args, 1, args.length));
@@ -78,7 +82,9 @@ public final class StartupRounds {
 		Files.createDirectories(work);
 		StartupConfiguration.Paths paths = new StartupConfiguration.Paths(this.settings.app().toAbsolutePath(),
 				work.resolve("extracted").resolve(this.settings.app().getFileName()),
-				this.settings.josdk().toAbsolutePath(), work, this.settings.java(), this.settings.java25());
+				this.settings.josdk().toAbsolutePath(), this.settings.bare().toAbsolutePath(),
+				this.settings.baselines().stream().map(Path::toAbsolutePath).toList(), work, this.settings.java(),
+				this.settings.java25());
 		List<StartupConfiguration> configurations = selected(StartupConfiguration.all(paths));
 		System.out.printf("%s: start-up of %d ConfigMaps, %d round(s); %d cores, load %s%n", Instant.now(),
 				this.settings.objects(), this.settings.rounds(), Runtime.getRuntime().availableProcessors(), load());
@@ -144,13 +150,14 @@ public final class StartupRounds {
 	private String describe(int round, StartupConfiguration configuration, Launch launch, String before, String after) {
 		String prefix = String.format(Locale.ROOT, "round %d/%d  %-20s", round + 1, this.settings.rounds(),
 				configuration.name());
-		if (!launch.isComplete()) {
+		if (!launch.isComplete(configuration.end())) {
 			return prefix + "  FAILED (exit " + launch.exit() + "), load " + before + " -> " + after + "\n    "
 					+ String.join("\n    ", launch.tail());
 		}
 		return String.format(Locale.ROOT,
-				"%s  main %8.1f  refreshed %8.1f  last first reconcile %8.1f ms  reconciled %d of %d  load %s -> %s",
-				prefix, launch.millis("main"), launch.millis("refreshed"), launch.millis(LAST), this.settings.objects(),
+				"%s  main %8.1f  refreshed %8.1f  %s %8.1f ms  classes %d  reconciled %d of %d  load %s -> %s", prefix,
+				launch.millis("main"), launch.millis("refreshed"), configuration.end(),
+				launch.millis(configuration.end()), launch.classes(configuration.end()), this.settings.objects(),
 				this.settings.objects(), before, after);
 	}
 
@@ -185,35 +192,49 @@ public final class StartupRounds {
 		ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true);
 		builder.environment().putAll(environment);
 		Map<String, Long> milestones = new LinkedHashMap<>();
+		Map<String, Long> classes = new LinkedHashMap<>();
+		Map<String, Long> steps = new LinkedHashMap<>();
 		Deque<String> tail = new ArrayDeque<>();
 		Instant launched = Instant.now();
 		Process process = builder.start();
-		Thread reader = new Thread(() -> read(process, milestones, tail), "startup-output");
+		Thread reader = new Thread(() -> read(process, new Output(milestones, classes, steps, tail)), "startup-output");
 		reader.start();
 		if (!process.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
 			process.destroyForcibly().waitFor();
 		}
 		reader.join();
-		return new Launch(micros(launched), milestones, process.exitValue(), List.copyOf(tail));
+		return new Launch(micros(launched), milestones, classes, steps, process.exitValue(), List.copyOf(tail));
 	}
 
-	private static void read(Process process, Map<String, Long> milestones, Deque<String> tail) {
+	private static void read(Process process, Output output) {
 		try (BufferedReader reader = new BufferedReader(
 				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
 			for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+				String[] fields = line.split(" ");
 				if (line.startsWith(MILESTONE)) {
-					String[] fields = line.split(" ");
-					milestones.put(fields[1], Long.parseLong(fields[2]));
+					output.milestones().put(fields[1], Long.parseLong(fields[2]));
+					if (fields.length > 4) {
+						output.classes().put(fields[1], Long.parseLong(fields[4]));
+					}
 				}
-				tail.addLast(line);
-				if (tail.size() > 30) {
-					tail.removeFirst();
+				else if (line.startsWith(STEP)) {
+					output.steps().put(fields[1], Long.parseLong(fields[2]));
+					continue;
+				}
+				output.tail().addLast(line);
+				if (output.tail().size() > 30) {
+					output.tail().removeFirst();
 				}
 			}
 		}
 		catch (IOException ex) {
-			tail.addLast("(output lost: " + ex + ")");
+			output.tail().addLast("(output lost: " + ex + ")");
 		}
+	}
+
+	private record Output(Map<String, Long> milestones, Map<String, Long> classes, Map<String, Long> steps,
+			Deque<String> tail) {
+
 	}
 
 	private List<StartupConfiguration> selected(List<StartupConfiguration> all) {
@@ -255,18 +276,26 @@ public final class StartupRounds {
 	 *
 	 * @param launched the epoch microseconds just before the process started
 	 * @param milestones the epoch microseconds of each milestone
+	 * @param classes the classes loaded at each milestone
+	 * @param steps Spring's start-up steps, in microseconds (see the application's
+	 * {@code StartupSteps})
 	 * @param exit the exit code
 	 * @param tail its last lines of output
 	 */
-	record Launch(long launched, Map<String, Long> milestones, int exit, List<String> tail) {
+	record Launch(long launched, Map<String, Long> milestones, Map<String, Long> classes, Map<String, Long> steps,
+			int exit, List<String> tail) {
 
-		boolean isComplete() {
-			return this.exit == 0 && this.milestones.containsKey(LAST);
+		boolean isComplete(String end) {
+			return this.exit == 0 && this.milestones.containsKey(end);
 		}
 
 		double millis(String milestone) {
 			Long at = this.milestones.get(milestone);
 			return (at != null) ? (at - this.launched) / 1e3 : Double.NaN;
+		}
+
+		long classes(String milestone) {
+			return this.classes.getOrDefault(milestone, -1L);
 		}
 
 	}
@@ -279,13 +308,16 @@ public final class StartupRounds {
 	 * @param configurations the configurations by name, empty for all
 	 * @param app the Spring Boot application's jar
 	 * @param josdk the Java Operator SDK application's jar
+	 * @param bare the bare Spring Boot application's jar
+	 * @param baselines other builds of the application's jar, each run beside the plain
+	 * jar in the same rounds, as a configuration named after its file
 	 * @param java the default JDK's {@code java}
 	 * @param java25 a JDK 25's {@code java}, or {@code null} to leave its configurations
 	 * out
 	 * @param work where the extracted jar, the archives and the caches go
 	 */
-	record Settings(int objects, int rounds, List<String> configurations, Path app, Path josdk, Path java,
-			@Nullable Path java25, Path work) {
+	record Settings(int objects, int rounds, List<String> configurations, Path app, Path josdk, Path bare,
+			List<Path> baselines, Path java, @Nullable Path java25, Path work) {
 
 		static Settings parse(String... args) throws IOException {
 			int objects = 1_000;
@@ -293,6 +325,8 @@ public final class StartupRounds {
 			List<String> configurations = List.of();
 			Path app = Path.of("benchmarks/startup-app/target/startup-app.jar");
 			Path josdk = Path.of("benchmarks/startup-josdk/target/startup-josdk.jar");
+			Path bare = Path.of("benchmarks/startup-bare/target/startup-bare.jar");
+			List<Path> baselines = List.of();
 			Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 			Path java25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
 			java25 = Files.isExecutable(java25) ? java25 : null;
@@ -305,14 +339,16 @@ public final class StartupRounds {
 					case "configurations" -> configurations = List.of(value.split(","));
 					case "app" -> app = Path.of(value);
 					case "josdk" -> josdk = Path.of(value);
+					case "bare" -> bare = Path.of(value);
+					case "baselines" -> baselines = Arrays.stream(value.split(",")).map(Path::of).toList();
 					case "java" -> java = Path.of(value);
 					case "java25" -> java25 = value.equals("none") ? null : Path.of(value);
 					case "work" -> work = Path.of(value);
 					default -> throw new IllegalArgumentException("unknown setting " + args[i]
-							+ "; expected objects, rounds, configurations, app, josdk, java, java25 or work");
+							+ "; expected objects, rounds, configurations, app, josdk, bare, baselines, java, java25 or work");
 				}
 			}
-			return new Settings(objects, rounds, configurations, app, josdk, java, java25,
+			return new Settings(objects, rounds, configurations, app, josdk, bare, baselines, java, java25,
 					(work != null) ? work : Files.createTempDirectory("kube-reconciler-startup"));
 		}
 

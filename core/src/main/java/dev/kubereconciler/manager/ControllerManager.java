@@ -20,6 +20,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.internal.cache.InformerCaches;
 import dev.kubereconciler.internal.cache.InformerFactory;
+import dev.kubereconciler.internal.cache.ModelAdapters;
 import dev.kubereconciler.internal.cache.ScopedListerWatcher;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
@@ -155,6 +156,7 @@ public final class ControllerManager implements ControllerRegistry {
 	 * @return the factory
 	 */
 	public static SharedInformerFactory informerFactory(ApiClient apiClient) {
+		ModelAdapters.install();
 		return new InformerFactory(apiClient);
 	}
 
@@ -164,6 +166,8 @@ public final class ControllerManager implements ControllerRegistry {
 	 * @return a builder
 	 */
 	public static ManagerBuilder builder(ApiClient apiClient) {
+		// before the first read: client-java's JSON would load every model's class on it
+		ModelAdapters.install();
 		return new ManagerBuilder(apiClient);
 	}
 

@@ -51,8 +51,6 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	 */
 	static final Map<String, Class<?>> TREES = trees();
 
-	private static final PropertyKeys KEYS = new PropertyKeys(TREES);
-
 	private final Environment environment;
 
 	UnknownPropertyCheck(Environment environment) {
@@ -177,8 +175,11 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 	}
 
 	private static InvalidPropertyException failure(List<ConfigurationProperty> unknown) {
+		// only here: a walk of every properties class for its keys takes a tenth of a
+		// second that a start with valid keys need not pay
+		PropertyKeys keys = new PropertyKeys(TREES);
 		ConfigurationProperty first = unknown.get(0);
-		String nearest = KEYS.nearest(first.getName());
+		String nearest = keys.nearest(first.getName());
 		StringBuilder reason = new StringBuilder("no property has this name, so it would be ignored; the nearest is '")
 			.append(nearest)
 			.append("'");
@@ -189,7 +190,7 @@ final class UnknownPropertyCheck implements BeanFactoryPostProcessor {
 			reason.append(". '")
 				.append(written(other))
 				.append("' is unknown too; the nearest is '")
-				.append(written(other, KEYS.nearest(other.getName())))
+				.append(written(other, keys.nearest(other.getName())))
 				.append("'");
 		}
 		return new InvalidPropertyException(written(first), first.getValue(), reason.toString(),

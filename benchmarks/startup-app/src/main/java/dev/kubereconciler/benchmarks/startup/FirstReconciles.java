@@ -30,17 +30,29 @@ public class FirstReconciles implements SmartInitializingSingleton, ApplicationL
 
 	private final boolean exit;
 
-	public FirstReconciles(@Value("${startup.objects}") int objects, @Value("${startup.exit:true}") boolean exit) {
+	private final StartupSteps steps;
+
+	public FirstReconciles(@Value("${startup.objects}") int objects, @Value("${startup.exit:true}") boolean exit,
+			StartupSteps steps) {
 		this.objects = objects;
 		this.exit = exit;
+		this.steps = steps;
 	}
 
 	// the namespace is kube-reconciler.controllers.startup.namespaces, in
 	// application.yaml
 	@Reconciler(name = "startup", watches = V1ConfigMap.class)
 	public void reconcile(Request request) {
-		if (this.seen.add(request.name()) && this.count.incrementAndGet() == this.objects) {
+		if (!this.seen.add(request.name())) {
+			return;
+		}
+		int count = this.count.incrementAndGet();
+		if (count == 1) {
+			Milestones.reached("first-first-reconcile");
+		}
+		if (count == this.objects) {
 			Milestones.reached("last-first-reconcile");
+			this.steps.print();
 			if (this.exit) {
 				// not on this worker: the shutdown hook waits for the reconciles in
 				// flight

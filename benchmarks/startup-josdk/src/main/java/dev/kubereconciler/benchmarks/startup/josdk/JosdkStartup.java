@@ -1,5 +1,6 @@
 package dev.kubereconciler.benchmarks.startup.josdk;
 
+import java.lang.management.ManagementFactory;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,8 +21,8 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
  * It reads the namespace and the count from {@code STARTUP_NAMESPACE} and
  * {@code STARTUP_OBJECTS}, and the cluster from {@code KUBECONFIG}, as fabric8 does by
  * default. Its milestones are named as the Spring application's: {@code beans} once the
- * reconciler is registered, {@code refreshed} once {@code start()} returned (the
- * informers synced).
+ * reconciler is registered, {@code refreshed} and {@code synced} once {@code start()}
+ * returned (the informers synced).
  */
 public final class JosdkStartup {
 
@@ -40,6 +41,7 @@ public final class JosdkStartup {
 				(overrider) -> overrider.settingNamespace(namespace).withGenerationAware(false));
 		reached("beans");
 		operator.start();
+		reached("synced");
 		reached("refreshed");
 	}
 
@@ -47,12 +49,13 @@ public final class JosdkStartup {
 	static void reached(String name) {
 		Instant now = Instant.now();
 		long micros = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+		long classes = ManagementFactory.getClassLoadingMXBean().getTotalLoadedClassCount();
 		long sinceStart = ProcessHandle.current()
 			.info()
 			.startInstant()
 			.map((start) -> (micros - start.toEpochMilli() * 1_000L) / 1_000L)
 			.orElse(-1L);
-		System.out.println(PREFIX + name + " " + micros + " " + sinceStart);
+		System.out.println(PREFIX + name + " " + micros + " " + sinceStart + " " + classes);
 	}
 
 	/**
@@ -72,7 +75,14 @@ public final class JosdkStartup {
 
 		@Override
 		public UpdateControl<ConfigMap> reconcile(ConfigMap configMap, Context<ConfigMap> context) {
-			if (this.seen.add(configMap.getMetadata().getName()) && this.count.incrementAndGet() == this.objects) {
+			if (!this.seen.add(configMap.getMetadata().getName())) {
+				return UpdateControl.noUpdate();
+			}
+			int count = this.count.incrementAndGet();
+			if (count == 1) {
+				reached("first-first-reconcile");
+			}
+			if (count == this.objects) {
 				reached("last-first-reconcile");
 				new Thread(() -> System.exit(0), "startup-exit").start();
 			}
