@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.Date;
+import java.util.regex.Pattern;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -76,13 +77,40 @@ public final class ModelAdapters implements TypeAdapterFactory {
 	 * @throws ReflectiveOperationException if {@code JSON}'s adapters cannot be read
 	 */
 	public static Gson gson() throws ReflectiveOperationException {
+		return withoutModels().registerTypeAdapterFactory(new ModelAdapters()).create();
+	}
+
+	/**
+	 * Whether a Gson is client-java's own, as {@code JSON}'s initializer makes it, and
+	 * not one an application gave {@code JSON.setGson} (with adapters of its own, say),
+	 * which is kept. Compared by what Gson tells of itself: its factories in order, the
+	 * model factories left out, and the same adapter instances.
+	 * @param gson the Gson {@code JSON} has
+	 * @return whether it is client-java's own
+	 * @throws ReflectiveOperationException if {@code JSON}'s adapters cannot be read
+	 */
+	static boolean isClientJavas(Gson gson) throws ReflectiveOperationException {
+		return describe(gson, true).equals(describe(withoutModels().create(), false));
+	}
+
+	private static String describe(Gson gson, boolean leaveOutModels) {
+		// Gson's own description: {serializeNulls:..,factories:[..],instanceCreators:..}
+		String description = gson.toString();
+		if (leaveOutModels) {
+			description = description
+				.replaceAll(", " + Pattern.quote(MODELS) + "\\w+\\$CustomTypeAdapterFactory@\\p{XDigit}+", "");
+		}
+		return description.replaceAll("@\\p{XDigit}+", "");
+	}
+
+	private static GsonBuilder withoutModels() throws ReflectiveOperationException {
 		GsonBuilder builder = JSON.createGson();
 		for (Object[] adapter : ADAPTERS) {
 			Field field = JSON.class.getDeclaredField((String) adapter[1]);
 			field.setAccessible(true);
 			builder.registerTypeAdapter((Type) adapter[0], field.get(null));
 		}
-		return builder.registerTypeAdapterFactory(new ModelAdapters()).create();
+		return builder;
 	}
 
 	@Override
@@ -217,6 +245,11 @@ public final class ModelAdapters implements TypeAdapterFactory {
 
 		private static boolean install() {
 			try {
+				if (!isClientJavas(JSON.getGson())) {
+					logger.info("client-java's JSON has a Gson of the application's own, which is kept: "
+							+ "the first read of each type tries its model factories in turn");
+					return false;
+				}
 				JSON.setGson(gson());
 				return true;
 			}

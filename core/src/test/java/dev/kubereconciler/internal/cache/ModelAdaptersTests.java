@@ -5,6 +5,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Type;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -162,6 +163,23 @@ class ModelAdaptersTests {
 
 	// as JSON's initializer makes it: JSON.createGson(), its adapters, then one factory
 	// per model
+	@Test
+	void clientJavasOwnGsonIsReplacedAndAnApplicationsOwnIsKept() throws ReflectiveOperationException {
+		assertThat(ModelAdapters.isClientJavas(this.eager)).isTrue();
+		Gson withAdapterOfItsOwn = this.eager.newBuilder()
+			.registerTypeAdapter(Duration.class, new com.google.gson.JsonSerializer<Duration>() {
+				@Override
+				public com.google.gson.JsonElement serialize(Duration duration, Type type,
+						com.google.gson.JsonSerializationContext context) {
+					return new com.google.gson.JsonPrimitive(duration.toString());
+				}
+			})
+			.create();
+		assertThat(ModelAdapters.isClientJavas(withAdapterOfItsOwn)).isFalse();
+		assertThat(ModelAdapters.isClientJavas(this.eager.newBuilder().serializeNulls().create())).isFalse();
+		assertThat(ModelAdapters.isClientJavas(new Gson())).isFalse();
+	}
+
 	private static Gson eager() {
 		try {
 			GsonBuilder builder = JSON.createGson();
