@@ -1,0 +1,141 @@
+package dev.kubereconciler.cluster;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.events.ApiEventSink;
+import dev.kubereconciler.events.EventRecorderListener;
+import dev.kubereconciler.events.EventRecorders;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.TestNamespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One manager and three real API servers: Widgets reconciled on every engaged cluster,
+ * each in its own, with what the reconcile writes landing there.
+ */
+@KubernetesTest(crds = "dev/kubereconciler/cluster/widgets.yaml")
+class FleetIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	private static FleetServers servers;
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	@BeforeAll
+	static void startServers() {
+		servers = new FleetServers();
+	}
+
+	@AfterAll
+	static void stopServers() {
+		if (servers != null) {
+			servers.close();
+		}
+	}
+
+	@BeforeEach
+	void createNamespaces() throws ApiException {
+		for (String name : FleetServers.NAMES.subList(1, FleetServers.NAMES.size())) {
+			CoreV1Api core = new CoreV1Api(servers.client(name));
+			if (core.listNamespace()
+				.execute()
+				.getItems()
+				.stream()
+				.noneMatch((ns) -> ns.getMetadata().getName().equals(this.namespace.name()))) {
+				core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(this.namespace.name())))
+					.execute();
+			}
+		}
+	}
+
+	@Test
+	void widgetsAreReconciledInTheirOwnClusterWithTheirOwnedObjectsAndEvents() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(widgets(ns))
+			.clusterEvents(FleetIntegrationTests::events)
+			.build();
+		manager.start();
+		try {
+			for (String name : FleetServers.NAMES) {
+				manager.fleet().engage(name, servers.client(name));
+				FleetServers.widgets(servers.client(name)).create(Widget.named(ns, "gear")).throwsApiException();
+			}
+			for (String name : FleetServers.NAMES) {
+				ApiClient member = servers.client(name);
+				await().atMost(TIMEOUT).untilAsserted(() -> {
+					Widget widget = FleetServers.widgets(member).get(ns, "gear").throwsApiException().getObject();
+					assertThat(widget.getStatus()).isEqualTo(new Widget.Status(name));
+					V1ConfigMap config = new CoreV1Api(member).readNamespacedConfigMap("gear-config", ns).execute();
+					assertThat(config.getData()).containsEntry("cluster", name);
+					assertThat(config.getMetadata().getOwnerReferences()).singleElement()
+						.satisfies((owner) -> assertThat(owner.getUid()).isEqualTo(widget.getMetadata().getUid()));
+					List<EventsV1Event> events = new EventsV1Api(member).listNamespacedEvent(ns).execute().getItems();
+					assertThat(events).anySatisfy((event) -> {
+						assertThat(event.getRegarding().getUid()).isEqualTo(widget.getMetadata().getUid());
+						assertThat(event.getNote()).isEqualTo("reconciled in " + name);
+					});
+				});
+			}
+			// the local cluster is not the fleet's: a FLEET controller leaves its objects
+			// alone
+			assertThat(manager.clusters()).extracting(ClusterStatus::name).containsExactly("one", "three", "two");
+		}
+		finally {
+			manager.stop();
+		}
+	}
+
+	static ControllerDefinition widgets(String ns) {
+		return ControllerDefinition.builder(Widget.class)
+			.named("widgets")
+			.namespaces(ns)
+			.clusters(ClusterScope.FLEET)
+			.owns(V1ConfigMap.class)
+			.reconcile((widget, context) -> {
+				String cluster = context.request().cluster();
+				V1ConfigMap config = new V1ConfigMap().apiVersion("v1")
+					.kind("ConfigMap")
+					.metadata(new V1ObjectMeta().namespace(ns).name(widget.getMetadata().getName() + "-config"))
+					.putDataItem("cluster", cluster);
+				context.setControllerReference(widget, config);
+				context.apply(config);
+				context.events().normal(widget, "Reconciled", "Reconcile", "reconciled in " + cluster);
+				widget.setStatus(new Widget.Status(cluster));
+				context.updateStatus(widget);
+				return Result.done();
+			});
+	}
+
+	static EventRecorders events(ApiClient client) {
+		return new EventRecorders(new ApiEventSink(client), (runnable) -> {
+			Thread writer = new Thread(runnable, "fleet-events");
+			writer.setDaemon(true);
+			writer.start();
+		}, Clock.systemUTC(), "fleet-tests", 100, EventRecorderListener.NONE);
+	}
+
+}
