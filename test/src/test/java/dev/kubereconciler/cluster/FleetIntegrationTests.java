@@ -1,5 +1,6 @@
 package dev.kubereconciler.cluster;
 
+import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -12,6 +13,7 @@ import io.kubernetes.client.openapi.models.EventsV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,6 +109,50 @@ class FleetIntegrationTests {
 		finally {
 			manager.stop();
 		}
+	}
+
+	@Test
+	void aKubeconfigSecretEngagesItsClusterAndDeletingItDisengagesIt() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(widgets(ns))
+			.clusterProvider(new KubeconfigSecretProvider(this.client, ns, "fleet-test=member", "kubeconfig"))
+			.build();
+		manager.start();
+		try {
+			// engaged by hand: the canary that shows what the fleet reconciles meanwhile
+			manager.fleet().engage("two", servers.client("two"));
+			FleetServers.widgets(servers.client("three")).create(Widget.named(ns, "cog")).throwsApiException();
+			CoreV1Api hub = new CoreV1Api(this.client);
+			hub.createNamespacedSecret(ns,
+					new V1Secret()
+						.metadata(new V1ObjectMeta().name("member-three").putLabelsItem("fleet-test", "member"))
+						.putDataItem("kubeconfig", Files.readAllBytes(servers.server("three").kubeconfig())))
+				.execute();
+			await().atMost(TIMEOUT).untilAsserted(() -> {
+				assertThat(status(servers.client("three"), ns, "cog")).isEqualTo(new Widget.Status("member-three"));
+				assertThat(manager.clusters()).containsExactly(new ClusterStatus("member-three", ClusterState.READY, 2),
+						new ClusterStatus("two", ClusterState.READY, 2));
+			});
+			hub.deleteNamespacedSecret("member-three", ns).execute();
+			await().atMost(TIMEOUT)
+				.untilAsserted(
+						() -> assertThat(manager.clusters()).extracting(ClusterStatus::name).containsExactly("two"));
+			// its informers stopped: a Widget created there now is not reconciled, while
+			// one created later in an engaged cluster is
+			FleetServers.widgets(servers.client("three")).create(Widget.named(ns, "late")).throwsApiException();
+			FleetServers.widgets(servers.client("two")).create(Widget.named(ns, "canary")).throwsApiException();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(status(servers.client("two"), ns, "canary")).isNotNull());
+			assertThat(status(servers.client("three"), ns, "late")).isNull();
+		}
+		finally {
+			manager.stop();
+		}
+	}
+
+	private static Widget.Status status(ApiClient member, String ns, String name) throws ApiException {
+		return FleetServers.widgets(member).get(ns, name).throwsApiException().getObject().getStatus();
 	}
 
 	static ControllerDefinition widgets(String ns) {
