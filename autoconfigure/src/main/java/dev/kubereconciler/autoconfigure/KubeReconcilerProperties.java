@@ -469,6 +469,7 @@ public class KubeReconcilerProperties {
 	/**
 	 * Kubeconfig Secrets of the local cluster, each engaging the cluster it names.
 	 */
+	@NestedConfigurationProperty
 	private final ClusterProperties.Secrets clusterSecrets = new ClusterProperties.Secrets();
 
 	public Map<String, ClusterProperties> getClusters() {
