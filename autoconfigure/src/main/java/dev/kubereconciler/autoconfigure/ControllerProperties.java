@@ -8,6 +8,8 @@ import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.cluster.ClusterScope;
+
 /**
  * Settings of one controller under {@code kube-reconciler.controllers.<name>}. Every
  * unset field inherits from {@code kube-reconciler.defaults}, then from the
@@ -164,6 +166,21 @@ public class ControllerProperties {
 
 	public Map<String, SourceProperties> getSources() {
 		return this.sources;
+	}
+
+	/**
+	 * Where the controller reconciles: "local" (the manager's own cluster), "fleet" (the
+	 * clusters that kube-reconciler.clusters and the cluster providers engage) or "both";
+	 * overrides @Reconciler(clusters).
+	 */
+	private @Nullable ClusterScope clusters;
+
+	public @Nullable ClusterScope getClusters() {
+		return this.clusters;
+	}
+
+	public void setClusters(@Nullable ClusterScope clusters) {
+		this.clusters = clusters;
 	}
 
 }

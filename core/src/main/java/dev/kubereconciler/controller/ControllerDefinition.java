@@ -12,6 +12,7 @@ import java.util.Set;
 import io.kubernetes.client.common.KubernetesObject;
 
 import dev.kubereconciler.cache.FieldIndex;
+import dev.kubereconciler.cluster.ClusterScope;
 import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.ratelimit.RateLimiter;
@@ -56,13 +57,15 @@ import dev.kubereconciler.source.Source;
  * manager adds to their informers
  * @param sources where keys come from besides the watches, each started and stopped with
  * the workers; none by default
+ * @param clusters where it reconciles: the local cluster (the default), the engaged
+ * clusters of the fleet, or both
  */
 public record ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
 		List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
 		ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
 		Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
 		Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<FieldIndex<?>> indexes,
-		List<Source> sources) {
+		List<Source> sources, ClusterScope clusters) {
 
 	/** Default reconcile timeout. */
 	public static final Duration DEFAULT_RECONCILE_TIMEOUT = Duration.ofMinutes(10);
@@ -100,6 +103,36 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		indexes = (indexes != null) ? List.copyOf(indexes) : List.of();
 		sources = (sources != null) ? List.copyOf(sources) : List.of();
 		SourceChecks.check(name, watches, sources);
+		clusters = (clusters != null) ? clusters : ClusterScope.LOCAL;
+	}
+
+	/**
+	 * Create a definition that reconciles on the local cluster only.
+	 * @param name the controller name
+	 * @param watches the primary watched type
+	 * @param owns the owned types
+	 * @param namespaces the namespaces to watch; empty for all
+	 * @param labelSelector the label selector of watched objects
+	 * @param reconciler what runs on each key
+	 * @param maxConcurrentReconciles the number of workers
+	 * @param rateLimiter the limiter for failures and requeues
+	 * @param reconcileTimeout the reconcile timeout
+	 * @param cacheSyncTimeout the cache sync timeout
+	 * @param resyncPeriod the resync period
+	 * @param updateFilters the update filters by name
+	 * @param mappedWatches the mapped watches
+	 * @param indexes the declared indexes
+	 * @param sources the sources
+	 */
+	public ControllerDefinition(String name, Class<? extends KubernetesObject> watches,
+			List<Class<? extends KubernetesObject>> owns, Set<String> namespaces, LabelSelectorMatcher labelSelector,
+			ReconcileLogic<?> reconciler, int maxConcurrentReconciles, RateLimiter<Request> rateLimiter,
+			Duration reconcileTimeout, Duration cacheSyncTimeout, Duration resyncPeriod,
+			Map<String, UpdatePredicate> updateFilters, List<MappedWatch<?>> mappedWatches, List<FieldIndex<?>> indexes,
+			List<Source> sources) {
+		this(name, watches, owns, namespaces, labelSelector, reconciler, maxConcurrentReconciles, rateLimiter,
+				reconcileTimeout, cacheSyncTimeout, resyncPeriod, updateFilters, mappedWatches, indexes, sources,
+				ClusterScope.LOCAL);
 	}
 
 	/**
@@ -178,6 +211,7 @@ public record ControllerDefinition(String name, Class<? extends KubernetesObject
 		builder.mappedWatches.addAll(this.mappedWatches);
 		builder.indexes.addAll(this.indexes);
 		builder.sources.addAll(this.sources);
+		builder.clusters(this.clusters);
 		return builder;
 	}
 

@@ -20,6 +20,7 @@ import dev.kubereconciler.cache.FieldIndex;
 import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
+import dev.kubereconciler.cluster.ClusterScope;
 import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
 import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
@@ -440,7 +441,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
 		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
-				this.updateFilters, this.mappedWatches, this.indexes, this.sources);
+				this.updateFilters, this.mappedWatches, this.indexes, this.sources, this.clusters);
 	}
 
 	private String name() {
@@ -474,6 +475,23 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	 */
 	public ControllerDefinitionBuilder<T> pollEach(String name, Duration period, ObjectPoll<? super T> poll) {
 		return source(Source.perObject(name, this.watches, period, poll));
+	}
+
+	// clusters (issue 40): the local cluster, the fleet, or both
+
+	private ClusterScope clusters = ClusterScope.LOCAL;
+
+	/**
+	 * Reconcile on the manager's own cluster ({@link ClusterScope#LOCAL}, the default),
+	 * on every cluster a cluster provider engages ({@link ClusterScope#FLEET}), or on
+	 * both; each request names its cluster, and the reconcile context reads and writes
+	 * there.
+	 * @param clusters where to reconcile
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> clusters(ClusterScope clusters) {
+		this.clusters = Objects.requireNonNull(clusters, "clusters must not be null");
+		return this;
 	}
 
 }

@@ -4,13 +4,14 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
+import java.util.function.Function;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
-import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.controller.RateLimiterScopes;
 import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.ratelimit.RateLimiter;
+import dev.kubereconciler.reconcile.ReconcileFunction;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.time.DelayScheduler;
 
@@ -23,8 +24,9 @@ final class ControllerAssembly {
 	private ControllerAssembly() {
 	}
 
-	static Map<String, WorkQueueController> create(ManagerBuilder builder, ReconcilerBinder binder, ManagerGate gate,
-			DelayScheduler clock, ThreadFactory threadFactory) {
+	static Map<String, WorkQueueController> create(ManagerBuilder builder,
+			Function<ControllerDefinition, ReconcileFunction> binder, ManagerGate gate, DelayScheduler clock,
+			ThreadFactory threadFactory) {
 		Map<String, WorkQueueController> controllers = new LinkedHashMap<>();
 		// one limiter instance in several controllers, at any depth: share its rate, not
 		// its per-item backoff
@@ -40,7 +42,7 @@ final class ControllerAssembly {
 				throw new IllegalArgumentException("Duplicate controller name '" + definition.name() + "'");
 			}
 			controllers.put(definition.name(),
-					new WorkQueueController(definition, binder.bind(definition), gate, builder.listener, clock,
+					new WorkQueueController(definition, binder.apply(definition), gate, builder.listener, clock,
 							threadFactory, builder.abandonGrace, builder.priorityQueue, builder.observations));
 		}
 		return controllers;

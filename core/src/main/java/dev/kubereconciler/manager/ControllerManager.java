@@ -1,10 +1,13 @@
 package dev.kubereconciler.manager;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadFactory;
+import java.util.stream.Stream;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -15,6 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.cache.CacheOptions;
+import dev.kubereconciler.cluster.ClusterAware;
+import dev.kubereconciler.cluster.ClusterStatus;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
@@ -32,6 +37,7 @@ import dev.kubereconciler.internal.controller.WorkQueueController;
 import dev.kubereconciler.internal.dependent.DependentsReconciler;
 import dev.kubereconciler.leaderelection.LeaderElectionRunner;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
+import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.sharding.ShardCoordinator;
 import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.ManagedDelayScheduler;
@@ -106,6 +112,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private final CacheOptions cacheOptions;
 
+	private final @Nullable FleetClusters fleet;
+
 	ControllerManager(ManagerBuilder builder) {
 		this.apiClient = builder.apiClient;
 		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
@@ -115,25 +123,39 @@ public final class ControllerManager implements ControllerRegistry {
 		this.threadFactory = builder.threadFactory;
 		ReconcilerBinder binder = new ReconcilerBinder(builder.apiClient, builder.eventRecorders, this.clock,
 				builder.listener, DependentsReconciler::create);
-		this.controllers = Collections
-			.unmodifiableMap(ControllerAssembly.create(builder, binder, this.gate, this.clock, this.threadFactory));
-		this.listPageSize = builder.listPageSize;
-		this.watchCacheListMax = builder.watchCacheListMax;
 		CacheOptions cacheOptions = CacheOptionsAssembly.merge(builder.cacheOptions, builder.definitions);
 		this.cacheOptions = cacheOptions;
+		FleetClusters fleet = (!builder.clusterProviders.isEmpty()
+				|| builder.definitions.stream().anyMatch((definition) -> definition.clusters().includesFleet()))
+						? new FleetClusters(builder.clusterProviders,
+								new EngagedCluster.Settings(builder, this.clock, cacheOptions, builder.clusterEvents))
+						: null;
+		this.fleet = fleet;
+		this.controllers = Collections.unmodifiableMap(ControllerAssembly.create(builder,
+				(definition) -> ClusterRouting.of(definition.name(),
+						definition.clusters().includesLocal() ? binder.bind(definition) : null,
+						definition.clusters().includesFleet() ? fleet : null),
+				this.gate, this.clock, this.threadFactory));
+		if (fleet != null) {
+			fleet.controllers(this.controllers.values()
+				.stream()
+				.filter((controller) -> controller.definition().clusters().includesFleet())
+				.toList());
+		}
+		this.listPageSize = builder.listPageSize;
+		this.watchCacheListMax = builder.watchCacheListMax;
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				builder.listPageSize, builder.watchCacheListMax, this.clock, cacheOptions);
-		this.caches.wire(this.controllers.values()
-			.stream()
-			.map((controller) -> new WatchingController(controller.definition(), controller, builder.listener,
-					controller.scope()))
-			.toList());
+		this.caches
+			.wire(local(this.controllers.values()).map((controller) -> new WatchingController(controller.definition(),
+					controller, builder.listener, controller.scope()))
+				.toList());
 		this.controllers.values()
 			.forEach((controller) -> controller
 				.namespaceChanges((namespaces) -> this.caches.changeNamespaces(controller.name(), namespaces)));
 		this.controllers.values()
-			.forEach((controller) -> controller.initialKeys(() -> this.caches.cachedKeys(controller.definition())));
-		this.controllers.values().forEach(this::attachSources);
+			.forEach((controller) -> controller.initialKeys(() -> cachedKeys(controller.definition())));
+		local(this.controllers.values()).forEach(this::attachSources);
 		this.standbyCaches = new StandbyCaches(this.caches, this.lifecycleMonitor, () -> this.running);
 		binder.attach(this.caches.informers(), this.caches::stripsManagedFields, cacheOptions);
 		if (builder.sharding != null && builder.leaderElection != null) {
@@ -258,8 +280,9 @@ public final class ControllerManager implements ControllerRegistry {
 		return this.cacheOptions;
 	}
 
+	// the controllers of the local cluster: the others have no informers of its
 	private List<ControllerDefinition> definitions() {
-		return this.controllers.values().stream().map(WorkQueueController::definition).toList();
+		return local(this.controllers.values()).map(WorkQueueController::definition).toList();
 	}
 
 	@Override
@@ -323,6 +346,9 @@ public final class ControllerManager implements ControllerRegistry {
 						this.leaderElection.leaseNamespace(), this.leaderElection.leaseName());
 			}
 			this.watchdog.start();
+			if (this.fleet != null) {
+				this.fleet.start();
+			}
 			if (this.leaderElection == null) {
 				this.leader = true;
 				this.controllers.values().forEach(WorkQueueController::start);
@@ -384,6 +410,9 @@ public final class ControllerManager implements ControllerRegistry {
 				this.election = null;
 			}
 			this.leader = false;
+			if (this.fleet != null) {
+				this.fleet.stop();
+			}
 			this.watchdog.stop();
 			this.standbyCaches.stop();
 			if (this.clock instanceof ManagedDelayScheduler managed) {
@@ -400,6 +429,55 @@ public final class ControllerManager implements ControllerRegistry {
 		Lister<? extends KubernetesObject> lister = this.caches.lister(definition.watches());
 		controller.sourceCache(() -> this.caches.cachedKeys(definition), (request) -> request.namespace().isEmpty()
 				? lister.get(request.name()) : lister.namespace(request.namespace()).get(request.name()));
+	}
+
+	// clusters (issue 40): the fleet's engaged clusters beside the local one
+
+	private static Stream<WorkQueueController> local(Collection<WorkQueueController> controllers) {
+		return controllers.stream().filter((controller) -> controller.definition().clusters().includesLocal());
+	}
+
+	private List<Request> cachedKeys(ControllerDefinition definition) {
+		List<Request> keys = new ArrayList<>();
+		if (definition.clusters().includesLocal()) {
+			keys.addAll(this.caches.cachedKeys(definition));
+		}
+		if (this.fleet != null && definition.clusters().includesFleet()) {
+			keys.addAll(this.fleet.cachedKeys(definition));
+		}
+		return keys;
+	}
+
+	/**
+	 * Return what engages and disengages clusters by hand, beside the cluster providers,
+	 * for the controllers whose scope includes the fleet.
+	 * @return the manager's cluster side
+	 * @throws IllegalStateException if no controller runs on the fleet and no cluster
+	 * provider is set
+	 */
+	public ClusterAware fleet() {
+		if (this.fleet == null) {
+			throw new IllegalStateException("No controller runs on the fleet: set clusters(ClusterScope.FLEET) or "
+					+ "clusters(ClusterScope.BOTH) on a controller definition, or add a cluster provider");
+		}
+		return this.fleet;
+	}
+
+	/**
+	 * Return the engaged clusters and where each stands, by name.
+	 * @return the clusters; empty when none is engaged
+	 */
+	public List<ClusterStatus> clusters() {
+		return (this.fleet != null) ? this.fleet.statuses() : List.of();
+	}
+
+	/**
+	 * Return the informer caches of an engaged cluster.
+	 * @param cluster the cluster's name
+	 * @return its caches, or {@code null} when it is not engaged
+	 */
+	@Nullable InformerCaches clusterCaches(String cluster) {
+		return (this.fleet != null) ? this.fleet.caches(cluster) : null;
 	}
 
 }

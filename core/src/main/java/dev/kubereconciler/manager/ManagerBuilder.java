@@ -14,10 +14,12 @@ import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.cluster.ClusterProvider;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.events.EventRecorder;
+import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.observation.ReconcileObservations;
 import dev.kubereconciler.sharding.ShardingSettings;
@@ -306,6 +308,37 @@ public final class ManagerBuilder {
 			thread.setDaemon(true);
 			return thread;
 		};
+	}
+
+	// clusters (issue 40): the fleet's providers and what each engaged cluster records
+
+	final List<ClusterProvider> clusterProviders = new ArrayList<>();
+
+	@Nullable Function<ApiClient, EventRecorders> clusterEvents;
+
+	/**
+	 * Engage and disengage the clusters this provider discovers, for the controllers
+	 * whose {@link dev.kubereconciler.cluster.ClusterScope} includes the fleet; none by
+	 * default. It starts once the manager's local caches synced and stops with the
+	 * manager.
+	 * @param provider the provider
+	 * @return this builder
+	 */
+	public ManagerBuilder clusterProvider(ClusterProvider provider) {
+		this.clusterProviders.add(Objects.requireNonNull(provider, "provider must not be null"));
+		return this;
+	}
+
+	/**
+	 * Record the Kubernetes Events of the reconciles in an engaged cluster with the
+	 * recorders this function makes from the cluster's client, so that they land in that
+	 * cluster; started on engage and stopped on disengage. None by default.
+	 * @param clusterEvents makes a cluster's recorders
+	 * @return this builder
+	 */
+	public ManagerBuilder clusterEvents(Function<ApiClient, EventRecorders> clusterEvents) {
+		this.clusterEvents = Objects.requireNonNull(clusterEvents, "clusterEvents must not be null");
+		return this;
 	}
 
 }

@@ -8,6 +8,8 @@ import java.lang.annotation.Target;
 
 import io.kubernetes.client.common.KubernetesObject;
 
+import dev.kubereconciler.cluster.ClusterScope;
+
 /**
  * Marks a bean method as the reconcile function of a managed controller.
  *
@@ -152,5 +154,13 @@ public @interface Reconciler {
 	 * @return the bean names, none by default
 	 */
 	String[] sources() default {};
+
+	/**
+	 * Where the controller reconciles: the manager's own cluster, the clusters a cluster
+	 * provider engages, or both; each request names its cluster.
+	 * {@code kube-reconciler.controllers.<name>.clusters} overrides it.
+	 * @return the scope, {@link ClusterScope#LOCAL} by default
+	 */
+	ClusterScope clusters() default ClusterScope.LOCAL;
 
 }

@@ -187,6 +187,9 @@ public final class ControllerDefinitionResolver {
 				annotation.updateFilterBeans(), annotation.maps(), method.description());
 		this.sourceSettings.fromAnnotation(builder, prefix, overrides.getSources(), annotation.sources(),
 				method.description());
+		builder.clusters(Setting.from(prefix + ".clusters", overrides.getClusters())
+			.orElse("@Reconciler(clusters)" + of, annotation.clusters())
+			.value());
 		return this.dependentSettings.reconcile(builder, name, method, dependents);
 	}
 
@@ -248,6 +251,9 @@ public final class ControllerDefinitionResolver {
 		bean.owns().forEach(builder::owns);
 		this.watchSettings.fromBean(builder, prefix, overrides.getEventFilters(), bean);
 		this.sourceSettings.fromBean(builder, prefix, overrides.getSources(), bean);
+		builder.clusters(Setting.from(prefix + ".clusters", overrides.getClusters())
+			.orElse("the clusters of " + origin, bean.clusters())
+			.value());
 		return builder.reconcile(bean.reconciler());
 	}
 

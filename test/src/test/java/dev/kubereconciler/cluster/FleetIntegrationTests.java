@@ -1,0 +1,227 @@
+package dev.kubereconciler.cluster;
+
+import java.nio.file.Files;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
+import io.kubernetes.client.openapi.models.EventsV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.events.ApiEventSink;
+import dev.kubereconciler.events.EventRecorderListener;
+import dev.kubereconciler.events.EventRecorders;
+import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
+import dev.kubereconciler.test.TestNamespace;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One manager and three real API servers: Widgets reconciled on every engaged cluster,
+ * each in its own, with what the reconcile writes landing there.
+ */
+@KubernetesTest(crds = "dev/kubereconciler/cluster/widgets.yaml")
+class FleetIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+	private static FleetServers servers;
+
+	ApiClient client;
+
+	TestNamespace namespace;
+
+	@BeforeAll
+	static void startServers() {
+		servers = new FleetServers();
+	}
+
+	@AfterAll
+	static void stopServers() {
+		if (servers != null) {
+			servers.close();
+		}
+	}
+
+	@BeforeEach
+	void createNamespaces() throws ApiException {
+		for (String name : FleetServers.NAMES.subList(1, FleetServers.NAMES.size())) {
+			CoreV1Api core = new CoreV1Api(servers.client(name));
+			if (core.listNamespace()
+				.execute()
+				.getItems()
+				.stream()
+				.noneMatch((ns) -> ns.getMetadata().getName().equals(this.namespace.name()))) {
+				core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(this.namespace.name())))
+					.execute();
+			}
+		}
+	}
+
+	@Test
+	void widgetsAreReconciledInTheirOwnClusterWithTheirOwnedObjectsAndEvents() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(widgets(ns))
+			.clusterEvents(FleetIntegrationTests::events)
+			.build();
+		manager.start();
+		try {
+			for (String name : FleetServers.NAMES) {
+				manager.fleet().engage(name, servers.client(name));
+				FleetServers.widgets(servers.client(name)).create(Widget.named(ns, "gear")).throwsApiException();
+			}
+			for (String name : FleetServers.NAMES) {
+				ApiClient member = servers.client(name);
+				await().atMost(TIMEOUT).untilAsserted(() -> {
+					Widget widget = FleetServers.widgets(member).get(ns, "gear").throwsApiException().getObject();
+					assertThat(widget.getStatus()).isEqualTo(new Widget.Status(name));
+					V1ConfigMap config = new CoreV1Api(member).readNamespacedConfigMap("gear-config", ns).execute();
+					assertThat(config.getData()).containsEntry("cluster", name);
+					assertThat(config.getMetadata().getOwnerReferences()).singleElement()
+						.satisfies((owner) -> assertThat(owner.getUid()).isEqualTo(widget.getMetadata().getUid()));
+					List<EventsV1Event> events = new EventsV1Api(member).listNamespacedEvent(ns).execute().getItems();
+					assertThat(events).anySatisfy((event) -> {
+						assertThat(event.getRegarding().getUid()).isEqualTo(widget.getMetadata().getUid());
+						assertThat(event.getNote()).isEqualTo("reconciled in " + name);
+					});
+				});
+			}
+			// the local cluster is not the fleet's: a FLEET controller leaves its objects
+			// alone
+			assertThat(manager.clusters()).extracting(ClusterStatus::name).containsExactly("one", "three", "two");
+		}
+		finally {
+			manager.stop();
+		}
+	}
+
+	@Test
+	void aKubeconfigSecretEngagesItsClusterAndDeletingItDisengagesIt() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(widgets(ns))
+			.clusterProvider(new KubeconfigSecretProvider(this.client, ns, "fleet-test=member", "kubeconfig"))
+			.build();
+		manager.start();
+		try {
+			// engaged by hand: the canary that shows what the fleet reconciles meanwhile
+			manager.fleet().engage("two", servers.client("two"));
+			FleetServers.widgets(servers.client("three")).create(Widget.named(ns, "cog")).throwsApiException();
+			CoreV1Api hub = new CoreV1Api(this.client);
+			hub.createNamespacedSecret(ns,
+					new V1Secret()
+						.metadata(new V1ObjectMeta().name("member-three").putLabelsItem("fleet-test", "member"))
+						.putDataItem("kubeconfig", Files.readAllBytes(servers.server("three").kubeconfig())))
+				.execute();
+			await().atMost(TIMEOUT).untilAsserted(() -> {
+				assertThat(status(servers.client("three"), ns, "cog")).isEqualTo(new Widget.Status("member-three"));
+				assertThat(manager.clusters()).containsExactly(new ClusterStatus("member-three", ClusterState.READY, 2),
+						new ClusterStatus("two", ClusterState.READY, 2));
+			});
+			hub.deleteNamespacedSecret("member-three", ns).execute();
+			await().atMost(TIMEOUT)
+				.untilAsserted(
+						() -> assertThat(manager.clusters()).extracting(ClusterStatus::name).containsExactly("two"));
+			// its informers stopped: a Widget created there now is not reconciled, while
+			// one created later in an engaged cluster is
+			FleetServers.widgets(servers.client("three")).create(Widget.named(ns, "late")).throwsApiException();
+			FleetServers.widgets(servers.client("two")).create(Widget.named(ns, "canary")).throwsApiException();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(status(servers.client("two"), ns, "canary")).isNotNull());
+			assertThat(status(servers.client("three"), ns, "late")).isNull();
+		}
+		finally {
+			manager.stop();
+		}
+	}
+
+	@Test
+	void aStoppedApiServerBlocksNeitherTheOtherClustersNorTheManagerAndRecoversWithoutARestart() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client).controller(widgets(ns)).build();
+		manager.start();
+		KubernetesTestServer two = servers.server("two");
+		try {
+			FleetServers.NAMES.forEach((name) -> manager.fleet().engage(name, servers.client(name)));
+			await().atMost(TIMEOUT)
+				.until(() -> manager.clusters().stream().allMatch((cluster) -> cluster.state() == ClusterState.READY));
+			two.stopApiServer();
+			// 20 s without the server, measured while the other two keep reconciling
+			long outage = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			int round = 0;
+			while (System.nanoTime() - outage < 0) {
+				String name = "outage-" + round++;
+				for (String cluster : List.of("one", "three")) {
+					FleetServers.widgets(servers.client(cluster)).create(Widget.named(ns, name)).throwsApiException();
+				}
+				for (String cluster : List.of("one", "three")) {
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(status(servers.client(cluster), ns, name))
+							.isEqualTo(new Widget.Status(cluster)));
+				}
+			}
+			assertThat(round).isGreaterThan(1);
+			assertThat(manager.hasSynced()).isTrue();
+			two.startApiServer();
+			FleetServers.widgets(servers.client("two")).create(Widget.named(ns, "after")).throwsApiException();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(status(servers.client("two"), ns, "after"))
+					.isEqualTo(new Widget.Status("two")));
+		}
+		finally {
+			two.startApiServer();
+			manager.stop();
+		}
+	}
+
+	private static Widget.Status status(ApiClient member, String ns, String name) throws ApiException {
+		return FleetServers.widgets(member).get(ns, name).throwsApiException().getObject().getStatus();
+	}
+
+	static ControllerDefinition widgets(String ns) {
+		return ControllerDefinition.builder(Widget.class)
+			.named("widgets")
+			.namespaces(ns)
+			.clusters(ClusterScope.FLEET)
+			.owns(V1ConfigMap.class)
+			.reconcile((widget, context) -> {
+				String cluster = context.request().cluster();
+				V1ConfigMap config = new V1ConfigMap().apiVersion("v1")
+					.kind("ConfigMap")
+					.metadata(new V1ObjectMeta().namespace(ns).name(widget.getMetadata().getName() + "-config"))
+					.putDataItem("cluster", cluster);
+				context.setControllerReference(widget, config);
+				context.apply(config);
+				context.events().normal(widget, "Reconciled", "Reconcile", "reconciled in " + cluster);
+				widget.setStatus(new Widget.Status(cluster));
+				context.updateStatus(widget);
+				return Result.done();
+			});
+	}
+
+	static EventRecorders events(ApiClient client) {
+		return new EventRecorders(new ApiEventSink(client), (runnable) -> {
+			Thread writer = new Thread(runnable, "fleet-events");
+			writer.setDaemon(true);
+			writer.start();
+		}, Clock.systemUTC(), "fleet-tests", 100, EventRecorderListener.NONE);
+	}
+
+}
