@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 import dev.kubereconciler.actuate.ControllerActivity.DelayStatistics;
 import dev.kubereconciler.actuate.ControllerActivity.ReconcileCounts;
+import dev.kubereconciler.cluster.ClusterStatus;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.ratelimit.RateLimiterState;
@@ -68,7 +69,7 @@ public class ControllersEndpoint {
 		Map<String, ControllerDescriptor> controllers = new LinkedHashMap<>();
 		manager.controllers()
 			.forEach((name, controller) -> controllers.put(name, this.descriptors.controller(controller)));
-		return new ControllersDescriptor(this.descriptors.manager(manager), controllers);
+		return new ControllersDescriptor(this.descriptors.manager(manager), controllers, manager.clusters());
 	}
 
 	@ReadOperation
@@ -257,9 +258,10 @@ public class ControllersEndpoint {
 	 *
 	 * @param manager the manager
 	 * @param controllers the controllers by name
+	 * @param clusters the engaged clusters of the fleet and where each stands, by name
 	 */
-	public record ControllersDescriptor(ManagerDescriptor manager,
-			Map<String, ControllerDescriptor> controllers) implements OperationResponseBody {
+	public record ControllersDescriptor(ManagerDescriptor manager, Map<String, ControllerDescriptor> controllers,
+			List<ClusterStatus> clusters) implements OperationResponseBody {
 
 	}
 

@@ -56,6 +56,11 @@ public class ControllersHealthIndicator extends ManagerHealthIndicator {
 			.withDetail("cachesSynced", synced)
 			.withDetail("cachesStarted", manager.cachesStarted())
 			.withDetail("controllers", controllers);
+		if (!manager.clusters().isEmpty()) {
+			// a cluster of the fleet that is still syncing never lowers the status: it
+			// holds up neither the others nor the manager
+			builder.withDetail("clusters", manager.clusters());
+		}
 		if (manager.shardCoordinator() != null) {
 			// a replica that holds no partition is a healthy standby, so this never
 			// lowers the status

@@ -25,11 +25,13 @@ import org.springframework.core.io.ResourceLoader;
 import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cache.CacheTransforms;
 import dev.kubereconciler.cache.FieldIndex;
+import dev.kubereconciler.cluster.ClusterProvider;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.CompositeControllerListener;
 import dev.kubereconciler.controller.ControllerListener;
 import dev.kubereconciler.crd.CrdFiles;
 import dev.kubereconciler.crd.CrdInstaller;
+import dev.kubereconciler.events.ApiEventSink;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.manager.ManagerBuilder;
@@ -112,7 +114,8 @@ public final class KubeReconcilerAutoConfiguration {
 			@Qualifier(MANAGER_RATE_LIMITER_BEAN_NAME) TokenBucketRateLimiter<?> managerRateLimiter,
 			ObjectProvider<ControllerListener> listeners, ObjectProvider<CacheTransforms> cacheTransforms,
 			ObjectProvider<EventRecorders> eventRecorders, ObjectProvider<ReconcileObservations> observations,
-			ObjectProvider<CacheOptions> cacheOptions, ObjectProvider<FieldIndex<?>> indexes, Environment environment) {
+			ObjectProvider<CacheOptions> cacheOptions, ObjectProvider<FieldIndex<?>> indexes, Environment environment,
+			ObjectProvider<ClusterProvider> clusterProviders) {
 		return new ManagedControllers(definitions::definitions, (resolved) -> {
 			ManagerBuilder builder = ControllerManager.builder(apiClient)
 				.informerFactory(informerFactory)
@@ -130,6 +133,11 @@ public final class KubeReconcilerAutoConfiguration {
 			eventRecorders.ifAvailable((recorders) -> builder.eventRecorders(recorders::forController));
 			observations.ifAvailable(builder::observations);
 			resolved.forEach(builder::controller);
+			// clusters (issue 40): the fleet's providers, and its Events in each cluster
+			ClusterSettings.providers(properties, apiClient).forEach(builder::clusterProvider);
+			clusterProviders.orderedStream().forEach(builder::clusterProvider);
+			eventRecorders.ifAvailable((recorders) -> builder
+				.clusterEvents((client) -> recorders.withDestination(new ApiEventSink(client))));
 			if (properties.getLeaderElection().isEnabled()) {
 				builder
 					.leaderElection(LeaderElectionSettingsFactory.create(properties.getLeaderElection(), environment));

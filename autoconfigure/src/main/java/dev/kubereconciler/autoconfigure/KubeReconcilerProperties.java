@@ -458,4 +458,25 @@ public class KubeReconcilerProperties {
 
 	}
 
+	// clusters (issue 40): the fleet's static list and its kubeconfig Secrets
+
+	/**
+	 * Clusters of the fleet, by name, engaged when the manager starts, for the
+	 * controllers whose clusters are "fleet" or "both".
+	 */
+	private final Map<String, ClusterProperties> clusters = new LinkedHashMap<>();
+
+	/**
+	 * Kubeconfig Secrets of the local cluster, each engaging the cluster it names.
+	 */
+	private final ClusterProperties.Secrets clusterSecrets = new ClusterProperties.Secrets();
+
+	public Map<String, ClusterProperties> getClusters() {
+		return this.clusters;
+	}
+
+	public ClusterProperties.Secrets getClusterSecrets() {
+		return this.clusterSecrets;
+	}
+
 }

@@ -15,7 +15,7 @@ public interface ClusterAware {
 	 * and their objects are reconciled with requests that carry its name. Engaging a name
 	 * that is engaged with another client disengages the old one first; engaging it again
 	 * with the same client does nothing. Returns without waiting for the cluster to
-	 * answer: an unreachable cluster is retried and shows in its {@link ClusterStatus}.
+	 * answer: the informers of an unreachable cluster retry on their own.
 	 * @param name the cluster's name, not empty, unique in the manager
 	 * @param client the client for the cluster's API server, with no read timeout
 	 * @throws IllegalArgumentException if the name is empty

@@ -108,6 +108,26 @@ public final class EventRecorders {
 				: instance;
 		this.listener = (listener != null) ? listener : EventRecorderListener.NONE;
 		this.writer = new EventWriter(sink, writerExecutor, bufferCapacity, this.listener);
+		this.writerExecutor = writerExecutor;
+		this.bufferCapacity = bufferCapacity;
+	}
+
+	// clusters (issue 40): the recorders of an engaged cluster, alike but for the sink
+
+	private final Executor writerExecutor;
+
+	private final int bufferCapacity;
+
+	/**
+	 * Return new recorders alike these, with the same writer executor, clock, reporting
+	 * instance, buffer capacity and listener, that write to another sink: those of an
+	 * engaged cluster, whose Events land in it.
+	 * @param sink where the new recorders write
+	 * @return the recorders, not started
+	 */
+	public EventRecorders withDestination(EventDestination sink) {
+		return new EventRecorders(sink, this.writerExecutor, this.clock, this.reportingInstance, this.bufferCapacity,
+				this.listener);
 	}
 
 	/**

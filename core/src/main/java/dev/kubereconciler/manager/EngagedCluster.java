@@ -46,8 +46,6 @@ final class EngagedCluster {
 
 	private final DelayScheduler clock;
 
-	private volatile boolean unreachable;
-
 	EngagedCluster(String name, ApiClient client, List<WorkQueueController> controllers, Settings settings) {
 		this.name = name;
 		this.client = client;
@@ -113,13 +111,8 @@ final class EngagedCluster {
 		return this.caches;
 	}
 
-	void unreachable(boolean unreachable) {
-		this.unreachable = unreachable;
-	}
-
 	ClusterStatus status() {
-		ClusterState state = this.caches.hasSynced() ? ClusterState.READY
-				: (this.unreachable ? ClusterState.UNREACHABLE : ClusterState.SYNCING);
+		ClusterState state = this.caches.hasSynced() ? ClusterState.READY : ClusterState.SYNCING;
 		return new ClusterStatus(this.name, state, this.caches.informers().size());
 	}
 

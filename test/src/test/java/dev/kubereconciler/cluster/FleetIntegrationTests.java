@@ -26,6 +26,7 @@ import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
+import dev.kubereconciler.test.KubernetesTestServer;
 import dev.kubereconciler.test.TestNamespace;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,6 +148,45 @@ class FleetIntegrationTests {
 			assertThat(status(servers.client("three"), ns, "late")).isNull();
 		}
 		finally {
+			manager.stop();
+		}
+	}
+
+	@Test
+	void aStoppedApiServerBlocksNeitherTheOtherClustersNorTheManagerAndRecoversWithoutARestart() throws Exception {
+		String ns = this.namespace.name();
+		ControllerManager manager = ControllerManager.builder(this.client).controller(widgets(ns)).build();
+		manager.start();
+		KubernetesTestServer two = servers.server("two");
+		try {
+			FleetServers.NAMES.forEach((name) -> manager.fleet().engage(name, servers.client(name)));
+			await().atMost(TIMEOUT)
+				.until(() -> manager.clusters().stream().allMatch((cluster) -> cluster.state() == ClusterState.READY));
+			two.stopApiServer();
+			// 20 s without the server, measured while the other two keep reconciling
+			long outage = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			int round = 0;
+			while (System.nanoTime() - outage < 0) {
+				String name = "outage-" + round++;
+				for (String cluster : List.of("one", "three")) {
+					FleetServers.widgets(servers.client(cluster)).create(Widget.named(ns, name)).throwsApiException();
+				}
+				for (String cluster : List.of("one", "three")) {
+					await().atMost(Duration.ofSeconds(10))
+						.untilAsserted(() -> assertThat(status(servers.client(cluster), ns, name))
+							.isEqualTo(new Widget.Status(cluster)));
+				}
+			}
+			assertThat(round).isGreaterThan(1);
+			assertThat(manager.hasSynced()).isTrue();
+			two.startApiServer();
+			FleetServers.widgets(servers.client("two")).create(Widget.named(ns, "after")).throwsApiException();
+			await().atMost(TIMEOUT)
+				.untilAsserted(() -> assertThat(status(servers.client("two"), ns, "after"))
+					.isEqualTo(new Widget.Status("two")));
+		}
+		finally {
+			two.startApiServer();
 			manager.stop();
 		}
 	}

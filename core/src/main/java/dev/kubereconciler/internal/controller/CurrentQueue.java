@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.internal.queue.ReconcileQueue;
+import dev.kubereconciler.internal.queue.ReconcileQueueBuilder;
 import dev.kubereconciler.queue.QueueObserver;
 import dev.kubereconciler.queue.QueueStats;
 import dev.kubereconciler.reconcile.Request;
@@ -37,13 +38,18 @@ final class CurrentQueue implements QueueStats<Request> {
 	}
 
 	private ReconcileQueue<Request> newQueue() {
-		return ReconcileQueue.<Request>builder()
+		ReconcileQueueBuilder<Request> builder = ReconcileQueue.<Request>builder()
 			.name(this.definition.name())
 			.rateLimiter(this.definition.rateLimiter())
 			.scheduler(this.clock)
 			.observer(this.observer)
-			.priority(this.priorityQueue)
-			.build();
+			.priority(this.priorityQueue);
+		// clusters (issue 40): a cluster that floods the queue takes its turn with the
+		// others
+		if (this.definition.clusters().includesFleet()) {
+			builder.fairBy(Request::cluster);
+		}
+		return builder.build();
 	}
 
 	/**

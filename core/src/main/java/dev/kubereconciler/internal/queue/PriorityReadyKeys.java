@@ -77,6 +77,12 @@ final class PriorityReadyKeys implements ReadyKeys {
 		return Map.copyOf(depth);
 	}
 
+	@Override
+	public synchronized int topPriority() {
+		// a line in the list has a live key
+		return this.lines.isEmpty() ? Integer.MIN_VALUE : this.lines.get(0).priority;
+	}
+
 	private Line line(int priority) {
 		int index = 0;
 		for (; index < this.lines.size(); index++) {

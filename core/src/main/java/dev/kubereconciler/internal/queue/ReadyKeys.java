@@ -41,6 +41,13 @@ interface ReadyKeys {
 	Map<Integer, Integer> depthByPriority(int depth);
 
 	/**
+	 * Return the priority of the key {@link #poll()} would take.
+	 * @return its priority, {@link Integer#MIN_VALUE} when none is ready, and 0 for an
+	 * order that does not track priorities
+	 */
+	int topPriority();
+
+	/**
 	 * Ready keys in the order they became ready; priorities are ignored.
 	 */
 	final class Fifo implements ReadyKeys {
@@ -66,6 +73,11 @@ interface ReadyKeys {
 			// the plain queue does not order by priority, so it reports its depth as
 			// one level
 			return (depth > 0) ? Map.of(0, depth) : Map.of();
+		}
+
+		@Override
+		public int topPriority() {
+			return this.entries.isEmpty() ? Integer.MIN_VALUE : 0;
 		}
 
 	}

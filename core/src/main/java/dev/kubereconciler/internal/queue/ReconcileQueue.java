@@ -5,6 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.kubereconciler.internal.queue.WorkerQueue.Taken;
 import dev.kubereconciler.queue.Priorities;
@@ -60,10 +62,16 @@ public final class ReconcileQueue<T> {
 		this.scheduler = Objects.requireNonNull(builder.scheduler);
 		this.ticker = this.scheduler;
 		this.priority = builder.priority;
+		Supplier<ReadyKeys> order = builder.priority ? PriorityReadyKeys::new : ReadyKeys.Fifo::new;
 		this.table = new KeyTable<>(this.ticker, builder.observer,
-				builder.priority ? new PriorityReadyKeys() : new ReadyKeys.Fifo());
+				(builder.fairBy != null) ? new FairReadyKeys(fairBy(builder.fairBy), order) : order.get());
 		this.delayed = new DelayedAdds<>(this.scheduler, this.table::add);
 		this.gauges = new KeyTableStats<>(this.table, this.delayed, this.rateLimiter, this.priority);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <T> Function<Object, Object> fairBy(Function<? super T, ?> fairBy) {
+		return (item) -> fairBy.apply((T) item);
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.kubereconciler.internal.queue;
 
 import java.util.Objects;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -76,6 +77,21 @@ public final class ReconcileQueueBuilder<T> {
 	 */
 	public ReconcileQueueBuilder<T> priority(boolean priority) {
 		this.priority = priority;
+		return this;
+	}
+
+	@Nullable Function<? super T, ?> fairBy;
+
+	/**
+	 * Take ready keys in turns across the groups this function puts them in, such as the
+	 * clusters of a fleet, so that one group's flood cannot starve the others; within a
+	 * group, and between groups at different priorities, the queue's order holds. By
+	 * default there are no groups.
+	 * @param fairBy the group of a key
+	 * @return this builder
+	 */
+	public ReconcileQueueBuilder<T> fairBy(Function<? super T, ?> fairBy) {
+		this.fairBy = fairBy;
 		return this;
 	}
 

@@ -1,0 +1,90 @@
+package dev.kubereconciler.autoconfigure;
+
+import io.kubernetes.client.openapi.ApiClient;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
+import dev.kubereconciler.cluster.ClusterScope;
+import dev.kubereconciler.manager.ControllerManager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+/**
+ * The fleet's settings: where a controller reconciles, and the clusters and kubeconfig
+ * Secrets that engage clusters, with bad input refused naming the property and the fix.
+ */
+class ClusterConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(KubeReconcilerAutoConfiguration.class,
+				KubeReconcilerDefinitionsAutoConfiguration.class))
+		.withPropertyValues("kube-reconciler.auto-startup=false")
+		.withUserConfiguration(KubeReconcilerAutoConfigurationTests.MirrorConfiguration.class)
+		.withBean(ApiClient.class, () -> new ApiClient().setBasePath("https://127.0.0.1:1").setReadTimeout(0));
+
+	@Test
+	void aControllerRunsOnTheLocalClusterUnlessItsPropertySaysFleet() {
+		this.contextRunner
+			.run((context) -> assertThat(manager(context).controller("configmap-mirror").definition().clusters())
+				.isEqualTo(ClusterScope.LOCAL));
+		this.contextRunner.withPropertyValues("kube-reconciler.controllers.configmap-mirror.clusters=fleet")
+			.run((context) -> {
+				ControllerManager manager = manager(context);
+				assertThat(manager.controller("configmap-mirror").definition().clusters())
+					.isEqualTo(ClusterScope.FLEET);
+				assertThat(manager.clusters()).isEmpty();
+				assertThat(manager.fleet()).isNotNull();
+			});
+	}
+
+	@Test
+	void aClusterWithTwoKubeconfigsIsRefused() {
+		assertInvalid("kube-reconciler.clusters.east.kubeconfig", "exactly one of",
+				"kube-reconciler.clusters.east.kubeconfig.file=/tmp/east.yaml",
+				"kube-reconciler.clusters.east.kubeconfig.secret=fleet/east");
+	}
+
+	@Test
+	void aClusterWithoutAKubeconfigIsRefused() {
+		assertInvalid("kube-reconciler.clusters.east.kubeconfig", "exactly one of",
+				"kube-reconciler.clusters.east.kubeconfig.key=config");
+	}
+
+	@Test
+	void aSecretReferenceWithoutNamespaceIsRefused() {
+		assertInvalid("kube-reconciler.clusters.east.kubeconfig.secret", "namespace/name",
+				"kube-reconciler.clusters.east.kubeconfig.secret=east");
+	}
+
+	@Test
+	void kubeconfigSecretsWithoutANamespaceAreRefused() {
+		assertInvalid("kube-reconciler.cluster-secrets.namespace", "namespace of the Secrets",
+				"kube-reconciler.cluster-secrets.enabled=true");
+	}
+
+	private void assertInvalid(String property, String action, String... properties) {
+		this.contextRunner.withPropertyValues(properties).run((context) -> {
+			Throwable failure = (context.getStartupFailure() != null) ? context.getStartupFailure()
+					: catchThrowable(() -> context.getBean(ManagedControllers.class).getManager());
+			Throwable cause = failure;
+			while (cause != null && !(cause instanceof InvalidPropertyException)) {
+				cause = cause.getCause();
+			}
+			assertThat(cause).isInstanceOf(InvalidPropertyException.class);
+			InvalidPropertyException invalid = (InvalidPropertyException) cause;
+			assertThat(invalid.getProperty()).isEqualTo(property);
+			assertThat(invalid.getAction()).contains(action);
+		});
+	}
+
+	private static ControllerManager manager(AssertableApplicationContext context) {
+		assertThat(context).hasNotFailed();
+		return context.getBean(ManagedControllers.class).getManager();
+	}
+
+}
