@@ -79,7 +79,7 @@ class DocumentationSnippetsTests {
 	private static final List<String> DOCS = List.of("README.md", "docs/configuration.md", "docs/rate-limiting.md",
 			"docs/sample-app.md", "docs/metrics.md", "docs/actuator.md", "docs/operators.md", "docs/testing.md",
 			"docs/custom-resources.md", "docs/dependents.md", "docs/webhooks.md", "docs/getting-started.md",
-			"docs/releasing.md");
+			"docs/releasing.md", "docs/multi-cluster.md");
 
 	// examples of what a server answers or a query reads: shown, not run; and Gradle's
 	// script, as no Gradle build here could run it (CrdGeneratorMainTests and
