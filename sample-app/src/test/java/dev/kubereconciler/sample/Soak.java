@@ -72,9 +72,11 @@ final class Soak {
 				.manifests(manifests)
 				.mainClass(SampleDeployment.MAIN_CLASS)
 				.classPath(SampleDeployment.runtimeClassPathArgument())
-				.directory(work.resolve("pods"))
+				// under the output, so that a failed start leaves its logs
+				.directory(this.settings.output().resolve("pods"))
 				.probePeriod(Duration.ofMillis(500))
-				.readyTimeout(Duration.ofSeconds(120)));
+				// three JVMs starting at once on a shared 2-core machine
+				.readyTimeout(Duration.ofSeconds(300)));
 			List<String> names = replicas.replicas().stream().map(replicas::name).toList();
 			SoakLeaders leaders = new SoakLeaders(replicas);
 			scheduler.scheduleWithFixedDelay(leaders, 0, 250, TimeUnit.MILLISECONDS);
@@ -163,7 +165,7 @@ final class Soak {
 	// the churn stopped: every widget reaches its state within a bound
 	private List<String> settle(SoakChurn churn, SoakFaults faults) {
 		List<String> breaches = new ArrayList<>();
-		Duration bound = Duration.ofSeconds(90);
+		Duration bound = Duration.ofSeconds(120);
 		Instant at = Instant.now();
 		List<String>[] wrong = new List[] { List.of() };
 		Duration took = SoakLeaders.timeUntil(() -> {

@@ -126,9 +126,10 @@ final class SoakFaults {
 				this.settings.leaseDuration().multipliedBy(3));
 		bounds.add(new SoakOutcome.Bound("another replica leads, after the step-down", this.settings.leaseDuration(),
 				takeOver));
-		bounds.add(probe("a change reconciled by the new leader during the partition", PROBE_BOUND));
+		Duration drain = PROBE_BOUND.plus(this.settings.leaderChangeDrain());
+		bounds.add(probe("a change reconciled by the new leader during the partition", drain));
 		proxy.heal();
-		bounds.add(probe("a change reconciled after the partition healed", PROBE_BOUND));
+		bounds.add(probe("a change reconciled after the partition healed", drain));
 		return new SoakOutcome("partition-leader", at, this.replicas.name(leader),
 				"black hole until another replica led", bounds);
 	}
@@ -179,8 +180,10 @@ final class SoakFaults {
 					SoakLeaders.timeUntil(() -> this.leaders.leader().filter((other) -> other != victim).isPresent(),
 							at, handOver.multipliedBy(2))));
 		}
-		bounds.add(probe("a change reconciled after the kill", PROBE_BOUND.plus(this.settings.leaseDuration())));
-		Duration readyBound = backOff.plusSeconds(60);
+		bounds.add(probe("a change reconciled after the kill",
+				PROBE_BOUND.plus(this.settings.leaseDuration()).plus(this.settings.leaderChangeDrain())));
+		// the back-off, then a JVM start of the sample, slow on a loaded machine
+		Duration readyBound = backOff.plusSeconds(90);
 		bounds.add(new SoakOutcome.Bound(
 				"the kubelet restarted it and it is ready (back-off " + backOff.toSeconds() + " s)", readyBound,
 				SoakLeaders.timeUntil(() -> victim.restartCount() > restarts && victim.isReady(), at,

@@ -20,9 +20,10 @@ import dev.kubereconciler.time.Sleeper;
  * recovered from)
  * @param maxWidgets how many widgets the churn keeps at most
  * @param writePause the pause between two writes of the churn
+ * @param managerQps the manager bucket's reconciles per second (its burst is twice that)
  */
 record SoakSettings(int minutes, Path output, Duration leaseDuration, Duration renewDeadline, Duration retryPeriod,
-		Duration spike, Duration faultPeriod, int maxWidgets, Duration writePause) {
+		Duration spike, Duration faultPeriod, int maxWidgets, Duration writePause, int managerQps) {
 
 	/**
 	 * The soak as {@code -Dkube-reconciler.soak.minutes} sizes it: 2 minutes with a fault
@@ -38,7 +39,7 @@ record SoakSettings(int minutes, Path output, Duration leaseDuration, Duration r
 		boolean long_ = minutes > 5;
 		return new SoakSettings(minutes, output, Duration.ofSeconds(8), Duration.ofSeconds(6), Duration.ofSeconds(1),
 				Duration.ofSeconds(long_ ? 20 : 8), Duration.ofSeconds(long_ ? 90 : 0), long_ ? 60 : 20,
-				Duration.ofMillis(long_ ? 500 : 400));
+				Duration.ofMillis(long_ ? 500 : 400), 20);
 	}
 
 	/** The generator's arguments that give the Deployment this leader election. */
@@ -47,7 +48,19 @@ record SoakSettings(int minutes, Path output, Duration leaseDuration, Duration r
 				"--kube-reconciler.leader-election.enabled=true",
 				"--kube-reconciler.leader-election.lease-duration=" + this.leaseDuration.toSeconds() + "s",
 				"--kube-reconciler.leader-election.renew-deadline=" + this.renewDeadline.toSeconds() + "s",
-				"--kube-reconciler.leader-election.retry-period=" + this.retryPeriod.toSeconds() + "s" };
+				"--kube-reconciler.leader-election.retry-period=" + this.retryPeriod.toSeconds() + "s",
+				"--kube-reconciler.manager.rate-limiter.qps=" + this.managerQps,
+				"--kube-reconciler.manager.rate-limiter.burst=" + 2 * this.managerQps };
+	}
+
+	/**
+	 * How long a new leader takes to work through what it inherits: the sample's external
+	 * API is simulated in each replica's memory, so a new leader finds every widget lost
+	 * and reconciles each about three times (found lost, provisioned, found ready), at
+	 * the manager bucket's rate; a change written meanwhile waits its turn among them.
+	 */
+	Duration leaderChangeDrain() {
+		return Duration.ofMillis(3L * this.maxWidgets * 1000 / this.managerQps);
 	}
 
 	// the soak runs on the real clock: its pauses are its schedule, not a test's wait
