@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -150,6 +152,23 @@ final class SoakReplicas implements AutoCloseable {
 		}
 		catch (IOException | java.io.UncheckedIOException ex) {
 			return 0;
+		}
+	}
+
+	/**
+	 * Return when the replica logged that it lost leadership, the first time after the
+	 * given instant: its own account, free of the harness's polling delay.
+	 */
+	static @Nullable Instant lostLeadership(Replica replica, Instant after) {
+		try (Stream<String> lines = Files.lines(replica.logFile(), StandardCharsets.UTF_8)) {
+			return lines.filter((line) -> line.contains("Lost leadership; stopping controllers"))
+				.map((line) -> OffsetDateTime.parse(line.substring(0, line.indexOf(' '))).toInstant())
+				.filter((at) -> at.isAfter(after))
+				.findFirst()
+				.orElse(null);
+		}
+		catch (IOException | java.io.UncheckedIOException | java.time.format.DateTimeParseException ex) {
+			return null;
 		}
 	}
 
