@@ -97,7 +97,7 @@ final class SoakFaults {
 		SoakSettings.pause(this.settings.spike().minus(Duration.between(at, Instant.now())));
 		this.replicas.proxies().forEach(FaultProxy::heal);
 		return new SoakOutcome("latency-spike", at, "every replica",
-				"300-500 ms to the client, 100-200 ms to the server, " + this.settings.spike().toSeconds() + " s",
+				"200-500 ms to the client, 100-200 ms to the server, " + this.settings.spike().toSeconds() + " s",
 				List.of(during, probe("a change reconciled after the spike", PROBE_BOUND)));
 	}
 
