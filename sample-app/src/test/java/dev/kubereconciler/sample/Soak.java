@@ -202,13 +202,13 @@ final class Soak {
 			.forEach((outcome) -> breaches.add("Fault " + outcome.kind() + " at " + outcome.at() + " on "
 					+ outcome.target() + " not recovered in time: " + outcome.bounds()));
 		breaches.addAll(report.flatness());
-		List<String> summary = summary(journal, leaders, churn, breaches, start);
+		List<String> summary = summary(report, journal, leaders, churn, breaches, start);
 		report.write(this.settings.output(), summary);
 		return breaches;
 	}
 
-	private List<String> summary(ReconcileJournal journal, SoakLeaders leaders, SoakChurn churn, List<String> breaches,
-			Instant start) {
+	private List<String> summary(SoakReport report, ReconcileJournal journal, SoakLeaders leaders, SoakChurn churn,
+			List<String> breaches, Instant start) {
 		List<String> summary = new ArrayList<>();
 		summary.add("# Soak of " + this.settings.minutes() + " minutes, started " + start);
 		summary.add("");
@@ -222,6 +222,7 @@ final class Soak {
 				+ " cut short by a kill); keys reconciled by two replicas at once: " + journal.overlaps().size());
 		summary.add("- leader changes seen: " + leaders.changes().stream().filter(SoakLeaders.Change::leads).count()
 				+ "; polls that saw two leaders at once: " + leaders.twoLeaders().size());
+		report.flatnessFigures().forEach((figure) -> summary.add("- " + figure));
 		summary.add("");
 		summary.add("## Faults");
 		summary.add("");
