@@ -33,6 +33,11 @@ final class ReconcileWorker implements Runnable {
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkQueueController.class);
 
+	// at debug, when each reconcile starts and ends: a journal that shows which replica
+	// held which key when. A name in lower case, so that an environment variable
+	// (LOGGING_LEVEL_DEV_KUBERECONCILER_RECONCILES=debug) can turn it on
+	private static final Logger journal = LoggerFactory.getLogger("dev.kubereconciler.reconciles");
+
 	private static final int IDLE = 0;
 
 	private static final int RUNNING = 1;
@@ -216,6 +221,7 @@ final class ReconcileWorker implements Runnable {
 			this.currentPriority = taken.priority();
 		}
 		this.context.listener().reconcileStarted(this.context.controller(), request);
+		journal.debug("Reconcile of {} by controller '{}' started", request, this.context.controller());
 		Result result = null;
 		Throwable error = null;
 		try {
@@ -230,6 +236,7 @@ final class ReconcileWorker implements Runnable {
 			error = ex;
 		}
 		permit.close();
+		journal.debug("Reconcile of {} by controller '{}' ended", request, this.context.controller());
 		long ended = this.context.clock().read();
 		long nanos = ended - started;
 		int finalState = endRun();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -195,6 +196,8 @@ public final class DeployedApplication implements AutoCloseable {
 
 		private Clock clock = Clock.systemUTC();
 
+		private @Nullable BiFunction<String, String, String> kubeconfigs;
+
 		Builder(KubernetesTestServer server, String namespace) {
 			this.server = Objects.requireNonNull(server, "server must not be null");
 			this.namespace = Objects.requireNonNull(namespace, "namespace must not be null");
@@ -320,6 +323,20 @@ public final class DeployedApplication implements AutoCloseable {
 		}
 
 		/**
+		 * Give each replica the kubeconfig this function returns instead of the one the
+		 * runner wrote, for example to reach the API server through a
+		 * {@link dev.kubereconciler.test.fault.FaultProxy} of its own:
+		 * {@code (pod, kubeconfig) -> proxies.get(pod).kubeconfig(kubeconfig)}.
+		 * @param kubeconfigs the function, given the pod's name and the kubeconfig of the
+		 * pod's ServiceAccount user
+		 * @return this builder
+		 */
+		public Builder kubeconfig(BiFunction<String, String, String> kubeconfigs) {
+			this.kubeconfigs = kubeconfigs;
+			return this;
+		}
+
+		/**
 		 * Start the replicas and wait until every one is ready.
 		 * @return the running application, which the caller closes
 		 * @throws IllegalArgumentException if the manifests cannot be run, naming what
@@ -350,7 +367,7 @@ public final class DeployedApplication implements AutoCloseable {
 			}
 			V1Deployment deployment = DeploymentManifests.read(this.manifests, this.deploymentName);
 			ReplicaFactory factory = new ReplicaFactory(this.server, this.namespace, deployment, this.containerName,
-					this.mainClass, this.classPath, this.probePeriod, this.directory, this.clock);
+					this.mainClass, this.classPath, this.probePeriod, this.directory, this.clock, this.kubeconfigs);
 			int count = (this.replicas != null) ? this.replicas
 					: Objects.requireNonNullElse(deployment.getSpec().getReplicas(), 1);
 			List<Replica> replicas = new ArrayList<>();

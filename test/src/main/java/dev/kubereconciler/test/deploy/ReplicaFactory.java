@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
 import java.util.UUID;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import io.kubernetes.client.openapi.ApiException;
@@ -67,9 +68,11 @@ final class ReplicaFactory {
 
 	private final String templateHash;
 
+	private final @Nullable BiFunction<String, String, String> kubeconfigs;
+
 	ReplicaFactory(KubernetesTestServer server, String namespace, V1Deployment deployment,
 			@Nullable String containerName, String mainClass, String classPath, @Nullable Duration probePeriod,
-			Path directory, Clock clock) {
+			Path directory, Clock clock, @Nullable BiFunction<String, String, String> kubeconfigs) {
 		this.server = server;
 		this.api = new CoreV1Api(server.apiClient());
 		this.namespace = namespace;
@@ -82,6 +85,7 @@ final class ReplicaFactory {
 		this.directory = directory;
 		this.clock = clock;
 		this.templateHash = randomName(10);
+		this.kubeconfigs = kubeconfigs;
 		// a variable Spring Boot ignores fails here, not silently in the pod
 		EnvironmentBinding.check(this.container, classPath);
 		serviceAccountExists();
@@ -100,8 +104,10 @@ final class ReplicaFactory {
 			Path kubeconfig = folder.resolve("kubeconfig");
 			// the test server issues no ServiceAccount tokens: a client certificate for
 			// the ServiceAccount's user name and groups is judged by RBAC alike
-			Files.writeString(kubeconfig, this.server.kubeconfig(pod.serviceAccountUser(), "system:serviceaccounts",
-					"system:serviceaccounts:" + this.namespace, "system:authenticated"));
+			String written = this.server.kubeconfig(pod.serviceAccountUser(), "system:serviceaccounts",
+					"system:serviceaccounts:" + this.namespace, "system:authenticated");
+			Files.writeString(kubeconfig,
+					(this.kubeconfigs != null) ? this.kubeconfigs.apply(pod.name(), written) : written);
 			PodVolumes volumes = new PodVolumes(this.api, this.namespace,
 					Objects.requireNonNullElse(spec.getVolumes(), List.of()), folder.resolve("volumes"), this.clock);
 			volumes.refresh();
