@@ -38,8 +38,8 @@ class InstalledCrdsTests {
 
 	@BeforeEach
 	void recordRequests(KubernetesTestServer server) {
-		this.cogs = new CrdFiles(getClass().getClassLoader()).find(List.of("dev/kubereconciler/test/crds/cogs.yaml"),
-				List.of());
+		this.cogs = new CrdFiles(getClass().getClassLoader())
+			.find(List.of("dev/kubereconciler/test/installed/cogs.yaml"), List.of());
 		this.recorded = server.apiClient();
 		this.recorded.setHttpClient(this.recorded.getHttpClient().newBuilder().addInterceptor((chain) -> {
 			Request request = chain.request();
