@@ -2,7 +2,8 @@ package dev.kubereconciler.cluster;
 
 import java.nio.file.Files;
 import java.time.Duration;
-import java.time.OffsetDateTime;
+import java.time.Instant;
+import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -126,7 +127,7 @@ class ClusterProfileProviderTests {
 				Map.of("conditions",
 						List.of(Map.of("type", ClusterProfile.CONTROL_PLANE_HEALTHY, "status", healthy, "reason",
 								"Probed", "message", "the test says so", "lastTransitionTime",
-								OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS).toString()))));
+								DateTimeFormatter.ISO_INSTANT.format(Instant.now().truncatedTo(ChronoUnit.SECONDS))))));
 		api.replaceNamespacedCustomObjectStatus(ClusterProfile.GROUP, "v1alpha1", ns, "clusterprofiles", name, profile)
 			.execute();
 	}
