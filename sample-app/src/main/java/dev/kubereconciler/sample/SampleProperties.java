@@ -1,6 +1,9 @@
 package dev.kubereconciler.sample;
 
+import java.net.URI;
 import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -78,6 +81,13 @@ public class SampleProperties {
 		 */
 		private int flakyFailures = 3;
 
+		/**
+		 * Base URL of a widget store that the replicas share, as they would share a real
+		 * external system. Unset, the API keeps its widgets in this process's memory and
+		 * loses them when it stops.
+		 */
+		private @Nullable URI storeUrl;
+
 		public Duration getLatency() {
 			return this.latency;
 		}
@@ -100,6 +110,14 @@ public class SampleProperties {
 
 		public void setFlakyFailures(int flakyFailures) {
 			this.flakyFailures = flakyFailures;
+		}
+
+		public @Nullable URI getStoreUrl() {
+			return this.storeUrl;
+		}
+
+		public void setStoreUrl(@Nullable URI storeUrl) {
+			this.storeUrl = storeUrl;
 		}
 
 	}

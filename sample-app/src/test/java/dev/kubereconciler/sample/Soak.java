@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -39,6 +40,9 @@ final class Soak {
 	// what a user's kustomize patch would add: the reconcile journal, at debug
 	private static final String JOURNAL = "LOGGING_LEVEL_DEV_KUBERECONCILER_RECONCILES";
 
+	// and the external API the replicas share, as they would share a real one
+	private static final String STORE_URL = "SAMPLE_EXTERNALAPI_STOREURL";
+
 	private final SoakSettings settings;
 
 	private final KubernetesTestServer server;
@@ -59,12 +63,19 @@ final class Soak {
 	List<String> run(Path work) throws Exception {
 		ApiClient admin = this.server.apiClient();
 		Path manifests = SampleDeployment.generate(work.resolve("kubernetes"), this.settings.deploymentArguments());
-		journalAtDebug(manifests.resolve("deployment.yaml"));
+		try (ExternalWidgetStoreServer externalApi = ExternalWidgetStoreServer.start()) {
+			addEnvironment(manifests.resolve("deployment.yaml"),
+					Map.of(JOURNAL, "debug", STORE_URL, externalApi.url().toString()));
+			return run(admin, manifests, externalApi);
+		}
+	}
+
+	private List<String> run(ApiClient admin, Path manifests, ExternalWidgetStoreServer externalApi) throws Exception {
 		CertManagerCrds.install(admin);
 		TestObjects.createNamespace(admin, "mirrored");
 		SampleDeployment.apply(KubectlApplyTests.kubectl(), this.server, manifests);
 		new CertificateIssuer(admin).issue("default", "kube-reconciler-sample-webhook");
-		ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(3);
+		ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(4);
 		// as kube-controller-manager: the settings of a deleted widget go with it
 		try (GarbageCollector collector = GarbageCollector.start(admin);
 				SoakReplicas replicas = new SoakReplicas(this.server)) {
@@ -83,13 +94,25 @@ final class Soak {
 			SoakFaults faults = new SoakFaults(this.server, replicas, leaders, this.settings);
 			leaders.awaitLeader(this.settings.leaseDuration().multipliedBy(4));
 			faults.createProbe();
-			SoakChurn churn = new SoakChurn(admin, this.settings.maxWidgets());
+			SoakChurn churn = new SoakChurn(admin, this.settings.maxWidgets(), externalApi.store());
 			scheduler.scheduleWithFixedDelay(churn, 0, this.settings.writePause().toMillis(), TimeUnit.MILLISECONDS);
 			SoakReport report = new SoakReport(names);
 			Instant start = Instant.now();
-			injectFaults(faults, start, () -> minute(report, replicas, leaders, churn, start));
+			// the minutes on a timer of their own, so that each row is one minute however
+			// long a fault takes
+			ScheduledFuture<?> minutes = scheduler.scheduleAtFixedRate(() -> {
+				try {
+					minute(report, replicas, leaders, churn, start);
+				}
+				catch (RuntimeException ex) {
+					// a failed row must not stop the timer of the rows after it
+					logger.warn("The figures of a minute could not be taken", ex);
+				}
+			}, 60, 60, TimeUnit.SECONDS);
+			injectFaults(faults, start);
 			churn.stop();
 			List<String> breaches = settle(churn, faults);
+			minutes.cancel(false);
 			minute(report, replicas, leaders, churn, start);
 			return finish(report, replicas, leaders, churn, breaches, start);
 		}
@@ -99,37 +122,27 @@ final class Soak {
 	}
 
 	// faults one after another, each recovered from before the next, until every kind
-	// ran once and the duration is over; a minute's figures when one is due
-	private void injectFaults(SoakFaults faults, Instant start, Runnable minuteDue) {
+	// ran once and the duration is over
+	private void injectFaults(SoakFaults faults, Instant start) {
 		Duration duration = Duration.ofMinutes(this.settings.minutes());
 		int next = 0;
-		int minutes = 0;
 		while (next < SoakFaults.KINDS.size() || Duration.between(start, Instant.now()).compareTo(duration) < 0) {
 			Instant slot = Instant.now();
-			if (Duration.between(start, slot).compareTo(duration) < 0 || next < SoakFaults.KINDS.size()) {
-				SoakOutcome outcome = faults.inject(SoakFaults.KINDS.get(next % SoakFaults.KINDS.size()));
-				logger.info("{} on {}: {}", outcome.kind(), outcome.target(), outcome.bounds());
-				synchronized (this.outcomes) {
-					this.outcomes.add(outcome);
-				}
-				next++;
+			SoakOutcome outcome = faults.inject(SoakFaults.KINDS.get(next % SoakFaults.KINDS.size()));
+			logger.info("{} on {}: {}", outcome.kind(), outcome.target(), outcome.bounds());
+			synchronized (this.outcomes) {
+				this.outcomes.add(outcome);
 			}
-			while (Duration.between(start, Instant.now()).toMinutes() > minutes) {
-				minutes++;
-				minuteDue.run();
-			}
+			next++;
 			Instant until = slot.plus(this.settings.faultPeriod());
 			while (Instant.now().isBefore(until) && Duration.between(start, Instant.now()).compareTo(duration) < 0) {
 				SoakSettings.pause(Duration.ofSeconds(1));
-				while (Duration.between(start, Instant.now()).toMinutes() > minutes) {
-					minutes++;
-					minuteDue.run();
-				}
 			}
 		}
 	}
 
-	private void minute(SoakReport report, SoakReplicas replicas, SoakLeaders leaders, SoakChurn churn, Instant start) {
+	private synchronized void minute(SoakReport report, SoakReplicas replicas, SoakLeaders leaders, SoakChurn churn,
+			Instant start) {
 		int minute = this.last.values().stream().mapToInt(SoakSample::minute).max().orElse(0) + 1;
 		Instant from = start.plus(Duration.ofMinutes(minute - 1));
 		Instant to = Instant.now();
@@ -217,7 +230,7 @@ final class Soak {
 				+ this.settings.retryPeriod().toSeconds() + " s. Load average at the end: " + loadAverage() + ".");
 		summary.add("");
 		summary.add("- widgets written: " + churn.touched() + "; writes " + churn.writes() + ", failed or refused "
-				+ churn.failedWrites());
+				+ churn.failedWrites() + "; widgets the shared external API was made to lose: " + churn.losses());
 		summary.add("- reconciles journaled: " + journal.reconciles() + " (" + journal.unfinished()
 				+ " cut short by a kill); keys reconciled by two replicas at once: " + journal.overlaps().size());
 		summary.add("- leader changes seen: " + leaders.changes().stream().filter(SoakLeaders.Change::leads).count()
@@ -248,20 +261,24 @@ final class Soak {
 		}
 	}
 
-	// as a kustomize patch would: one more variable in the container's env
-	private static void journalAtDebug(Path deployment) throws IOException {
+	// as a kustomize patch would: more variables in the container's env
+	private static void addEnvironment(Path deployment, Map<String, String> variables) throws IOException {
 		List<String> lines = new ArrayList<>(Files.readAllLines(deployment));
 		for (int i = 0; i < lines.size(); i++) {
 			String line = lines.get(i);
 			if (line.trim().equals("env:") || line.trim().equals("- env:")) {
 				String indent = lines.get(i + 1).substring(0, lines.get(i + 1).indexOf('-'));
-				lines.add(i + 1, indent + "- name: " + JOURNAL);
-				lines.add(i + 2, indent + "  value: debug");
+				List<String> added = new ArrayList<>();
+				variables.forEach((name, value) -> {
+					added.add(indent + "- name: " + name);
+					added.add(indent + "  value: \"" + value + "\"");
+				});
+				lines.addAll(i + 1, added);
 				Files.write(deployment, lines);
 				return;
 			}
 		}
-		throw new IllegalStateException("The generated Deployment has no env to add " + JOURNAL + " to");
+		throw new IllegalStateException("The generated Deployment has no env to add " + variables.keySet() + " to");
 	}
 
 }

@@ -20,6 +20,8 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 
 import dev.kubereconciler.model.CustomResourceList;
 import dev.kubereconciler.sample.external.ExternalWidgetApi;
+import dev.kubereconciler.sample.external.ExternalWidgetApi.ExternalWidget;
+import dev.kubereconciler.sample.external.ExternalWidgetStore;
 import dev.kubereconciler.sample.widget.Widget;
 import dev.kubereconciler.sample.widget.WidgetReconciler;
 import dev.kubereconciler.sample.widget.WidgetStatus;
@@ -54,9 +56,17 @@ final class SoakChurn implements Runnable {
 
 	private final AtomicLong failedWrites = new AtomicLong();
 
+	private final AtomicLong losses = new AtomicLong();
+
+	private final ExternalWidgetStore externalApi;
+
+	// the uid of each widget created, to find what the external API still holds for it
+	private final Map<String, String> uids = new ConcurrentHashMap<>();
+
 	private int next;
 
-	SoakChurn(ApiClient admin, int maxLive) {
+	SoakChurn(ApiClient admin, int maxLive, ExternalWidgetStore externalApi) {
+		this.externalApi = externalApi;
 		this.widgets = TestObjects.widgets(admin);
 		this.core = new CoreV1Api(admin);
 		this.maxLive = maxLive;
@@ -68,6 +78,11 @@ final class SoakChurn implements Runnable {
 
 	long failedWrites() {
 		return this.failedWrites.get();
+	}
+
+	/** How many widgets the external API was made to lose. */
+	long losses() {
+		return this.losses.get();
 	}
 
 	void stop() {
@@ -91,12 +106,23 @@ final class SoakChurn implements Runnable {
 	private void step() {
 		int choice = this.random.nextInt(10);
 		List<String> names = new ArrayList<>(this.live);
-		if (names.size() < this.maxLive / 2 || (choice < 4 && names.size() < this.maxLive)) {
+		if (this.random.nextInt(20) == 0) {
+			// the external system loses a widget, which its polling source must notice
+			List<ExternalWidget> held = this.externalApi.widgets();
+			if (!held.isEmpty()) {
+				this.externalApi.remove(held.get(this.random.nextInt(held.size())).id());
+				this.losses.incrementAndGet();
+			}
+		}
+		else if (names.size() < this.maxLive / 2 || (choice < 4 && names.size() < this.maxLive)) {
 			String name = "w-" + (++this.next);
 			String color = COLORS[this.random.nextInt(COLORS.length)];
 			this.touched.add(name);
-			if (record(this.widgets.create(TestObjects.widget(NAMESPACE, name, color, 1 + this.random.nextInt(50))))) {
+			KubernetesApiResponse<Widget> created = this.widgets
+				.create(TestObjects.widget(NAMESPACE, name, color, 1 + this.random.nextInt(50)));
+			if (record(created)) {
 				this.live.add(name);
+				this.uids.put(name, created.getObject().getMetadata().getUid());
 			}
 		}
 		else if (choice < 8 && !names.isEmpty()) {
@@ -139,6 +165,9 @@ final class SoakChurn implements Runnable {
 				else if (settings(name) != null) {
 					wrong.add(name + ": deleted, but its settings ConfigMap is left");
 				}
+				else if (heldFor(this.uids.get(name)) != null) {
+					wrong.add(name + ": deleted, but the external API still holds " + heldFor(this.uids.get(name)));
+				}
 				continue;
 			}
 			String problem = problem(read.getObject());
@@ -176,6 +205,13 @@ final class SoakChurn implements Runnable {
 			.contains(WidgetReconciler.FINALIZER)) {
 			return "without its finalizer";
 		}
+		if (!cursed) {
+			ExternalWidget external = this.externalApi.find(status.externalId()).orElse(null);
+			if (external == null || !external.color().equals(widget.getSpec().color())
+					|| external.size() != widget.getSpec().size()) {
+				return "Ready as " + status.externalId() + " but the external API holds " + external;
+			}
+		}
 		V1ConfigMap settings = settings(widget.getMetadata().getName());
 		Map<String, String> expected = Map.of("color", widget.getSpec().color(), "size",
 				String.valueOf(widget.getSpec().size()));
@@ -184,6 +220,14 @@ final class SoakChurn implements Runnable {
 					+ expected;
 		}
 		return null;
+	}
+
+	private ExternalWidget heldFor(String uid) {
+		return (uid != null) ? this.externalApi.widgets()
+			.stream()
+			.filter((widget) -> widget.key().equals(uid))
+			.findFirst()
+			.orElse(null) : null;
 	}
 
 	private V1ConfigMap settings(String name) {

@@ -53,16 +53,6 @@ record SoakSettings(int minutes, Path output, Duration leaseDuration, Duration r
 				"--kube-reconciler.manager.rate-limiter.burst=" + 2 * this.managerQps };
 	}
 
-	/**
-	 * How long a new leader takes to work through what it inherits: the sample's external
-	 * API is simulated in each replica's memory, so a new leader finds every widget lost
-	 * and reconciles each about three times (found lost, provisioned, found ready), at
-	 * the manager bucket's rate; a change written meanwhile waits its turn among them.
-	 */
-	Duration leaderChangeDrain() {
-		return Duration.ofMillis(3L * this.maxWidgets * 1000 / this.managerQps);
-	}
-
 	// the soak runs on the real clock: its pauses are its schedule, not a test's wait
 	static void pause(Duration duration) {
 		if (duration.isNegative() || duration.isZero()) {

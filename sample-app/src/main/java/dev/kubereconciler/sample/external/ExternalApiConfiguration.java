@@ -1,5 +1,7 @@
 package dev.kubereconciler.sample.external;
 
+import java.net.URI;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -17,7 +19,11 @@ public class ExternalApiConfiguration {
 
 	@Bean
 	ExternalWidgetApi externalWidgetApi(SampleProperties properties, ObjectProvider<MeterRegistry> meterRegistry) {
-		return new ExternalWidgetApi(properties.getExternalApi(), meterRegistry.getIfAvailable(), Ticker.system());
+		URI storeUrl = properties.getExternalApi().getStoreUrl();
+		ExternalWidgetStore store = (storeUrl != null) ? new RemoteExternalWidgetStore(storeUrl)
+				: new InMemoryExternalWidgetStore();
+		return new ExternalWidgetApi(properties.getExternalApi(), meterRegistry.getIfAvailable(), Ticker.system(),
+				store);
 	}
 
 }

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.sample.SampleProperties;
 import dev.kubereconciler.time.Ticker;
@@ -21,8 +21,9 @@ import dev.kubereconciler.time.Ticker;
  * time, may fail and is counted, because every call is billed.
  *
  * <p>
- * The API keeps its widgets in memory, so after a restart it has lost them all, as an
- * external system can lose what a controller created. It always refuses {@code cursed}
+ * The API keeps its widgets in an {@link ExternalWidgetStore}: by default this process's
+ * memory, so after a restart it has lost them all, as an external system can lose what a
+ * controller created; or a store the replicas share. It always refuses {@code cursed}
  * widgets, fails the first calls for each {@code flaky} widget, and fails any call at
  * random with the configured rate.
  */
@@ -44,11 +45,11 @@ public class ExternalWidgetApi {
 
 	private final SampleProperties.ExternalApi properties;
 
-	private final MeterRegistry meterRegistry;
+	private final @Nullable MeterRegistry meterRegistry;
 
 	private final CallLog log;
 
-	private final Map<String, ExternalWidget> widgets = new ConcurrentHashMap<>();
+	private final ExternalWidgetStore widgets;
 
 	private final Map<String, AtomicInteger> flakyCalls = new ConcurrentHashMap<>();
 
@@ -64,7 +65,21 @@ public class ExternalWidgetApi {
 	 * @param meterRegistry where to count calls, or {@code null}
 	 * @param ticker the source of time for call rates
 	 */
-	public ExternalWidgetApi(SampleProperties.ExternalApi properties, MeterRegistry meterRegistry, Ticker ticker) {
+	public ExternalWidgetApi(SampleProperties.ExternalApi properties, @Nullable MeterRegistry meterRegistry,
+			Ticker ticker) {
+		this(properties, meterRegistry, ticker, new InMemoryExternalWidgetStore());
+	}
+
+	/**
+	 * Create a client whose widgets live in a given store.
+	 * @param properties the latency and failure settings
+	 * @param meterRegistry where to count calls, or {@code null}
+	 * @param ticker the source of time for call rates
+	 * @param store where the widgets live
+	 */
+	public ExternalWidgetApi(SampleProperties.ExternalApi properties, @Nullable MeterRegistry meterRegistry,
+			Ticker ticker, ExternalWidgetStore store) {
+		this.widgets = store;
 		this.properties = properties;
 		this.meterRegistry = meterRegistry;
 		this.log = new CallLog(ticker, LOG_CAPACITY);
@@ -81,8 +96,7 @@ public class ExternalWidgetApi {
 	 */
 	public String provision(String key, String color, int size) {
 		call("provision", key, color);
-		return this.widgets.computeIfAbsent(key, (k) -> new ExternalWidget("ext-" + UUID.randomUUID(), k, color, size))
-			.id();
+		return this.widgets.provision(key, color, size).id();
 	}
 
 	/**
@@ -96,8 +110,7 @@ public class ExternalWidgetApi {
 	public void update(String id, String color, int size) {
 		ExternalWidget existing = find(id);
 		call("update", (existing != null) ? existing.key() : id, color);
-		if (existing == null || this.widgets.computeIfPresent(existing.key(),
-				(key, widget) -> new ExternalWidget(id, key, color, size)) == null) {
+		if (existing == null || !this.widgets.update(id, color, size)) {
 			throw new ExternalApiException(404, "external widget " + id + " does not exist");
 		}
 	}
@@ -123,7 +136,7 @@ public class ExternalWidgetApi {
 		ExternalWidget existing = find(id);
 		call("deprovision", (existing != null) ? existing.key() : id, null);
 		if (existing != null) {
-			this.widgets.remove(existing.key());
+			this.widgets.remove(id);
 		}
 	}
 
@@ -176,11 +189,11 @@ public class ExternalWidgetApi {
 	 * @return the number of widgets
 	 */
 	public int size() {
-		return this.widgets.size();
+		return this.widgets.widgets().size();
 	}
 
-	private ExternalWidget find(String id) {
-		return this.widgets.values().stream().filter((widget) -> widget.id().equals(id)).findFirst().orElse(null);
+	private @Nullable ExternalWidget find(String id) {
+		return this.widgets.find(id).orElse(null);
 	}
 
 	private void call(String operation, String key, String color) {
