@@ -74,7 +74,13 @@ final class ExternalWidgetStoreServer implements AutoCloseable {
 					answer(exchange, 204, "");
 				}
 				default -> {
-					if (id == null) {
+					String query = exchange.getRequestURI().getRawQuery();
+					if (id == null && query != null && query.startsWith("key=")) {
+						String key = URLDecoder.decode(query.substring("key=".length()), StandardCharsets.UTF_8);
+						answer(exchange, 200,
+								this.store.findByKey(key).map(RemoteExternalWidgetStore::format).orElse(""));
+					}
+					else if (id == null) {
 						answer(exchange, 200,
 								this.store.widgets()
 									.stream()

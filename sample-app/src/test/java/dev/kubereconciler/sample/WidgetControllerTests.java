@@ -186,6 +186,22 @@ class WidgetControllerTests {
 	}
 
 	@Test
+	void deprovisionsWhatAReconcileProvisionedButNeverRecordedBeforeTheWidgetGoes() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "unrecorded", "red", 3))
+			.throwsApiException()
+			.getObject();
+		String recorded = awaitPhase("unrecorded", WidgetStatus.READY).getStatus().externalId();
+		// as a reconcile whose status write failed after its call: the API holds a widget
+		// for the object that its status does not name
+		this.externalApi.deprovision(recorded);
+		String unrecorded = this.externalApi.provision(created.getMetadata().getUid(), "red", 3);
+		widgets().delete(NAMESPACE, "unrecorded").throwsApiException();
+		await()
+			.untilAsserted(() -> assertThat(widgets().get(NAMESPACE, "unrecorded").getHttpStatusCode()).isEqualTo(404));
+		assertThat(this.externalApi.describe(unrecorded)).isEmpty();
+	}
+
+	@Test
 	void theValidatingWebhookRefusesARepaint() throws ApiException {
 		KubernetesApiResponse<Widget> large = widgets().create(TestObjects.widget(NAMESPACE, "painted", "blue", 90));
 		assertThat(large.isSuccess()).isTrue();

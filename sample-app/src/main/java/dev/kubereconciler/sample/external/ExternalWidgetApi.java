@@ -141,6 +141,17 @@ public class ExternalWidgetApi {
 	}
 
 	/**
+	 * Delete the widget created for an idempotency key, whether or not its id was
+	 * recorded; deleting one the API does not hold succeeds.
+	 * @param key the idempotency key it was provisioned with
+	 * @throws ExternalApiException if the call fails
+	 */
+	public void deprovisionFor(String key) {
+		call("deprovision", key, null);
+		this.widgets.findByKey(key).ifPresent((widget) -> this.widgets.remove(widget.id()));
+	}
+
+	/**
 	 * Return the calls made so far, failed ones included.
 	 * @return the number of calls
 	 */

@@ -37,6 +37,13 @@ public interface ExternalWidgetStore {
 	Optional<ExternalWidget> find(String id);
 
 	/**
+	 * Look up the widget created for an idempotency key.
+	 * @param key the idempotency key
+	 * @return the widget, empty if the store holds none for the key
+	 */
+	Optional<ExternalWidget> findByKey(String key);
+
+	/**
 	 * Delete a widget; deleting one the store does not hold does nothing.
 	 * @param id the external id
 	 */

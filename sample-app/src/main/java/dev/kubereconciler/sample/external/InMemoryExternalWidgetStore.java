@@ -34,6 +34,11 @@ public class InMemoryExternalWidgetStore implements ExternalWidgetStore {
 	}
 
 	@Override
+	public Optional<ExternalWidget> findByKey(String key) {
+		return Optional.ofNullable(this.byKey.get(key));
+	}
+
+	@Override
 	public void remove(String id) {
 		find(id).ifPresent((widget) -> this.byKey.remove(widget.key()));
 	}

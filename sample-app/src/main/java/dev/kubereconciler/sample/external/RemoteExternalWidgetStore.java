@@ -22,7 +22,8 @@ import dev.kubereconciler.sample.external.ExternalWidgetApi.ExternalWidget;
  * size}: {@code POST /widgets} with the form {@code key}, {@code color}, {@code size}
  * provisions; {@code PUT /widgets/{id}} with {@code color} and {@code size} updates (404
  * when the store does not hold it); {@code GET /widgets/{id}} finds; {@code DELETE
- * /widgets/{id}} removes; {@code GET /widgets} lists.
+ * /widgets/{id}} removes; {@code GET /widgets} lists, {@code GET /widgets?key=} only the
+ * widget of an idempotency key.
  */
 public class RemoteExternalWidgetStore implements ExternalWidgetStore {
 
@@ -65,6 +66,16 @@ public class RemoteExternalWidgetStore implements ExternalWidgetStore {
 		HttpResponse<String> response = send(HttpRequest.newBuilder(widget(id)).GET());
 		return (response.statusCode() == 404) ? Optional.empty()
 				: Optional.of(parse(expect(response, 200).body().strip()));
+	}
+
+	@Override
+	public Optional<ExternalWidget> findByKey(String key) {
+		URI query = URI.create(this.widgets + "?key=" + URLEncoder.encode(key, StandardCharsets.UTF_8));
+		return expect(send(HttpRequest.newBuilder(query).GET()), 200).body()
+			.lines()
+			.filter((line) -> !line.isBlank())
+			.map(RemoteExternalWidgetStore::parse)
+			.findFirst();
 	}
 
 	@Override

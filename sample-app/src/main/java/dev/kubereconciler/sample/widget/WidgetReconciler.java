@@ -58,9 +58,9 @@ public class WidgetReconciler implements Cleaner<Widget> {
 	// the finalizer's cleanup, linked to this controller by the type it cleans up
 	@Override
 	public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
-		if (widget.getStatus() != null && widget.getStatus().externalId() != null) {
-			this.externalApi.deprovision(widget.getStatus().externalId());
-		}
+		// by the idempotency key, not the status's id: what a reconcile provisioned but
+		// could not record in the status goes too
+		this.externalApi.deprovisionFor(widget.getMetadata().getUid());
 		return Result.done();
 	}
 
