@@ -31,6 +31,8 @@ public final class Replica {
 
 	private static final Duration MAX_BACK_OFF = Duration.ofMinutes(5);
 
+	private static final Duration BACK_OFF_RESET = Duration.ofMinutes(10);
+
 	private final PodIdentity pod;
 
 	private final List<String> command;
@@ -56,6 +58,12 @@ public final class Replica {
 	private boolean ready;
 
 	private int restarts;
+
+	// the kubelet's back-off steps, reset once a container ran for 10 minutes; unlike
+	// restartCount, which only grows
+	private int backOffSteps;
+
+	private @Nullable Instant startedAt;
 
 	Replica(PodIdentity pod, List<String> command, Supplier<Map<String, String>> environment, Path log, Duration grace,
 			Clock clock, ReplicaProbes probes) {
@@ -218,6 +226,7 @@ public final class Replica {
 			builder.environment().clear();
 			builder.environment().putAll(environment);
 			this.process = builder.start();
+			this.startedAt = this.clock.instant();
 			this.restartAt = null;
 			this.process.getOutputStream().close();
 		}
@@ -241,8 +250,11 @@ public final class Replica {
 		if (!running.isAlive()) {
 			this.ready = false;
 			// the kubelet's CrashLoopBackOff: 10 s, doubled after each restart, at most
-			// 5 min
+			// 5 min, and back to 10 s for a container that ran 10 minutes
 			if (this.restartAt == null) {
+				if (this.startedAt != null && Duration.between(this.startedAt, now).compareTo(BACK_OFF_RESET) >= 0) {
+					this.backOffSteps = 0;
+				}
 				this.restartAt = now.plus(backOff());
 			}
 			return now.isBefore(this.restartAt) ? null : "its process exited with code " + running.exitValue();
@@ -253,7 +265,7 @@ public final class Replica {
 	}
 
 	private Duration backOff() {
-		return (this.restarts >= 5) ? MAX_BACK_OFF : INITIAL_BACK_OFF.multipliedBy(1L << this.restarts);
+		return (this.backOffSteps >= 5) ? MAX_BACK_OFF : INITIAL_BACK_OFF.multipliedBy(1L << this.backOffSteps);
 	}
 
 	/**
@@ -280,6 +292,7 @@ public final class Replica {
 			}
 			this.lastTermination = termination;
 			this.restarts++;
+			this.backOffSteps++;
 			try {
 				Files.writeString(this.log,
 						"--- " + this.clock.instant() + " restarting " + podName() + ": " + reason
