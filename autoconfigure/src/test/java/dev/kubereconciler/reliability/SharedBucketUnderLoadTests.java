@@ -34,14 +34,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Scenario 6: 10,000 objects across 4 controllers behind a manager bucket of 200 qps.
- * Over the run the admitted rate stays within 2% of the configured rate, the bucket's
- * debt never exceeds one token per waiting worker, and memory stays bounded.
+ * Scenario 6: objects across 4 controllers behind a manager bucket of 200 qps. Over the
+ * run the admitted rate stays within 2% of the configured rate, the bucket's debt never
+ * exceeds one token per waiting worker, and memory stays bounded. CI runs 4,000 objects
+ * (about 19 s of admissions); its full 10,000 (about 49 s) are
+ * {@code -Dkube-reconciler.reliability.shared-bucket.objects=10000}.
  */
 @KubernetesTest
 class SharedBucketUnderLoadTests {
 
-	private static final int OBJECTS = Reliability.scaled(10_000);
+	static final String OBJECTS_PROPERTY = "kube-reconciler.reliability.shared-bucket.objects";
+
+	private static final int OBJECTS = Reliability.scaled(Integer.getInteger(OBJECTS_PROPERTY, 4_000));
+
+	// 16 MiB over the second half's 5,000 admissions of 10,000 objects finds 3.4 KiB kept
+	// per admission; a smaller run keeps at least 8 MiB, above the noise of a heap after
+	// GC, which still finds 4.2 KiB per admission at 4,000 objects
+	private static final long HEAP_GROWTH_BOUND = Math.max(8L * 1024 * 1024, 16L * 1024 * 1024 * OBJECTS / 10_000);
 
 	private static final double QPS = 200;
 
@@ -130,7 +139,7 @@ class SharedBucketUnderLoadTests {
 		});
 		// by mid-run the informer cache holds every object; anything kept per admission
 		// would keep growing after that
-		assertThat(heapAfter - heapMid).as("heap growth over the second half").isLessThan(16L * 1024 * 1024);
+		assertThat(heapAfter - heapMid).as("heap growth over the second half").isLessThan(HEAP_GROWTH_BOUND);
 		Map<String, Object> figures = new LinkedHashMap<>();
 		figures.put("objects; controllers; workers each", OBJECTS + "; " + GROUPS.size() + "; " + WORKERS_EACH);
 		figures.put("manager bucket", (int) QPS + " qps, burst " + BURST);
