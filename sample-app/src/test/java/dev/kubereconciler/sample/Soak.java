@@ -41,6 +41,8 @@ final class Soak {
 	private static final String JOURNAL = "LOGGING_LEVEL_DEV_KUBERECONCILER_RECONCILES";
 
 	// and the external API the replicas share, as they would share a real one
+	private static final Duration LAST_FAULT_MARGIN = Duration.ofSeconds(30);
+
 	private static final String STORE_URL = "SAMPLE_EXTERNALAPI_STOREURL";
 
 	private final SoakSettings settings;
@@ -128,6 +130,12 @@ final class Soak {
 		int next = 0;
 		while (next < SoakFaults.KINDS.size() || Duration.between(start, Instant.now()).compareTo(duration) < 0) {
 			Instant slot = Instant.now();
+			if (next >= SoakFaults.KINDS.size()
+					&& Duration.between(start, slot).plus(LAST_FAULT_MARGIN).compareTo(duration) > 0) {
+				// every kind ran: a fault started this late would only lengthen the run
+				SoakSettings.pause(duration.minus(Duration.between(start, slot)));
+				break;
+			}
 			SoakOutcome outcome = faults.inject(SoakFaults.KINDS.get(next % SoakFaults.KINDS.size()));
 			logger.info("{} on {}: {}", outcome.kind(), outcome.target(), outcome.bounds());
 			synchronized (this.outcomes) {
