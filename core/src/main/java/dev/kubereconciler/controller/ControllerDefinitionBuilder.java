@@ -21,6 +21,7 @@ import dev.kubereconciler.cache.LabelSelectorMatcher;
 import dev.kubereconciler.cache.MappedWatch;
 import dev.kubereconciler.cache.ResourceType;
 import dev.kubereconciler.cluster.ClusterScope;
+import dev.kubereconciler.cluster.WatchedCluster;
 import dev.kubereconciler.controller.ReconcileLogic.FunctionLogic;
 import dev.kubereconciler.controller.ReconcileLogic.ObjectLogic;
 import dev.kubereconciler.controller.ReconcileLogic.RequestLogic;
@@ -438,6 +439,7 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 				this.owns.add(type);
 			}
 		}
+		requireWatchedClusters();
 		RateLimiter<Request> limiter = (this.rateLimiter != null) ? this.rateLimiter : RateLimiters.controllerDefault();
 		return new ControllerDefinition(name(), this.watches, this.owns, this.namespaces, this.labelSelector, spec,
 				this.maxConcurrentReconciles, limiter, this.reconcileTimeout, this.cacheSyncTimeout, this.resyncPeriod,
@@ -492,6 +494,50 @@ public final class ControllerDefinitionBuilder<T extends KubernetesObject> {
 	public ControllerDefinitionBuilder<T> clusters(ClusterScope clusters) {
 		this.clusters = Objects.requireNonNull(clusters, "clusters must not be null");
 		return this;
+	}
+
+	/**
+	 * Watch another type in one cluster and reconcile each request the mapper returns in
+	 * the cluster it names, as multicluster-runtime's sources map across clusters: for
+	 * example a Secret of the hub ({@link WatchedCluster#local()}) mapped to Widgets of
+	 * member {@code two}, with {@code new Request(namespace, name, "two")}. Requests of a
+	 * cluster the controller does not run on, or that is not engaged, are dropped.
+	 * @param <M> the watched type
+	 * @param cluster the cluster watched: {@link WatchedCluster#local()} or
+	 * {@link WatchedCluster#named(String) a member}; {@link WatchedCluster#own()} is
+	 * {@link #maps(Class, RequestMapper)}
+	 * @param type the watched type
+	 * @param mapper maps a changed object to requests, each naming its cluster (empty for
+	 * the local one)
+	 * @return this builder
+	 */
+	public <M extends KubernetesObject> ControllerDefinitionBuilder<T> mapsFrom(WatchedCluster cluster, Class<M> type,
+			RequestMapper<? super M> mapper) {
+		this.mappedWatches.add(new MappedWatch<>(type, mapper, cluster));
+		return this;
+	}
+
+	/**
+	 * Add a mapped watch made elsewhere, such as one of a definition bean, with the
+	 * cluster it watches.
+	 * @param watch the mapped watch
+	 * @return this builder
+	 */
+	public ControllerDefinitionBuilder<T> maps(MappedWatch<?> watch) {
+		this.mappedWatches.add(Objects.requireNonNull(watch, "watch must not be null"));
+		return this;
+	}
+
+	// a member's watch runs in what the fleet engages, which only fleet controllers get
+	private void requireWatchedClusters() {
+		for (MappedWatch<?> mapped : this.mappedWatches) {
+			if (mapped.isAcross() && !mapped.cluster().is("") && !this.clusters.includesFleet()) {
+				throw new IllegalArgumentException("Controller '" + name() + "' maps " + mapped.type().getSimpleName()
+						+ " from cluster '" + mapped.cluster()
+						+ "' of the fleet but runs on the local cluster only; set clusters(ClusterScope.FLEET) or "
+						+ "clusters(ClusterScope.BOTH), or watch the local cluster with WatchedCluster.local()");
+			}
+		}
 	}
 
 }

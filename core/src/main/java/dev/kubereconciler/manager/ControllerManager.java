@@ -20,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cluster.ClusterAware;
 import dev.kubereconciler.cluster.ClusterStatus;
+import dev.kubereconciler.cluster.WatchedCluster;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.controller.ManagerGate;
@@ -147,9 +148,11 @@ public final class ControllerManager implements ControllerRegistry {
 		this.caches = new InformerCaches(builder.apiClient, builder.informerFactory, builder.cacheTransforms,
 				builder.listPageSize, builder.watchCacheListMax, this.clock, cacheOptions);
 		this.caches
-			.wire(local(this.controllers.values()).map((controller) -> new WatchingController(controller.definition(),
-					controller, builder.listener, controller.scope()))
-				.toList());
+			.wire("",
+					wiredLocally(this.controllers.values())
+						.map((controller) -> new WatchingController(controller.definition(), controller,
+								builder.listener, controller.scope()))
+						.toList());
 		this.controllers.values()
 			.forEach((controller) -> controller
 				.namespaceChanges((namespaces) -> this.caches.changeNamespaces(controller.name(), namespaces)));
@@ -435,6 +438,16 @@ public final class ControllerManager implements ControllerRegistry {
 
 	private static Stream<WorkQueueController> local(Collection<WorkQueueController> controllers) {
 		return controllers.stream().filter((controller) -> controller.definition().clusters().includesLocal());
+	}
+
+	// a fleet controller's watches of the local cluster (the hub) map across to its
+	// members
+	private static Stream<WorkQueueController> wiredLocally(Collection<WorkQueueController> controllers) {
+		return controllers.stream()
+			.filter((controller) -> controller.definition().clusters().includesLocal() || controller.definition()
+				.mappedWatches()
+				.stream()
+				.anyMatch((mapped) -> mapped.cluster().equals(WatchedCluster.local())));
 	}
 
 	private List<Request> cachedKeys(ControllerDefinition definition) {

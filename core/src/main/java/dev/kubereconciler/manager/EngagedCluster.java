@@ -58,11 +58,12 @@ final class EngagedCluster {
 		this.caches = new InformerCaches(client, null, settings.builder().cacheTransforms,
 				settings.builder().listPageSize, settings.builder().watchCacheListMax, this.clock,
 				settings.cacheOptions());
-		this.caches.wire(this.controllers.stream()
-			.map((controller) -> new WatchingController(controller.definition(),
-					(request, priority) -> controller.add(request.inCluster(name), priority),
-					settings.builder().listener, controller.scope()))
-			.toList());
+		this.caches.wire(name,
+				this.controllers.stream()
+					.map((controller) -> new WatchingController(controller.definition(),
+							(request, priority) -> controller.add(request.inCluster(name), priority),
+							settings.builder().listener, controller.scope(), controller))
+					.toList());
 		ReconcilerBinder binder = new ReconcilerBinder(client, byController, this.clock, settings.builder().listener,
 				DependentsReconciler::create);
 		for (WorkQueueController controller : this.controllers) {

@@ -1,15 +1,20 @@
 package dev.kubereconciler.snippets;
 
+import java.util.List;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 
 import dev.kubereconciler.cluster.ClusterProfileProvider;
 import dev.kubereconciler.cluster.ClusterScope;
 import dev.kubereconciler.cluster.KubeconfigClients;
 import dev.kubereconciler.cluster.KubeconfigSecretProvider;
+import dev.kubereconciler.cluster.WatchedCluster;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.sample.widget.Widget;
 
@@ -37,6 +42,18 @@ class FleetSnippets {
 				context.apply(config);
 				return Result.done();
 			});
+	}
+
+	// a Secret of the hub, annotated with the member cluster of the Widget it configures,
+	// reconciles that Widget there
+	ControllerDefinition hubSecretsToMembers() {
+		return ControllerDefinition.builder(Widget.class)
+			.named("configured-widgets")
+			.clusters(ClusterScope.FLEET)
+			.mapsFrom(WatchedCluster.local(), V1Secret.class,
+					(secret) -> List.of(new Request(secret.getMetadata().getNamespace(), secret.getMetadata().getName(),
+							secret.getMetadata().getAnnotations().getOrDefault("example.com/cluster", ""))))
+			.reconcile((widget, context) -> Result.done());
 	}
 
 	ControllerManager kubeconfigSecrets(ApiClient hub) {

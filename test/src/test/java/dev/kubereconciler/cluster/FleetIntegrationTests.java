@@ -4,6 +4,8 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -24,6 +26,8 @@ import dev.kubereconciler.events.ApiEventSink;
 import dev.kubereconciler.events.EventRecorderListener;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.reconcile.Request;
+import dev.kubereconciler.reconcile.RequestMapper;
 import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.test.KubernetesTest;
 import dev.kubereconciler.test.KubernetesTestServer;
@@ -189,6 +193,58 @@ class FleetIntegrationTests {
 			two.startApiServer();
 			manager.stop();
 		}
+	}
+
+	@Test
+	void aHubSecretReconcilesTheWidgetItNamesInItsMemberOnlyAndAMemberSecretMapsBack() throws Exception {
+		String ns = this.namespace.name();
+		Queue<Request> reconciled = new ConcurrentLinkedQueue<>();
+		RequestMapper<V1Secret> named = (secret) -> {
+			String[] target = secret.getMetadata().getAnnotations().get("fleet-test/reconciles").split("/");
+			return List.of(new Request(ns, target[1], target[0]));
+		};
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(ControllerDefinition.builder(Widget.class)
+				.named("widgets-by-secret")
+				.namespaces(ns)
+				.clusters(ClusterScope.FLEET)
+				.mapsFrom(WatchedCluster.local(), V1Secret.class, named)
+				.mapsFrom(WatchedCluster.named("three"), V1Secret.class, named)
+				.reconcile((widget, context) -> {
+					reconciled.add(context.request());
+					return Result.done();
+				}))
+			.build();
+		manager.start();
+		try {
+			for (String name : FleetServers.NAMES) {
+				manager.fleet().engage(name, servers.client(name));
+				FleetServers.widgets(servers.client(name)).create(Widget.named(ns, "sprocket")).throwsApiException();
+			}
+			await().atMost(TIMEOUT).until(() -> reconciled.size() >= 3);
+			// the hub's Secrets are watched on the hub only, a member's in that member
+			// only
+			assertThat(manager.clusters()).extracting(ClusterStatus::informers).containsExactly(1, 2, 1);
+			reconciled.clear();
+			new CoreV1Api(this.client).createNamespacedSecret(ns, secret("to-two", "two/sprocket")).execute();
+			await().atMost(TIMEOUT).until(() -> reconciled.contains(new Request(ns, "sprocket", "two")));
+			await().during(Duration.ofSeconds(1))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> reconciled.stream().allMatch((request) -> request.cluster().equals("two")));
+			reconciled.clear();
+			new CoreV1Api(servers.client("three")).createNamespacedSecret(ns, secret("to-one", "one/sprocket"))
+				.execute();
+			await().atMost(TIMEOUT).until(() -> reconciled.contains(new Request(ns, "sprocket", "one")));
+			assertThat(reconciled).doesNotContain(new Request(ns, "sprocket", "three"), new Request(ns, "sprocket"));
+		}
+		finally {
+			manager.stop();
+		}
+	}
+
+	private static V1Secret secret(String name, String reconciles) {
+		return new V1Secret()
+			.metadata(new V1ObjectMeta().name(name).putAnnotationsItem("fleet-test/reconciles", reconciles));
 	}
 
 	private static Widget.Status status(ApiClient member, String ns, String name) throws ApiException {

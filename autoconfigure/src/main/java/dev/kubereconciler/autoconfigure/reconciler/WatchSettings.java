@@ -117,9 +117,9 @@ final class WatchSettings {
 		builder.maps((Class) type, (RequestMapper) mapper);
 	}
 
-	@SuppressWarnings({ "unchecked", "rawtypes" })
+	// with the cluster it watches
 	private static void addMapped(ControllerDefinitionBuilder<?> builder, MappedWatch<?> watch) {
-		builder.maps((Class) watch.type(), (RequestMapper) watch.mapper());
+		builder.maps(watch);
 	}
 
 	static String builtInLabels() {

@@ -82,6 +82,16 @@ public final class InformerCaches {
 	}
 
 	/**
+	 * Obtain the informers the controllers need in one cluster: those of the controllers
+	 * that run there, and those of the watches that map across clusters from there.
+	 * @param cluster the cluster's name, empty for the local one
+	 * @param controllers the controllers
+	 */
+	public void wire(String cluster, Collection<WatchingController> controllers) {
+		this.wiring.wire(cluster, new ArrayList<>(controllers));
+	}
+
+	/**
 	 * Return the keys of the primary objects that a wired controller selects in the
 	 * cache, read anew on each call: the initial list a controller's queue starts from.
 	 * @param definition the controller's definition

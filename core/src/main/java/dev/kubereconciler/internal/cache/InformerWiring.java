@@ -87,16 +87,29 @@ final class InformerWiring {
 	}
 
 	void wire(List<WatchingController> controllers) {
+		wire("", controllers);
+	}
+
+	/**
+	 * Wire the controllers in one cluster: those that run there get the informers of
+	 * their types, and each gets the informers of its watches that map across clusters
+	 * from there.
+	 * @param cluster the cluster's name, empty for the local one
+	 * @param controllers the controllers
+	 */
+	void wire(String cluster, List<WatchingController> controllers) {
 		Map<Class<? extends KubernetesObject>, List<WatchingController>> users = new java.util.LinkedHashMap<>();
 		for (WatchingController controller : controllers) {
-			this.controllers.put(controller.name(), controller);
 			ControllerDefinition definition = controller.definition();
-			users.computeIfAbsent(definition.watches(), (key) -> new ArrayList<>()).add(controller);
-			for (Class<? extends KubernetesObject> owned : definition.owns()) {
-				users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
+			if (runsIn(cluster, definition)) {
+				this.controllers.put(controller.name(), controller);
+				users.computeIfAbsent(definition.watches(), (key) -> new ArrayList<>()).add(controller);
+				for (Class<? extends KubernetesObject> owned : definition.owns()) {
+					users.computeIfAbsent(owned, (key) -> new ArrayList<>()).add(controller);
+				}
 			}
-			for (Class<? extends KubernetesObject> mapped : definition.mappedTypes()) {
-				users.computeIfAbsent(mapped, (key) -> new ArrayList<>()).add(controller);
+			for (MappedWatch<?> mapped : mappedIn(cluster, definition)) {
+				users.computeIfAbsent(mapped.type(), (key) -> new ArrayList<>()).add(controller);
 			}
 		}
 		users.forEach((type, typeUsers) -> this.informers.put(type, informerFor(type, typeUsers)));
@@ -104,26 +117,53 @@ final class InformerWiring {
 		this.users.putAll(users);
 		for (WatchingController controller : controllers) {
 			ControllerDefinition definition = controller.definition();
-			SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
-			CacheView.addHandler(primary,
-					new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
-							new EventPriority(primary::hasSynced, Clock.systemUTC())));
-			for (Class<? extends KubernetesObject> owned : definition.owns()) {
-				SharedIndexInformer<? extends KubernetesObject> ownedInformer = informer(owned);
-				CacheView.addHandler(ownedInformer,
-						new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
+			if (runsIn(cluster, definition)) {
+				wireHandlers(controller);
 			}
-			for (MappedWatch<?> mapped : definition.mappedWatches()) {
+			for (MappedWatch<?> mapped : mappedIn(cluster, definition)) {
+				if (mapped.isAcross()) {
+					CacheView.addHandler(informer(mapped.type()), new MappedWatchHandler(controller, mapped));
+				}
+			}
+		}
+	}
+
+	private void wireHandlers(WatchingController controller) {
+		ControllerDefinition definition = controller.definition();
+		SharedIndexInformer<? extends KubernetesObject> primary = informer(definition.watches());
+		CacheView.addHandler(primary, new PrimaryHandler(controller, this.serverSelected.contains(definition.watches()),
+				new EventPriority(primary::hasSynced, Clock.systemUTC())));
+		for (Class<? extends KubernetesObject> owned : definition.owns()) {
+			SharedIndexInformer<? extends KubernetesObject> ownedInformer = informer(owned);
+			CacheView.addHandler(ownedInformer,
+					new OwnerHandler(controller, new EventPriority(ownedInformer::hasSynced, Clock.systemUTC())));
+		}
+		for (MappedWatch<?> mapped : definition.mappedWatches()) {
+			if (!mapped.isAcross()) {
 				CacheView.addHandler(informer(mapped.type()),
 						new MappedWatchHandler(controller, this.options.mapper(mapped, definition, primary)));
 			}
-			// a dependent that no owner reference reaches names its primary in an
-			// annotation, so that its changes reconcile the primary all the same
-			for (Class<? extends KubernetesObject> type : definition.reconciler().dependents().types()) {
-				CacheView.addHandler(informer(type),
-						new MappedWatchHandler(controller, new MappedWatch<>(type, DependentLabels::owner)));
-			}
 		}
+		// a dependent that no owner reference reaches names its primary in an
+		// annotation, so that its changes reconcile the primary all the same
+		for (Class<? extends KubernetesObject> type : definition.reconciler().dependents().types()) {
+			CacheView.addHandler(informer(type),
+					new MappedWatchHandler(controller, new MappedWatch<>(type, DependentLabels::owner)));
+		}
+	}
+
+	// clusters (issue 40): a controller runs in the local cluster or the fleet's, and a
+	// watch that maps across clusters runs in the one cluster it names
+	private static boolean runsIn(String cluster, ControllerDefinition definition) {
+		return cluster.isEmpty() ? definition.clusters().includesLocal() : definition.clusters().includesFleet();
+	}
+
+	private static List<MappedWatch<?>> mappedIn(String cluster, ControllerDefinition definition) {
+		boolean runs = runsIn(cluster, definition);
+		return definition.mappedWatches()
+			.stream()
+			.filter((mapped) -> mapped.isAcross() ? mapped.cluster().is(cluster) : runs)
+			.toList();
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.cache.MappedWatch;
+import dev.kubereconciler.cluster.ClusterScope;
 import dev.kubereconciler.reconcile.KubernetesObjects;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.RequestMapper;
@@ -19,7 +20,8 @@ import dev.kubereconciler.reconcile.RequestMapper;
  * controller-runtime's {@code EnqueueRequestsFromMapFunc}, an update maps both the old
  * and the new object, so that a reference that was removed reconciles its former target
  * too. Keys outside the controller's namespaces are ignored: the controller does not
- * cache them.
+ * cache them. A watch that maps across clusters keeps the cluster each request names and
+ * drops the requests of clusters its controller does not run on.
  */
 final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject> {
 
@@ -29,14 +31,21 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 
 	private final RequestMapper<KubernetesObject> mapper;
 
+	private final boolean across;
+
 	@SuppressWarnings("unchecked")
 	MappedWatchHandler(WatchingController controller, MappedWatch<?> watch) {
-		this(controller, (RequestMapper<KubernetesObject>) watch.mapper());
+		this(controller, (RequestMapper<KubernetesObject>) watch.mapper(), watch.isAcross());
 	}
 
 	MappedWatchHandler(WatchingController controller, RequestMapper<KubernetesObject> mapper) {
+		this(controller, mapper, false);
+	}
+
+	private MappedWatchHandler(WatchingController controller, RequestMapper<KubernetesObject> mapper, boolean across) {
 		this.controller = controller;
 		this.mapper = mapper;
+		this.across = across;
 	}
 
 	@Override
@@ -73,9 +82,20 @@ final class MappedWatchHandler implements ResourceEventHandler<KubernetesObject>
 	}
 
 	private void enqueue(Set<Request> keys) {
+		ClusterScope clusters = this.controller.definition().clusters();
 		for (Request key : keys) {
-			if (this.controller.scope().contains(key)) {
+			if (!this.controller.scope().contains(key)) {
+				continue;
+			}
+			if (!this.across) {
 				this.controller.keys().add(key);
+			}
+			else if (key.isLocal() ? clusters.includesLocal() : clusters.includesFleet()) {
+				this.controller.across().add(key);
+			}
+			else {
+				logger.debug("Mapper of controller '{}' returned {}, in a cluster it does not run on ({}); dropped",
+						this.controller.name(), key, clusters);
 			}
 		}
 	}
