@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.tuple;
  */
 class FleetRbacTests {
 
-	private final List<ControllerDefinition> definitions = List.of(definition("fleet", V1ConfigMap.class, ClusterScope.FLEET),
+	private final List<ControllerDefinition> definitions = List.of(
+			definition("fleet", V1ConfigMap.class, ClusterScope.FLEET),
 			definition("local", V1Service.class, ClusterScope.LOCAL),
 			definition("both", V1Secret.class, ClusterScope.BOTH));
 
@@ -45,11 +46,10 @@ class FleetRbacTests {
 		FleetRbac.kubeconfigSecret(rules, "fleet", "east");
 		List<RbacPolicy.Role> roles = rules.build().roles();
 		assertThat(roles).extracting(RbacPolicy.Role::purpose, RbacPolicy.Role::namespace)
-			.containsExactly(tuple(RbacPolicy.CONTROLLERS, null),
-					tuple(RbacPolicy.CLUSTER_PROVIDERS, "fleet"),
+			.containsExactly(tuple(RbacPolicy.CONTROLLERS, null), tuple(RbacPolicy.CLUSTER_PROVIDERS, "fleet"),
 					tuple(RbacPolicy.CLUSTER_PROVIDERS, "inventory"));
-		assertThat(roles.get(0).rules()).containsExactly(
-				new PolicyRule(List.of(""), List.of("secrets", "services"), RbacRules.READ, List.of()));
+		assertThat(roles.get(0).rules())
+			.containsExactly(new PolicyRule(List.of(""), List.of("secrets", "services"), RbacRules.READ, List.of()));
 		// informers only list and watch; a static cluster's Secret is read by name
 		assertThat(roles.get(1).rules()).containsExactly(PolicyRule.of("", "secrets", "list", "watch"),
 				new PolicyRule(List.of(""), List.of("secrets"), List.of("get"), List.of("east")));
