@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
 import io.kubernetes.client.openapi.models.V1ClusterRole;
@@ -66,6 +67,15 @@ class FleetRbacIntegrationTests {
 
 	private static final List<String> MEMBERS = List.of("two", "three");
 
+	// get on a watched type and on /status, granted as kubebuilder's markers grant
+	// them, though the manager reads from its caches and writes status without a get
+	private static final Map<String, Set<String>> CONVENTION = Map.of("one", Set.of("controllers: get  services"),
+			"two",
+			Set.of("controllers: get fleet.test.kubereconciler.dev widgets",
+					"controllers: get fleet.test.kubereconciler.dev widgets/status", "controllers: get  configmaps"),
+			"three", Set.of("controllers: get fleet.test.kubereconciler.dev widgets",
+					"controllers: get fleet.test.kubereconciler.dev widgets/status", "controllers: get  configmaps"));
+
 	private static FleetServers servers;
 
 	ApiClient client;
@@ -89,13 +99,7 @@ class FleetRbacIntegrationTests {
 	@Test
 	void theDerivedRulesOfEachClusterAreEnoughAndNoMore() throws Exception {
 		String ns = this.namespace.name();
-		servers.createNamespace(ns);
-		for (String cluster : FleetServers.NAMES) {
-			new CoreV1Api(servers.client(cluster))
-				.createNamespacedServiceAccount(ns,
-						new V1ServiceAccount().metadata(new V1ObjectMeta().name(APPLICATION)))
-				.execute();
-		}
+		String user = "system:serviceaccount:" + ns + ":" + APPLICATION;
 		ApiClient hubIdentity = clientOf(kubeconfig("one", ns));
 		KubeconfigSecretProvider provider = new KubeconfigSecretProvider(hubIdentity, ns, "fleet-rbac=member",
 				"kubeconfig");
@@ -104,20 +108,8 @@ class FleetRbacIntegrationTests {
 		policies.put("one", FleetRbac.providers(FleetRbac.local(definitions), List.of(provider)).build());
 		RbacPolicy members = FleetRbac.members(definitions).build();
 		MEMBERS.forEach((member) -> policies.put(member, members));
-		policies.forEach((cluster, policy) -> apply(cluster, policy, ns));
-		for (String member : MEMBERS) {
-			String kubeconfig = kubeconfig(member, ns);
-			new CoreV1Api(this.client)
-				.createNamespacedSecret(ns,
-						new V1Secret()
-							.metadata(new V1ObjectMeta().name("member-" + member).putLabelsItem("fleet-rbac", "member"))
-							.putStringDataItem("kubeconfig", kubeconfig))
-				.execute();
-			ApiClient identity = clientOf(kubeconfig);
-			awaitBindings(() -> FleetServers.widgets(identity).list(ns).throwsApiException());
-		}
+		deploy(policies, ns);
 		awaitBindings(() -> new CoreV1Api(hubIdentity).listNamespacedService(ns).execute());
-		String user = "system:serviceaccount:" + ns + ":" + APPLICATION;
 		Instant start = Instant.now();
 		ControllerManager manager = ControllerManager.builder(hubIdentity)
 			.controller(definitions.get(0))
@@ -127,30 +119,7 @@ class FleetRbacIntegrationTests {
 			.build();
 		manager.start();
 		try {
-			new CoreV1Api(this.client)
-				.createNamespacedService(ns,
-						new V1Service().metadata(new V1ObjectMeta().name("web"))
-							.spec(new V1ServiceSpec().ports(List.of(new V1ServicePort().port(80)))))
-				.execute();
-			for (String member : MEMBERS) {
-				FleetServers.widgets(servers.client(member)).create(Widget.named(ns, "gear")).throwsApiException();
-			}
-			// enough: reconciled on each member in its own cluster, and the local
-			// controller on the hub
-			for (String member : MEMBERS) {
-				await().atMost(TIMEOUT).untilAsserted(() -> {
-					assertNothingRefused(user);
-					assertThat(status(member, ns)).isEqualTo(new Widget.Status("member-" + member));
-				});
-				// a second reconcile repeats the Event, which patches its series
-				Widget widget = FleetServers.widgets(servers.client(member))
-					.get(ns, "gear")
-					.throwsApiException()
-					.getObject();
-				widget.setSpec(new Widget.Spec(2));
-				FleetServers.widgets(servers.client(member)).update(widget).throwsApiException();
-			}
-			await().atMost(TIMEOUT).until(() -> this.localReconciles.containsKey(ns + "/web"));
+			reconcileOnEveryCluster(ns, user);
 			await().atMost(TIMEOUT).untilAsserted(() -> {
 				for (String cluster : policies.keySet()) {
 					List<ApiRequest> requests = requests(cluster, user, start);
@@ -166,14 +135,54 @@ class FleetRbacIntegrationTests {
 		}
 	}
 
-	// get on a watched type and on /status, granted as kubebuilder's markers grant
-	// them, though the manager reads from its caches and writes status without a get
-	private static final Map<String, Set<String>> CONVENTION = Map.of("one", Set.of("controllers: get  services"),
-			"two",
-			Set.of("controllers: get fleet.test.kubereconciler.dev widgets",
-					"controllers: get fleet.test.kubereconciler.dev widgets/status", "controllers: get  configmaps"),
-			"three", Set.of("controllers: get fleet.test.kubereconciler.dev widgets",
-					"controllers: get fleet.test.kubereconciler.dev widgets/status", "controllers: get  configmaps"));
+	// as the manifests are applied to each cluster: the ServiceAccount, and each role
+	// and its binding; then the members' kubeconfigs of that ServiceAccount in Secrets
+	// on the hub
+	private void deploy(Map<String, RbacPolicy> policies, String ns) throws Exception {
+		servers.createNamespace(ns);
+		for (String cluster : FleetServers.NAMES) {
+			new CoreV1Api(servers.client(cluster))
+				.createNamespacedServiceAccount(ns,
+						new V1ServiceAccount().metadata(new V1ObjectMeta().name(APPLICATION)))
+				.execute();
+		}
+		policies.forEach((cluster, policy) -> apply(cluster, policy, ns));
+		for (String member : MEMBERS) {
+			String kubeconfig = kubeconfig(member, ns);
+			new CoreV1Api(this.client)
+				.createNamespacedSecret(ns,
+						new V1Secret()
+							.metadata(new V1ObjectMeta().name("member-" + member).putLabelsItem("fleet-rbac", "member"))
+							.putStringDataItem("kubeconfig", kubeconfig))
+				.execute();
+			ApiClient identity = clientOf(kubeconfig);
+			awaitBindings(() -> FleetServers.widgets(identity).list(ns).throwsApiException());
+		}
+	}
+
+	// enough: reconciled on each member in its own cluster, twice, and the local
+	// controller on the hub
+	private void reconcileOnEveryCluster(String ns, String user) throws ApiException {
+		new CoreV1Api(this.client)
+			.createNamespacedService(ns,
+					new V1Service().metadata(new V1ObjectMeta().name("web"))
+						.spec(new V1ServiceSpec().ports(List.of(new V1ServicePort().port(80)))))
+			.execute();
+		for (String member : MEMBERS) {
+			FleetServers.widgets(servers.client(member)).create(Widget.named(ns, "gear")).throwsApiException();
+		}
+		for (String member : MEMBERS) {
+			await().atMost(TIMEOUT).untilAsserted(() -> {
+				assertNothingRefused(user);
+				assertThat(status(member, ns)).isEqualTo(new Widget.Status("member-" + member));
+			});
+			// a second reconcile repeats the Event, which patches its series
+			FleetServers.widgets(servers.client(member))
+				.patch(ns, "gear", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":2}}"))
+				.throwsApiException();
+		}
+		await().atMost(TIMEOUT).until(() -> this.localReconciles.containsKey(ns + "/web"));
+	}
 
 	private static void assertNothingRefused(String user) {
 		for (String cluster : FleetServers.NAMES) {
@@ -299,7 +308,7 @@ class FleetRbacIntegrationTests {
 				String name = widget.getMetadata().getName();
 				V1ConfigMap scratch = new V1ConfigMap().apiVersion("v1")
 					.kind("ConfigMap")
-					.metadata(new V1ObjectMeta().namespace(ns).name(name + "-scratch"));
+					.metadata(new V1ObjectMeta().namespace(ns).generateName(name + "-scratch-"));
 				context.setControllerReference(widget, scratch);
 				scratch = context.create(scratch);
 				scratch = context.update(scratch.putDataItem("step", "updated"));
