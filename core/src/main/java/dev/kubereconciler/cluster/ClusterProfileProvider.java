@@ -76,6 +76,15 @@ public final class ClusterProfileProvider implements ClusterProvider {
 		this.consumer = requireText(consumer, "consumer");
 	}
 
+	/**
+	 * Return the namespace whose profiles and Secrets this provider lists and watches on
+	 * the hub.
+	 * @return the namespace
+	 */
+	public String namespace() {
+		return this.namespace;
+	}
+
 	private static String requireText(String value, String name) {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException(name + " must not be empty");

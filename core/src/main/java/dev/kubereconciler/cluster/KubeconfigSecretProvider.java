@@ -62,6 +62,14 @@ public final class KubeconfigSecretProvider implements ClusterProvider {
 		this.key = requireText(key, "key");
 	}
 
+	/**
+	 * Return the namespace whose Secrets this provider lists and watches on the hub.
+	 * @return the namespace
+	 */
+	public String namespace() {
+		return this.namespace;
+	}
+
 	private static String requireText(String value, String name) {
 		if (value == null || value.isBlank()) {
 			throw new IllegalArgumentException(name + " must not be empty");

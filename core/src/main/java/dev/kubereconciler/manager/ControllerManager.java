@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.cache.CacheOptions;
 import dev.kubereconciler.cluster.ClusterAware;
+import dev.kubereconciler.cluster.ClusterProvider;
 import dev.kubereconciler.cluster.ClusterStatus;
 import dev.kubereconciler.cluster.WatchedCluster;
 import dev.kubereconciler.controller.Controller;
@@ -482,6 +483,15 @@ public final class ControllerManager implements ControllerRegistry {
 	 */
 	public List<ClusterStatus> clusters() {
 		return (this.fleet != null) ? this.fleet.statuses() : List.of();
+	}
+
+	/**
+	 * Return the cluster providers, from which the RBAC rules of the local cluster take
+	 * the reads the providers make there.
+	 * @return the providers, in the order they were added; empty when none is set
+	 */
+	public List<ClusterProvider> clusterProviders() {
+		return (this.fleet != null) ? this.fleet.providers() : List.of();
 	}
 
 	/**

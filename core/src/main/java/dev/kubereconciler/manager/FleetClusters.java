@@ -47,6 +47,10 @@ final class FleetClusters implements ClusterAware {
 		this.settings = settings;
 	}
 
+	List<ClusterProvider> providers() {
+		return this.providers;
+	}
+
 	/**
 	 * Set the controllers that run on the fleet, before {@link #start()}.
 	 * @param controllers the controllers whose scope includes the fleet

@@ -35,6 +35,12 @@ public record RbacPolicy(List<Role> roles) {
 	 */
 	public static final String CLUSTER_RESOURCES = "cluster-resources";
 
+	/**
+	 * The purpose of the Role that lets the cluster providers read, on the local cluster,
+	 * the kubeconfig Secrets or ClusterProfiles of their namespace.
+	 */
+	public static final String CLUSTER_PROVIDERS = "cluster-providers";
+
 	public RbacPolicy {
 		roles = List.copyOf(roles);
 	}
@@ -51,7 +57,8 @@ public record RbacPolicy(List<Role> roles) {
 	 * One role.
 	 *
 	 * @param purpose {@link #CONTROLLERS}, {@link #LEADER_ELECTION}, {@link #SHARDING},
-	 * {@link #CLUSTER_READS} or {@link #CLUSTER_RESOURCES}, which names the role
+	 * {@link #CLUSTER_READS}, {@link #CLUSTER_RESOURCES} or {@link #CLUSTER_PROVIDERS},
+	 * which names the role
 	 * @param namespace the namespace of a Role, {@code null} for a ClusterRole
 	 * @param rules the rules
 	 */

@@ -45,6 +45,9 @@ public final class RbacRules {
 
 	private boolean events;
 
+	// by namespace, in a stable order
+	private final Map<String, Set<PolicyRule>> providerReads = new TreeMap<>();
+
 	private final List<Grant> clusterReads = new ArrayList<>();
 
 	/**
@@ -185,6 +188,23 @@ public final class RbacRules {
 		return this;
 	}
 
+	/**
+	 * A read a cluster provider makes on the local cluster, such as listing and watching
+	 * the kubeconfig Secrets of its namespace, granted in a Role of that namespace of its
+	 * own, {@link RbacPolicy#CLUSTER_PROVIDERS}, so that it never widens the controllers'
+	 * roles to Secrets.
+	 * @param namespace the namespace read
+	 * @param rule the rule
+	 * @return this
+	 */
+	public RbacRules providerReads(String namespace, PolicyRule rule) {
+		this.providerReads
+			.computeIfAbsent(Objects.requireNonNull(namespace, "namespace must not be null"),
+					(key) -> new LinkedHashSet<>())
+			.add(Objects.requireNonNull(rule, "rule must not be null"));
+		return this;
+	}
+
 	private RbacRules grant(String group, String resource, Set<String> namespaces, List<String> verbs) {
 		this.grants.add(new Grant(group, resource, Set.copyOf(namespaces), verbs));
 		return this;
@@ -226,6 +246,8 @@ public final class RbacRules {
 			roles.add(new RbacPolicy.Role(RbacPolicy.SHARDING, namespace,
 					List.of(PolicyRule.of(LEASES_GROUP, "leases", "list", "create", "update", "delete"))));
 		}
+		this.providerReads.forEach((namespace, rules) -> roles
+			.add(new RbacPolicy.Role(RbacPolicy.CLUSTER_PROVIDERS, namespace, List.copyOf(rules))));
 		return new RbacPolicy(roles);
 	}
 

@@ -13,6 +13,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.manager.ControllerManager;
 import dev.kubereconciler.rbac.ControllerRbac;
+import dev.kubereconciler.rbac.FleetRbac;
 import dev.kubereconciler.rbac.PolicyRule;
 import dev.kubereconciler.rbac.RbacManifests;
 import dev.kubereconciler.rbac.RbacPolicy;
@@ -21,7 +22,9 @@ import dev.kubereconciler.rbac.RbacRules;
 
 /**
  * The RBAC policy of this application: the rules of its controllers, its leases, the
- * rules of {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans.
+ * rules of {@code kube-reconciler.rbac.rules} and of {@link RbacCustomizer} beans; with a
+ * fleet, those of the local cluster (its own controllers and the cluster providers'
+ * reads), and apart from them the {@linkplain #memberPolicy() rules of every member}.
  */
 public class KubeReconcilerRbac implements RbacPolicyProvider {
 
@@ -79,8 +82,21 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 			.stream()
 			.map(Controller::definition)
 			.toList();
-		RbacRules rules = ControllerRbac.derive(definitions);
-		ControllerRbac.readThrough(rules, manager.cacheOptions(), definitions);
+		// the local cluster's controllers only: a fleet controller's rules go to the
+		// members (memberPolicy)
+		List<ControllerDefinition> local = FleetRbac.onLocal(definitions);
+		RbacRules rules = FleetRbac.local(definitions);
+		if (!local.isEmpty() || definitions.isEmpty()) {
+			ControllerRbac.readThrough(rules, manager.cacheOptions(), local);
+		}
+		FleetRbac.providers(rules, manager.clusterProviders());
+		this.properties.getClusters().forEach((cluster, settings) -> {
+			String secret = settings.getKubeconfig().getSecret();
+			if (secret != null && secret.indexOf('/') > 0) {
+				int slash = secret.indexOf('/');
+				FleetRbac.kubeconfigSecret(rules, secret.substring(0, slash), secret.substring(slash + 1));
+			}
+		});
 		LeaderElectionSettings leaderElection = manager.leaderElection();
 		if (leaderElection != null) {
 			String configured = this.properties.getLeaderElection().getLeaseNamespace();
@@ -105,6 +121,34 @@ public class KubeReconcilerRbac implements RbacPolicyProvider {
 		}
 		this.customizers.forEach((customizer) -> customizer.customize(rules));
 		return rules.build();
+	}
+
+	/**
+	 * Calculate the policy of every member cluster: the rules of the controllers that run
+	 * on the fleet, and of {@link RbacCustomizer#customizeMembers} callbacks; no roles
+	 * when no controller runs on the fleet.
+	 * @return the policy
+	 */
+	public RbacPolicy memberPolicy() {
+		ControllerManager manager = this.controllers.getManager();
+		List<ControllerDefinition> fleet = FleetRbac
+			.onFleet(manager.controllers().values().stream().map(Controller::definition).toList());
+		RbacRules rules = FleetRbac.members(fleet);
+		if (!fleet.isEmpty()) {
+			ControllerRbac.readThrough(rules, manager.cacheOptions(), fleet);
+		}
+		this.customizers.forEach((customizer) -> customizer.customizeMembers(rules));
+		return rules.build();
+	}
+
+	/**
+	 * Return the member clusters' policy as Roles or a ClusterRole with their bindings to
+	 * the application's ServiceAccount in each member, in YAML.
+	 * @param deploymentNamespace the namespace of that ServiceAccount
+	 * @return the YAML
+	 */
+	public String memberYaml(String deploymentNamespace) {
+		return RbacManifests.yaml(memberPolicy(), this.name, deploymentNamespace);
 	}
 
 	private static PolicyRule rule(int index, RbacProperties.Rule rule) {

@@ -48,7 +48,8 @@ import dev.kubereconciler.webhook.conversion.ConvertedResource;
  * RBAC, a Deployment with probes on Actuator's health groups, a Service for the
  * management port, and, for an application that serves webhooks, their configurations,
  * Service and certificate; apart from them, in {@code monitoring/}, alert rules and a
- * Grafana dashboard.
+ * Grafana dashboard, and in {@code members/}, for a fleet, the ServiceAccount and RBAC of
+ * each member cluster.
  */
 public class KubernetesManifests {
 
@@ -138,6 +139,15 @@ public class KubernetesManifests {
 		// a folder and a kustomization of their own: the PrometheusRule needs the
 		// Prometheus Operator's CRD, which a cluster may not have
 		files.putAll(new MonitoringManifests(name, namespace).files());
+		// a folder and a kustomization of their own, applied to each member cluster of
+		// the fleet: its ServiceAccount, whose token the member's kubeconfig carries,
+		// and the fleet controllers' rules
+		if (!this.rbac.memberPolicy().roles().isEmpty()) {
+			files.put("members/serviceaccount.yaml", files.get("serviceaccount.yaml"));
+			files.put("members/rbac.yaml", ManifestYaml.withoutEmpties(this.rbac.memberYaml(namespace)));
+			files.put("members/kustomization.yaml", "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+					+ "resources:\n- serviceaccount.yaml\n- rbac.yaml\n");
+		}
 		return files;
 	}
 

@@ -15,4 +15,12 @@ public interface RbacCustomizer {
 	 */
 	void customize(RbacRules rules);
 
+	/**
+	 * Add to the rules of every member cluster of the fleet, for what the application's
+	 * own code calls there; {@link #customize} adds to the local cluster's.
+	 * @param rules the rules derived from the fleet's controllers so far
+	 */
+	default void customizeMembers(RbacRules rules) {
+	}
+
 }

@@ -101,6 +101,40 @@ class KubernetesManifestsGeneratorTests {
 	}
 
 	@Test
+	void writesTheMembersRulesApartAndTheProvidersReadsIntoTheLocalClustersRules() throws Exception {
+		List<Path> written = KubernetesManifestsGenerator.generate(Application.class, this.output,
+				"--spring.application.name=mirror", "--kube-reconciler.deployment.namespace=ops",
+				"--kube-reconciler.controllers.mirror.clusters=fleet", "--kube-reconciler.cluster-secrets.enabled=true",
+				"--kube-reconciler.cluster-secrets.namespace=fleet");
+		assertThat(written).extracting((path) -> this.output.relativize(path).toString())
+			.contains("members/serviceaccount.yaml", "members/rbac.yaml", "members/kustomization.yaml");
+		// the fleet controller's rules go to each member only, bound to the
+		// ServiceAccount of the same name and namespace there
+		List<Object> members = Yaml.loadAll(Files.readString(this.output.resolve("members/rbac.yaml")));
+		assertThat(members).hasSize(2);
+		V1Role member = (V1Role) members.get(0);
+		assertThat(member.getMetadata().getNamespace()).isEqualTo("red");
+		assertThat(member.getRules()).singleElement()
+			.satisfies((rule) -> assertThat(rule.getResources()).containsExactly("configmaps"));
+		assertThat(load("members/serviceaccount.yaml", V1ServiceAccount.class).getMetadata().getNamespace())
+			.isEqualTo("ops");
+		assertThat(Files.readString(this.output.resolve("members/kustomization.yaml")))
+			.endsWith("resources:\n- serviceaccount.yaml\n- rbac.yaml\n");
+		// the local cluster: no controller runs there; the provider lists and watches
+		// the kubeconfig Secrets of its namespace
+		List<Object> local = Yaml.loadAll(Files.readString(this.output.resolve("rbac.yaml")));
+		assertThat(local).hasSize(2);
+		V1Role providers = (V1Role) local.get(0);
+		assertThat(providers.getMetadata().getName()).isEqualTo("mirror-cluster-providers");
+		assertThat(providers.getMetadata().getNamespace()).isEqualTo("fleet");
+		assertThat(providers.getRules()).singleElement().satisfies((rule) -> {
+			assertThat(rule.getResources()).containsExactly("secrets");
+			assertThat(rule.getVerbs()).containsExactly("list", "watch");
+		});
+		assertThat(Files.readString(this.output.resolve("kustomization.yaml"))).doesNotContain("members");
+	}
+
+	@Test
 	void passesJvmOptionsAsJavaToolOptionsOnlyWhenSet() throws Exception {
 		KubernetesManifestsGenerator.generate(Application.class, this.output, "--spring.application.name=mirror");
 		assertThat(container(load("deployment.yaml", V1Deployment.class)).getEnv()).extracting(V1EnvVar::getName)
