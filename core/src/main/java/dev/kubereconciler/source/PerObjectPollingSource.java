@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.RateLimiter;
 import dev.kubereconciler.reconcile.Request;
 
@@ -128,7 +129,9 @@ public final class PerObjectPollingSource<T extends KubernetesObject> extends Pe
 		this.rateLimiter.forget(key);
 		Object previous = this.states.put(key, state);
 		if (!state.equals((previous != null) ? previous : NONE)) {
-			context.add(key);
+			// a first answer is this source's initial list: a new leader's first polls of
+			// every object must not hold up the changes written meanwhile
+			context.add(key, (previous != null) ? Priorities.NORMAL : Priorities.LOW);
 		}
 	}
 

@@ -6,6 +6,7 @@ import java.util.concurrent.Executor;
 import io.kubernetes.client.common.KubernetesObject;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.time.DelayScheduler;
 
@@ -27,6 +28,17 @@ public interface SourceContext {
 	 * @param request the key
 	 */
 	void add(Request request);
+
+	/**
+	 * Add a key at a priority of a priority queue (a first-in, first-out queue ignores
+	 * it): {@link Priorities#LOW} for a key whose state the source sees for the first
+	 * time, as an informer's initial list, so that real changes go first.
+	 * @param request the key
+	 * @param priority the priority, such as {@link Priorities#NORMAL}
+	 */
+	default void add(Request request, int priority) {
+		add(request);
+	}
 
 	/**
 	 * Return whether this replica reconciles a key: always, unless the manager shards

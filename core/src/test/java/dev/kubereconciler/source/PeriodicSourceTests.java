@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.Test;
 
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Request;
 
@@ -134,6 +135,23 @@ class PeriodicSourceTests {
 		assertThat(this.context.added).containsExactly(a);
 		this.context.clock.advance(PERIOD);
 		assertThat(this.context.added).containsExactly(a);
+	}
+
+	@Test
+	void anObjectsFirstAnswerIsEnqueuedAtLowPriorityAndALaterChangeAtNormal() {
+		Request a = this.context.cache("ns", "a");
+		Map<String, String> external = new ConcurrentHashMap<>(Map.of("a", "v1"));
+		Source
+			.perObject("inventory", V1ConfigMap.class, PERIOD,
+					(V1ConfigMap object) -> external.get(object.getMetadata().getName()))
+			.start(this.context);
+		this.context.clock.runDue();
+		external.put("a", "v2");
+		this.context.clock.advance(PERIOD);
+		assertThat(this.context.added).containsExactly(a, a);
+		// a new leader's first polls of every object go after the changes written
+		// meanwhile
+		assertThat(this.context.priorities).containsExactly(Priorities.LOW, Priorities.NORMAL);
 	}
 
 	@Test

@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.time.DelayScheduler;
 import dev.kubereconciler.time.ManualClock;
@@ -26,6 +27,9 @@ final class RecordingSourceContext implements SourceContext {
 	final ManualClock clock = new ManualClock();
 
 	final List<Request> added = new CopyOnWriteArrayList<>();
+
+	// the priority of each added key, in the order of added
+	final List<Integer> priorities = new CopyOnWriteArrayList<>();
 
 	final Map<Request, KubernetesObject> cache = new LinkedHashMap<>();
 
@@ -43,7 +47,13 @@ final class RecordingSourceContext implements SourceContext {
 
 	@Override
 	public void add(Request request) {
+		add(request, Priorities.NORMAL);
+	}
+
+	@Override
+	public void add(Request request, int priority) {
 		this.added.add(request);
+		this.priorities.add(priority);
 	}
 
 	@Override

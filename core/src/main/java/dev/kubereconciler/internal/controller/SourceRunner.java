@@ -132,6 +132,12 @@ final class SourceRunner {
 		}
 
 		@Override
+		public void add(Request request, int priority) {
+			SourceRunner.this.keys.add(request, priority);
+			added(this.source);
+		}
+
+		@Override
 		public boolean owns(Request request) {
 			return SourceRunner.this.owned.test(request);
 		}
