@@ -155,9 +155,9 @@ final class ExecCredentials implements Interceptor {
 			String errors = new String(stderr.readNBytes(STDERR_LIMIT), StandardCharsets.UTF_8).strip();
 			int exit = process.waitFor();
 			if (exited.isCompletedExceptionally()) {
-				throw failure(
-						"did not finish within " + this.timeout.toSeconds() + " s and was stopped" + stderr(errors),
-						null);
+				String within = (this.timeout.toMillis() % 1000 == 0) ? this.timeout.toSeconds() + " s"
+						: this.timeout.toMillis() + " ms";
+				throw failure("did not finish within " + within + " and was stopped" + stderr(errors), null);
 			}
 			if (exit != 0) {
 				throw failure("exited with " + exit + stderr(errors), null);
