@@ -155,9 +155,7 @@ final class ExecCredentials implements Interceptor {
 			String errors = new String(stderr.readNBytes(STDERR_LIMIT), StandardCharsets.UTF_8).strip();
 			int exit = process.waitFor();
 			if (exited.isCompletedExceptionally()) {
-				String within = (this.timeout.toMillis() % 1000 == 0) ? this.timeout.toSeconds() + " s"
-						: this.timeout.toMillis() + " ms";
-				throw failure("did not finish within " + within + " and was stopped" + stderr(errors), null);
+				throw failure(stopped() + stderr(errors), null);
 			}
 			if (exit != 0) {
 				throw failure("exited with " + exit + stderr(errors), null);
@@ -165,13 +163,20 @@ final class ExecCredentials implements Interceptor {
 			return output;
 		}
 		catch (IOException ex) {
-			throw failure("could not be read: " + ex.getMessage(), ex);
+			// stopping a process closes its streams, and what it wrote is lost
+			throw failure(exited.isCompletedExceptionally() ? stopped() : "could not be read: " + ex.getMessage(), ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			process.destroyForcibly();
 			throw failure("was interrupted", ex);
 		}
+	}
+
+	private String stopped() {
+		String within = (this.timeout.toMillis() % 1000 == 0) ? this.timeout.toSeconds() + " s"
+				: this.timeout.toMillis() + " ms";
+		return "did not finish within " + within + " and was stopped";
 	}
 
 	private static String stderr(String errors) {
