@@ -480,4 +480,16 @@ public class KubeReconcilerProperties {
 		return this.clusterSecrets;
 	}
 
+	// cluster profiles (issue 40): the Cluster Inventory API's ClusterProfiles
+
+	/**
+	 * ClusterProfiles of the local cluster, each engaging its cluster.
+	 */
+	@NestedConfigurationProperty
+	private final ClusterProfileProperties clusterProfiles = new ClusterProfileProperties();
+
+	public ClusterProfileProperties getClusterProfiles() {
+		return this.clusterProfiles;
+	}
+
 }

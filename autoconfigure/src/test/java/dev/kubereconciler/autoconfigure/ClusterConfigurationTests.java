@@ -1,7 +1,11 @@
 package dev.kubereconciler.autoconfigure;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -65,6 +69,70 @@ class ClusterConfigurationTests {
 	void kubeconfigSecretsWithoutANamespaceAreRefused() {
 		assertInvalid("kube-reconciler.cluster-secrets.namespace", "namespace of the Secrets",
 				"kube-reconciler.cluster-secrets.enabled=true");
+	}
+
+	@Test
+	void clusterProfilesWithoutANamespaceAreRefused() {
+		assertInvalid("kube-reconciler.cluster-profiles.namespace", "namespace of the ClusterProfiles",
+				"kube-reconciler.cluster-profiles.enabled=true",
+				"kube-reconciler.cluster-profiles.consumer=widgets-manager");
+	}
+
+	@Test
+	void clusterProfilesWithASecretConsumerAndAccessProvidersAreRefused() {
+		assertInvalid("kube-reconciler.cluster-profiles.consumer", "exactly one of",
+				"kube-reconciler.cluster-profiles.enabled=true", "kube-reconciler.cluster-profiles.namespace=fleet",
+				"kube-reconciler.cluster-profiles.consumer=widgets-manager",
+				"kube-reconciler.cluster-profiles.access-providers.vault.command=/usr/local/bin/vault-plugin");
+	}
+
+	@Test
+	void anAccessProviderWithoutACommandIsRefused() {
+		assertInvalid("kube-reconciler.cluster-profiles.access-providers.vault.command", "plugin's executable",
+				"kube-reconciler.cluster-profiles.enabled=true", "kube-reconciler.cluster-profiles.namespace=fleet",
+				"kube-reconciler.cluster-profiles.access-providers.vault.args=--role,fleet");
+	}
+
+	@Test
+	void anAccessProviderOfAnotherApiVersionIsRefused() {
+		assertInvalid("kube-reconciler.cluster-profiles.access-providers.vault.api-version", "client.authentication",
+				"kube-reconciler.cluster-profiles.enabled=true", "kube-reconciler.cluster-profiles.namespace=fleet",
+				"kube-reconciler.cluster-profiles.access-providers.vault.command=vault-plugin",
+				"kube-reconciler.cluster-profiles.access-providers.vault.api-version=client.authentication.k8s.io/v1alpha1");
+	}
+
+	@Test
+	void aProvidersFileWithoutExecConfigIsRefused(@TempDir Path folder) throws Exception {
+		Path file = Files.writeString(folder.resolve("providers.json"), "{\"providers\": [{\"name\": \"vault\"}]}");
+		assertInvalid("kube-reconciler.cluster-profiles.access-providers-file", "providers file",
+				"kube-reconciler.cluster-profiles.enabled=true", "kube-reconciler.cluster-profiles.namespace=fleet",
+				"kube-reconciler.cluster-profiles.access-providers-file=" + file);
+	}
+
+	@Test
+	void theClusterInventoryApisOwnProvidersFileIsRead(@TempDir Path folder) throws Exception {
+		// the Cluster Inventory API's own example, as its controller reads it
+		Path file = Files.writeString(folder.resolve("providers.json"), """
+				{
+				  "providers": [
+				    {
+				      "name": "secretreader",
+				      "execConfig": {
+				        "apiVersion": "client.authentication.k8s.io/v1",
+				        "args": null,
+				        "command": "./bin/secretreader-plugin",
+				        "env": null,
+				        "provideClusterInfo": true
+				      }
+				    }
+				  ]
+				}
+				""");
+		this.contextRunner
+			.withPropertyValues("kube-reconciler.cluster-profiles.enabled=true",
+					"kube-reconciler.cluster-profiles.namespace=fleet",
+					"kube-reconciler.cluster-profiles.access-providers-file=" + file)
+			.run((context) -> assertThat(manager(context).fleet()).isNotNull());
 	}
 
 	private void assertInvalid(String property, String action, String... properties) {

@@ -10,6 +10,7 @@ import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import dev.kubereconciler.cache.CacheTransforms;
+import dev.kubereconciler.cluster.AccessProviders;
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.leaderelection.LeaderElectionSettings;
 import dev.kubereconciler.leaderelection.LeaseTiming;
@@ -106,6 +107,12 @@ class ConfigurationMetadataDefaultsTests {
 		List<Object> values = this.metadata.read("$.properties[?(@.name == '" + name + "')].defaultValue");
 		assertThat(values).as("default of %s in the metadata", name).hasSize(1);
 		return values.get(0);
+	}
+
+	@Test
+	void execTimeoutDefaultIsTheAccessProvidersConstant() {
+		assertThat(defaultOf("kube-reconciler.cluster-profiles.exec-timeout"))
+			.isEqualTo(format(AccessProviders.DEFAULT_TIMEOUT));
 	}
 
 	private static String format(Duration duration) {

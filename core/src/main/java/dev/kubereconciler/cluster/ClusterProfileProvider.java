@@ -1,12 +1,15 @@
 package dev.kubereconciler.cluster;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
+import com.google.gson.Gson;
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.informer.ListerWatcher;
@@ -37,6 +40,15 @@ import dev.kubereconciler.model.CustomResourceList;
  * while it is healthy and has exactly one such Secret; a deleted profile, one whose
  * {@value ClusterProfile#CONTROL_PLANE_HEALTHY} condition leaves {@code True}, or one
  * that loses its Secret is disengaged, and a changed kubeconfig engages it anew.
+ *
+ * <p>
+ * With {@link AccessProviders} instead of a consumer's name, the profile's own status
+ * tells how to reach the cluster, as upstream's access provider strategy reads it: the
+ * first access provider known to the consumer among those the profile lists gives the
+ * server and CA, and that provider's exec plugin the credential, run again before the
+ * credential expires. A plugin that fails leaves the cluster out, logged with its exit
+ * code and stderr, and is tried again with a backoff of one second doubling to two
+ * minutes.
  */
 public final class ClusterProfileProvider implements ClusterProvider {
 
@@ -51,14 +63,24 @@ public final class ClusterProfileProvider implements ClusterProvider {
 
 	private static final Logger logger = LoggerFactory.getLogger(ClusterProfileProvider.class);
 
+	private static final Duration FIRST_RETRY = Duration.ofSeconds(1);
+
+	private static final Duration LAST_RETRY = Duration.ofMinutes(2);
+
 	private final ApiClient hub;
 
 	private final String namespace;
 
-	private final String consumer;
+	private final @Nullable String consumer;
 
-	// the kubeconfig each engaged cluster was engaged with, by profile name
-	private final Map<String, String> engaged = new ConcurrentHashMap<>();
+	private final @Nullable AccessProviders accessProviders;
+
+	// what each engaged cluster was engaged with (its kubeconfig or its access), by
+	// profile name
+	private final Map<String, Object> engaged = new ConcurrentHashMap<>();
+
+	// the next wait before trying again a cluster whose plugin failed, by profile name
+	private final Map<String, Duration> retries = new ConcurrentHashMap<>();
 
 	private @Nullable Running running;
 
@@ -74,6 +96,21 @@ public final class ClusterProfileProvider implements ClusterProvider {
 		this.hub = Objects.requireNonNull(hub, "hub must not be null");
 		this.namespace = requireText(namespace, "namespace");
 		this.consumer = requireText(consumer, "consumer");
+		this.accessProviders = null;
+	}
+
+	/**
+	 * Create the provider with the access provider strategy: each profile's status names
+	 * the access providers that reach its cluster.
+	 * @param hub the client of the cluster holding the profiles, with no read timeout
+	 * @param namespace the namespace of the profiles
+	 * @param accessProviders the access providers this manager knows, each an exec plugin
+	 */
+	public ClusterProfileProvider(ApiClient hub, String namespace, AccessProviders accessProviders) {
+		this.hub = Objects.requireNonNull(hub, "hub must not be null");
+		this.namespace = requireText(namespace, "namespace");
+		this.consumer = null;
+		this.accessProviders = Objects.requireNonNull(accessProviders, "accessProviders must not be null");
 	}
 
 	/**
@@ -96,7 +133,7 @@ public final class ClusterProfileProvider implements ClusterProvider {
 	public synchronized void start(ClusterAware clusters) {
 		// one thread decides for every profile, so the events of a profile and of its
 		// Secret are applied in the order they came
-		ExecutorService decisions = Executors.newSingleThreadExecutor((runnable) -> {
+		ScheduledExecutorService decisions = Executors.newSingleThreadScheduledExecutor((runnable) -> {
 			Thread thread = new Thread(runnable, "cluster-profiles");
 			thread.setDaemon(true);
 			return thread;
@@ -105,14 +142,19 @@ public final class ClusterProfileProvider implements ClusterProvider {
 		SharedIndexInformer<ClusterProfile> profiles = factory.sharedIndexInformerFor(
 				new NamespacedListerWatcher<>(CustomResourceList.api(ClusterProfile.class, this.hub), null),
 				ClusterProfile.class, 0);
-		SharedIndexInformer<V1Secret> secrets = factory
-			.sharedIndexInformerFor(
+		SharedIndexInformer<V1Secret> secrets = null;
+		if (this.consumer != null) {
+			secrets = factory.sharedIndexInformerFor(
 					new NamespacedListerWatcher<>(new GenericKubernetesApi<>(V1Secret.class, V1SecretList.class, "",
 							"v1", "secrets", this.hub), CONSUMER_LABEL + "=" + this.consumer + "," + PROFILE_LABEL),
 					V1Secret.class, 0);
+		}
 		Running running = new Running(clusters, decisions, factory, profiles, secrets);
 		profiles.addEventHandler(new Decide<>(running, (profile) -> profile.getMetadata().getName()));
-		secrets.addEventHandler(new Decide<>(running, (secret) -> secret.getMetadata().getLabels().get(PROFILE_LABEL)));
+		if (secrets != null) {
+			secrets.addEventHandler(
+					new Decide<>(running, (secret) -> secret.getMetadata().getLabels().get(PROFILE_LABEL)));
+		}
 		factory.startAllRegisteredInformers();
 		this.running = running;
 	}
@@ -126,33 +168,62 @@ public final class ClusterProfileProvider implements ClusterProvider {
 			this.running = null;
 		}
 		this.engaged.clear();
+		this.retries.clear();
 	}
 
 	private void decide(Running running, String name) {
-		String kubeconfig = kubeconfig(running, name);
-		String current = this.engaged.get(name);
-		if (kubeconfig == null) {
+		Object source = (this.accessProviders != null) ? access(running, name, this.accessProviders)
+				: kubeconfig(running, name);
+		Object current = this.engaged.get(name);
+		if (source == null) {
+			this.retries.remove(name);
 			if (current != null) {
 				this.engaged.remove(name);
 				running.clusters.disengage(name);
 			}
 			return;
 		}
-		if (kubeconfig.equals(current)) {
+		if (source.equals(current)) {
 			return;
 		}
 		try {
-			running.clusters.engage(name, KubeconfigClients.fromYaml(kubeconfig,
-					"the Secret of the ClusterProfile " + this.namespace + "/" + name));
-			this.engaged.put(name, kubeconfig);
+			ApiClient client = (source instanceof AccessProviders.Access access)
+					? Objects.requireNonNull(this.accessProviders).connect(name, access) : KubeconfigClients
+						.fromYaml((String) source, "the Secret of the ClusterProfile " + this.namespace + "/" + name);
+			running.clusters.engage(name, client);
+			this.engaged.put(name, source);
+			this.retries.remove(name);
 		}
 		catch (RuntimeException ex) {
-			logger.error("Cluster '{}' is not engaged: {}", name, ex.getMessage(), ex);
+			if (source instanceof AccessProviders.Access) {
+				Duration wait = this.retries.getOrDefault(name, FIRST_RETRY);
+				this.retries.put(name,
+						(wait.compareTo(LAST_RETRY.dividedBy(2)) < 0) ? wait.multipliedBy(2) : LAST_RETRY);
+				logger.error("Cluster '{}' is not engaged, trying again in {} s: {}", name, wait.toSeconds(),
+						ex.getMessage());
+				running.decisions.schedule(() -> decide(running, name), wait.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			else {
+				logger.error("Cluster '{}' is not engaged: {}", name, ex.getMessage(), ex);
+			}
 		}
 	}
 
-	// the kubeconfig the profile should be engaged with now, or null
-	private @Nullable String kubeconfig(Running running, String name) {
+	// how the profile's cluster should be reached now, or null
+	private AccessProviders.@Nullable Access access(Running running, String name, AccessProviders accessProviders) {
+		ClusterProfile profile = healthy(running, name);
+		if (profile == null) {
+			return null;
+		}
+		AccessProviders.Access access = accessProviders.select(profile);
+		if (access == null) {
+			logger.error("Cluster '{}' is not engaged: its ClusterProfile lists none of the access providers {} "
+					+ "with a cluster; configure one it lists", name, accessProviders.names());
+		}
+		return access;
+	}
+
+	private @Nullable ClusterProfile healthy(Running running, String name) {
 		ClusterProfile profile = running.profiles.getIndexer().getByKey(this.namespace + "/" + name);
 		if (profile == null) {
 			return null;
@@ -160,6 +231,14 @@ public final class ClusterProfileProvider implements ClusterProvider {
 		if (!profile.controlPlaneHealthy()) {
 			logger.info("Cluster '{}' is not engaged: its ClusterProfile's {} condition is not True", name,
 					ClusterProfile.CONTROL_PLANE_HEALTHY);
+			return null;
+		}
+		return profile;
+	}
+
+	// the kubeconfig the profile should be engaged with now, or null
+	private @Nullable String kubeconfig(Running running, String name) {
+		if (healthy(running, name) == null || running.secrets == null) {
 			return null;
 		}
 		List<V1Secret> secrets = running.secrets.getIndexer()
@@ -182,8 +261,8 @@ public final class ClusterProfileProvider implements ClusterProvider {
 		}
 	}
 
-	private record Running(ClusterAware clusters, ExecutorService decisions, SharedInformerFactory factory,
-			SharedIndexInformer<ClusterProfile> profiles, SharedIndexInformer<V1Secret> secrets) {
+	private record Running(ClusterAware clusters, ScheduledExecutorService decisions, SharedInformerFactory factory,
+			SharedIndexInformer<ClusterProfile> profiles, @Nullable SharedIndexInformer<V1Secret> secrets) {
 	}
 
 	/**
@@ -244,9 +323,18 @@ public final class ClusterProfileProvider implements ClusterProvider {
 
 		@Override
 		public L list(CallGeneratorParams params) throws ApiException {
-			return this.api.list(ClusterProfileProvider.this.namespace, options(params))
+			L list = this.api.list(ClusterProfileProvider.this.namespace, options(params))
 				.throwsApiException()
 				.getObject();
+			if (list instanceof CustomResourceList<?> profiles) {
+				// a list of a model without a list class comes back with untyped items
+				Gson gson = ClusterProfileProvider.this.hub.getJSON().getGson();
+				@SuppressWarnings("unchecked")
+				List<Object> items = (List<Object>) (List<?>) profiles.getItems();
+				items.replaceAll((item) -> (item instanceof ClusterProfile) ? item
+						: gson.fromJson(gson.toJsonTree(item), ClusterProfile.class));
+			}
+			return list;
 		}
 
 		@Override
