@@ -116,7 +116,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	ControllerManager(ManagerBuilder builder) {
 		this.apiClient = builder.apiClient;
-		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
+		ManagerGate gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
+		this.gate = (builder.gateAcrossClusters != null) ? gate.acrossClusters(builder.gateAcrossClusters) : gate;
 		this.leaderElection = builder.leaderElection;
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);

@@ -38,6 +38,8 @@ public final class ManagerBuilder {
 
 	@Nullable ManagerGate gate;
 
+	ManagerGate.@Nullable AcrossClusters gateAcrossClusters;
+
 	@Nullable LeaderElectionSettings leaderElection;
 
 	Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
@@ -103,6 +105,18 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder gate(ManagerGate gate) {
 		this.gate = gate;
+		return this;
+	}
+
+	/**
+	 * Share the gate's bucket across every cluster of the fleet, or split it so that the
+	 * local cluster and each member cluster have a bucket of the gate's rate and burst
+	 * each; by default as the gate says, which is shared unless it was made split.
+	 * @param acrossClusters shared or split
+	 * @return this builder
+	 */
+	public ManagerBuilder gateAcrossClusters(ManagerGate.AcrossClusters acrossClusters) {
+		this.gateAcrossClusters = acrossClusters;
 		return this;
 	}
 

@@ -13,13 +13,17 @@ import org.springframework.boot.health.contributor.Status;
 
 import dev.kubereconciler.actuate.ControllerActivity;
 import dev.kubereconciler.actuate.ControllersEndpoint;
+import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
 import dev.kubereconciler.actuate.ControllersHealthIndicator;
 import dev.kubereconciler.cluster.ClusterScope;
 import dev.kubereconciler.cluster.ClusterState;
 import dev.kubereconciler.cluster.ClusterStatus;
 import dev.kubereconciler.controller.ControllerDefinition;
+import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.reconcile.Result;
+import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,6 +56,28 @@ class FleetEndpointTests {
 			manager.stop();
 		}
 		assertThat(manager.isRunning()).isFalse();
+	}
+
+	@Test
+	void aSplitManagerBucketShowsEachMemberClustersOwnBucketRetunedWithTheManagers() {
+		ControllerManager manager = ControllerManager.builder(unreachable())
+			.gate(new ManagerGate(RateLimiters.bucket(30, 30), Trigger.queued(), null))
+			.gateAcrossClusters(ManagerGate.AcrossClusters.SPLIT)
+			.build();
+		ControllersEndpoint endpoint = new ControllersEndpoint(() -> manager, new ControllerActivity(), Show.ALWAYS);
+		manager.gate().forCluster("east");
+		ManagerDescriptor retuned = endpoint.retuneManager(10.0, 5);
+		assertThat(retuned.acrossClusters()).isEqualTo("split");
+		assertThat(retuned.rateLimiter().config()).containsEntry("qps", 10.0).containsEntry("burst", 5);
+		assertThat(retuned.clusterRateLimiters()).containsOnlyKeys("east");
+		assertThat(retuned.clusterRateLimiters().get("east").config()).containsEntry("qps", 10.0)
+			.containsEntry("burst", 5);
+		ControllerManager shared = ControllerManager.builder(unreachable()).build();
+		ManagerDescriptor one = new ControllersEndpoint(() -> shared, new ControllerActivity(), Show.ALWAYS)
+			.controllers()
+			.manager();
+		assertThat(one.acrossClusters()).isEqualTo("shared");
+		assertThat(one.clusterRateLimiters()).isNull();
 	}
 
 	private static ApiClient unreachable() {
