@@ -450,6 +450,15 @@ public final class ControllerManager implements ControllerRegistry {
 	}
 
 	/**
+	 * Return whether this manager has a fleet: a controller runs on it or a cluster
+	 * provider was given.
+	 * @return whether {@link #fleet()} may be called
+	 */
+	public boolean hasFleet() {
+		return this.fleet != null;
+	}
+
+	/**
 	 * Return what engages and disengages clusters by hand, beside the cluster providers,
 	 * for the controllers whose scope includes the fleet.
 	 * @return the manager's cluster side
