@@ -129,7 +129,8 @@ public final class ControllerManager implements ControllerRegistry {
 		FleetClusters fleet = (!builder.clusterProviders.isEmpty()
 				|| builder.definitions.stream().anyMatch((definition) -> definition.clusters().includesFleet()))
 						? new FleetClusters(builder.clusterProviders,
-								new EngagedCluster.Settings(builder, this.clock, cacheOptions, builder.clusterEvents))
+								new EngagedCluster.Settings(builder, this.clock, cacheOptions, builder.clusterEvents,
+										builder.clusterRetryBackoff, builder.clusterRetryBackoffCap))
 						: null;
 		this.fleet = fleet;
 		this.controllers = Collections.unmodifiableMap(ControllerAssembly.create(builder,

@@ -1,5 +1,6 @@
 package dev.kubereconciler.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -26,16 +27,17 @@ import dev.kubereconciler.reconcile.Result;
 import dev.kubereconciler.reconcile.Trigger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The fleet's clusters on the {@code controllers} endpoint and the health indicator: a
- * cluster whose API server does not answer shows as syncing, and holds up neither the
+ * cluster whose API server does not answer shows as unreachable, and holds up neither the
  * manager's health nor its stop.
  */
 class FleetEndpointTests {
 
 	@Test
-	void anUnreachableClusterShowsAsSyncingAndHoldsUpNeitherHealthNorStop() {
+	void anUnreachableClusterShowsAsUnreachableAndHoldsUpNeitherHealthNorStop() {
 		ControllerManager manager = ControllerManager.builder(unreachable())
 			.controller(ControllerDefinition.builder(V1ConfigMap.class)
 				.named("fleet-mirror")
@@ -45,9 +47,13 @@ class FleetEndpointTests {
 		manager.start();
 		try {
 			manager.fleet().engage("nowhere", unreachable());
-			ClusterStatus nowhere = new ClusterStatus("nowhere", ClusterState.SYNCING, 1);
-			assertThat(new ControllersEndpoint(() -> manager, new ControllerActivity(), Show.ALWAYS).controllers()
-				.clusters()).containsExactly(nowhere);
+			ClusterStatus nowhere = new ClusterStatus("nowhere", ClusterState.UNREACHABLE, 1);
+			// its informer's first list finds no server
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> assertThat(
+						new ControllersEndpoint(() -> manager, new ControllerActivity(), Show.ALWAYS).controllers()
+							.clusters())
+					.containsExactly(nowhere));
 			Health health = new ControllersHealthIndicator(() -> manager).health(true);
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).containsAllEntriesOf(Map.of("clusters", List.of(nowhere)));
