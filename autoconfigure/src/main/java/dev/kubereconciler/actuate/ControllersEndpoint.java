@@ -271,16 +271,21 @@ public class ControllersEndpoint {
 	 * @param leader whether this instance runs the controllers; always once started
 	 * without leader election
 	 * @param leaderElection whether leader election is enabled
-	 * @param rateLimiter the manager bucket that reconciles pass before they run
+	 * @param rateLimiter the manager bucket that reconciles pass before they run; the
+	 * local cluster's own when split across clusters
 	 * @param appliesTo the causes whose reconciles pass the manager bucket
 	 * @param maxWait the longest a worker waits at the gate (ISO-8601), {@code null} for
 	 * no limit
 	 * @param admitted how many reconciles passed the gate
 	 * @param sharding this replica's share of the keys, {@code null} when sharding is off
+	 * @param acrossClusters {@code shared} or {@code split}
+	 * @param clusterRateLimiters each member cluster's own bucket by name when split,
+	 * {@code null} when shared
 	 */
 	public record ManagerDescriptor(boolean leader, boolean leaderElection, RateLimiterState rateLimiter,
-			List<String> appliesTo, @Nullable String maxWait, long admitted,
-			@Nullable ShardingDescriptor sharding) implements OperationResponseBody {
+			List<String> appliesTo, @Nullable String maxWait, long admitted, @Nullable ShardingDescriptor sharding,
+			String acrossClusters,
+			@Nullable Map<String, RateLimiterState> clusterRateLimiters) implements OperationResponseBody {
 
 	}
 

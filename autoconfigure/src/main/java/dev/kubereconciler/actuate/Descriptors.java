@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.kubereconciler.actuate.ControllersEndpoint.ControllerDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.ItemDescriptor;
 import dev.kubereconciler.actuate.ControllersEndpoint.ManagerDescriptor;
@@ -15,6 +17,7 @@ import dev.kubereconciler.actuate.ControllersEndpoint.SourceDescriptor;
 import dev.kubereconciler.controller.Controller;
 import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
+import dev.kubereconciler.ratelimit.RateLimiterState;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.source.Source;
 
@@ -41,7 +44,16 @@ final class Descriptors {
 		return new ManagerDescriptor(manager.isLeader(), manager.isLeaderElectionEnabled(), gate.bucket().state(),
 				gate.appliesTo().stream().map(Descriptors::label).toList(),
 				(gate.maxWait() != null) ? gate.maxWait().toString() : null, gate.admitted(),
-				ShardingDescriptor.of(manager));
+				ShardingDescriptor.of(manager), label(gate.acrossClusters()), clusterRateLimiters(gate));
+	}
+
+	private static @Nullable Map<String, RateLimiterState> clusterRateLimiters(ManagerGate gate) {
+		if (gate.acrossClusters() == ManagerGate.AcrossClusters.SHARED) {
+			return null;
+		}
+		Map<String, RateLimiterState> states = new LinkedHashMap<>();
+		gate.clusterBuckets().forEach((cluster, bucket) -> states.put(cluster, bucket.state()));
+		return states;
 	}
 
 	ControllerDescriptor controller(Controller controller) {

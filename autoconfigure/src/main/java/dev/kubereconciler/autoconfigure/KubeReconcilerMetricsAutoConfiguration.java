@@ -42,9 +42,11 @@ public final class KubeReconcilerMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	ControllerMetrics controllerMetrics(ObjectProvider<ManagedControllers> controllers,
-			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) ObjectProvider<TokenBucketRateLimiter<?>> managerBucket) {
+			@Qualifier(KubeReconcilerAutoConfiguration.MANAGER_RATE_LIMITER_BEAN_NAME) ObjectProvider<TokenBucketRateLimiter<?>> managerBucket,
+			KubeReconcilerProperties properties) {
 		return new ControllerMetrics((name) -> controllers.getObject().getManager().controller(name),
-				managerBucket::getIfAvailable);
+				managerBucket::getIfAvailable,
+				() -> properties.getMetrics().isClusterLabel() && controllers.getObject().getManager().hasFleet());
 	}
 
 	// the webhook server's listener too

@@ -252,6 +252,13 @@ public class KubeReconcilerProperties {
 		private boolean enabled = true;
 
 		/**
+		 * Whether a manager with a fleet labels the reconcile and work queue metrics with
+		 * the cluster of their keys (cluster="" for the local one); false drops the
+		 * label, summing the clusters' series, for cardinality.
+		 */
+		private boolean clusterLabel = true;
+
+		/**
 		 * Prometheus' standard process metrics.
 		 */
 		private final Process process = new Process();
@@ -262,6 +269,14 @@ public class KubeReconcilerProperties {
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isClusterLabel() {
+			return this.clusterLabel;
+		}
+
+		public void setClusterLabel(boolean clusterLabel) {
+			this.clusterLabel = clusterLabel;
 		}
 
 		public Process getProcess() {

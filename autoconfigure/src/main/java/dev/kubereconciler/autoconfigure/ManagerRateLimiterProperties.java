@@ -6,6 +6,7 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.reconcile.Trigger;
 
 /**
@@ -31,6 +32,13 @@ public class ManagerRateLimiterProperties extends TokenBucketProperties {
 	 */
 	private Scope scope = Scope.REPLICA;
 
+	/**
+	 * Whether the clusters of a fleet share the bucket (shared: one budget, whatever
+	 * cluster asked) or each has one of the same qps and burst, the local cluster
+	 * included (split).
+	 */
+	private ManagerGate.AcrossClusters acrossClusters = ManagerGate.AcrossClusters.SHARED;
+
 	public @Nullable Duration getMaxWait() {
 		return this.maxWait;
 	}
@@ -53,6 +61,14 @@ public class ManagerRateLimiterProperties extends TokenBucketProperties {
 
 	public void setScope(Scope scope) {
 		this.scope = scope;
+	}
+
+	public ManagerGate.AcrossClusters getAcrossClusters() {
+		return this.acrossClusters;
+	}
+
+	public void setAcrossClusters(ManagerGate.AcrossClusters acrossClusters) {
+		this.acrossClusters = acrossClusters;
 	}
 
 	/**

@@ -49,7 +49,7 @@ final class ManagerSettings {
 					"a resync is queued as an event, so the manager bucket cannot tell it apart",
 					"Set " + BUCKET + "applies-to to event, retry and requeue-after, or a part of them.");
 		}
-		return new ManagerGate(bucket, causes, maxWait);
+		return new ManagerGate(bucket, causes, maxWait, config.getAcrossClusters());
 	}
 
 	static int listPageSize(KubeReconcilerProperties properties) {

@@ -13,6 +13,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import dev.kubereconciler.autoconfigure.reconciler.KubeReconcilerDefinitionsAutoConfiguration;
 import dev.kubereconciler.cluster.ClusterScope;
+import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.manager.ControllerManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +44,22 @@ class ClusterConfigurationTests {
 					.isEqualTo(ClusterScope.FLEET);
 				assertThat(manager.clusters()).isEmpty();
 				assertThat(manager.fleet()).isNotNull();
+			});
+	}
+
+	@Test
+	void theManagerBucketIsSharedAcrossClustersUnlessItsPropertySaysSplit() {
+		this.contextRunner
+			.run((context) -> assertThat(manager(context).gate().forCluster("east")).isSameAs(manager(context).gate()));
+		this.contextRunner
+			.withPropertyValues("kube-reconciler.manager.rate-limiter.qps=30",
+					"kube-reconciler.manager.rate-limiter.across-clusters=split")
+			.run((context) -> {
+				ManagerGate gate = manager(context).gate();
+				assertThat(gate.acrossClusters()).isEqualTo(ManagerGate.AcrossClusters.SPLIT);
+				assertThat(gate.forCluster("")).isSameAs(gate);
+				assertThat(gate.forCluster("east").bucket()).isNotSameAs(gate.bucket());
+				assertThat(gate.forCluster("east").bucket().qps()).isEqualTo(30);
 			});
 	}
 

@@ -9,6 +9,12 @@ public enum ClusterState {
 	SYNCING,
 
 	/** Every informer of the fleet's controllers synced. */
-	READY
+	READY,
+
+	/**
+	 * Its API server did not answer an informer's last list or watch; the informers retry
+	 * with backoff, and the cluster is ready again once the server answers.
+	 */
+	UNREACHABLE
 
 }

@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.EnumSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
 import org.jspecify.annotations.Nullable;
@@ -25,6 +28,13 @@ import dev.kubereconciler.reconcile.Trigger;
  * through the queue again. Reservations are granted in order, so waiting is first come,
  * first served across controllers. A policy says which causes of an add pass through the
  * gate; by default all of them do.
+ *
+ * <p>
+ * Across the clusters of a fleet the bucket is {@link AcrossClusters#SHARED shared} (one
+ * budget, whatever cluster asked) or {@link AcrossClusters#SPLIT split}: then the local
+ * cluster keeps this bucket and each member cluster gets one of its own, made on its
+ * first reconcile with this bucket's rate and burst and following them when they are
+ * retuned.
  */
 public final class ManagerGate {
 
@@ -44,8 +54,14 @@ public final class ManagerGate {
 	// passes that wait for their time to act, oldest first
 	private final Deque<Pass> outstanding = new ArrayDeque<>();
 
+	private final AcrossClusters acrossClusters;
+
+	// the member clusters' gates when split; kept after a cluster is disengaged, so that
+	// engaging it again does not refill its budget
+	private final Map<String, ManagerGate> members = new ConcurrentHashMap<>();
+
 	/**
-	 * Create a gate.
+	 * Create a gate whose bucket is shared across clusters.
 	 * @param bucket the shared bucket
 	 * @param appliesTo the causes that pass through the gate
 	 * @param maxWait the longest a worker waits at the gate, or {@code null} for no
@@ -53,6 +69,20 @@ public final class ManagerGate {
 	 * instead, so a saturated gate does not pin workers
 	 */
 	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, @Nullable Duration maxWait) {
+		this(bucket, appliesTo, maxWait, AcrossClusters.SHARED);
+	}
+
+	/**
+	 * Create a gate.
+	 * @param bucket the bucket, the local cluster's own when split
+	 * @param appliesTo the causes that pass through the gate
+	 * @param maxWait the longest a worker waits at the gate, or {@code null} for no limit
+	 * @param acrossClusters whether the clusters of a fleet share the bucket or each has
+	 * one of its own
+	 */
+	public ManagerGate(TokenBucketRateLimiter<?> bucket, Set<Trigger> appliesTo, @Nullable Duration maxWait,
+			AcrossClusters acrossClusters) {
+		this.acrossClusters = Objects.requireNonNull(acrossClusters, "acrossClusters must not be null");
 		this.bucket = Objects.requireNonNull(bucket, "bucket must not be null");
 		this.appliesTo = appliesTo.isEmpty() ? EnumSet.noneOf(Trigger.class) : EnumSet.copyOf(appliesTo);
 		if (!Trigger.queued().containsAll(this.appliesTo)) {
@@ -78,6 +108,62 @@ public final class ManagerGate {
 	public static ManagerGate unlimited() {
 		return new ManagerGate(RateLimiters.bucket(Double.POSITIVE_INFINITY, 1), EnumSet.copyOf(Trigger.queued()),
 				null);
+	}
+
+	/**
+	 * Return this gate with its bucket shared or split across clusters; the bucket, the
+	 * causes and the max wait stay.
+	 * @param acrossClusters shared or split
+	 * @return this gate when it already is, or a new gate
+	 */
+	public ManagerGate acrossClusters(AcrossClusters acrossClusters) {
+		return (acrossClusters == this.acrossClusters) ? this
+				: new ManagerGate(this.bucket, this.appliesTo, this.maxWait, acrossClusters);
+	}
+
+	/**
+	 * Return the gate that a reconcile in the given cluster passes: this one when the
+	 * bucket is shared or the cluster is the local one, the member's own when split.
+	 * @param cluster the cluster's name, empty for the local one
+	 * @return the gate
+	 */
+	public ManagerGate forCluster(String cluster) {
+		if (this.acrossClusters == AcrossClusters.SHARED || cluster.isEmpty()) {
+			return this;
+		}
+		ManagerGate member = this.members.computeIfAbsent(cluster,
+				(name) -> new ManagerGate(this.bucket.copy(), this.appliesTo, this.maxWait));
+		follow(member.bucket);
+		return member;
+	}
+
+	// a member's bucket takes up a retune of this one (from the endpoint or sharding's
+	// division of the rate) at its next reconcile; two doubles compared on the hot path
+	private void follow(TokenBucketRateLimiter<?> member) {
+		if (Double.compare(member.qps(), this.bucket.qps()) != 0) {
+			member.setRate(this.bucket.qps());
+		}
+		if (member.burst() != this.bucket.burst()) {
+			member.setBurst(this.bucket.burst());
+		}
+	}
+
+	/**
+	 * Return the member clusters' own buckets by cluster name, empty when the bucket is
+	 * shared or no member cluster reconciled yet.
+	 * @return the buckets, in the order of the names
+	 */
+	public Map<String, TokenBucketRateLimiter<?>> clusterBuckets() {
+		Map<String, TokenBucketRateLimiter<?>> buckets = new TreeMap<>();
+		this.members.forEach((name, member) -> {
+			follow(member.bucket);
+			buckets.put(name, member.bucket);
+		});
+		return buckets;
+	}
+
+	public AcrossClusters acrossClusters() {
+		return this.acrossClusters;
 	}
 
 	/**
@@ -175,12 +261,16 @@ public final class ManagerGate {
 	}
 
 	/**
-	 * Return how many reconciles passed the gate so far; keys whose cause the policy
-	 * exempts do not pass it.
+	 * Return how many reconciles passed the gate so far, in every cluster; keys whose
+	 * cause the policy exempts do not pass it.
 	 * @return the admissions
 	 */
 	public long admitted() {
-		return this.admitted.sum();
+		long admitted = this.admitted.sum();
+		for (ManagerGate member : this.members.values()) {
+			admitted += member.admitted();
+		}
+		return admitted;
 	}
 
 	public TokenBucketRateLimiter<?> bucket() {
@@ -193,6 +283,23 @@ public final class ManagerGate {
 
 	public @Nullable Duration maxWait() {
 		return this.maxWait;
+	}
+
+	/**
+	 * Whether the clusters of a fleet share the manager bucket.
+	 */
+	public enum AcrossClusters {
+
+		/**
+		 * One bucket for every reconcile of every cluster: one budget, whatever asked.
+		 */
+		SHARED,
+
+		/**
+		 * The local cluster and each member cluster have a bucket of the same rate each.
+		 */
+		SPLIT
+
 	}
 
 	/**

@@ -118,7 +118,8 @@ public final class ControllerManager implements ControllerRegistry {
 
 	ControllerManager(ManagerBuilder builder) {
 		this.apiClient = builder.apiClient;
-		this.gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
+		ManagerGate gate = (builder.gate != null) ? builder.gate : ManagerGate.unlimited();
+		this.gate = (builder.gateAcrossClusters != null) ? gate.acrossClusters(builder.gateAcrossClusters) : gate;
 		this.leaderElection = builder.leaderElection;
 		this.shutdownTimeout = builder.shutdownTimeout;
 		this.clock = (builder.clock != null) ? builder.clock : new ManagedDelayScheduler(builder.threadFactory);
@@ -130,7 +131,8 @@ public final class ControllerManager implements ControllerRegistry {
 		FleetClusters fleet = (!builder.clusterProviders.isEmpty()
 				|| builder.definitions.stream().anyMatch((definition) -> definition.clusters().includesFleet()))
 						? new FleetClusters(builder.clusterProviders,
-								new EngagedCluster.Settings(builder, this.clock, cacheOptions, builder.clusterEvents))
+								new EngagedCluster.Settings(builder, this.clock, cacheOptions, builder.clusterEvents,
+										builder.clusterRetryBackoff, builder.clusterRetryBackoffCap))
 						: null;
 		this.fleet = fleet;
 		this.controllers = Collections.unmodifiableMap(ControllerAssembly.create(builder,
@@ -460,6 +462,15 @@ public final class ControllerManager implements ControllerRegistry {
 			keys.addAll(this.fleet.cachedKeys(definition));
 		}
 		return keys;
+	}
+
+	/**
+	 * Return whether this manager has a fleet: a controller runs on it or a cluster
+	 * provider was given.
+	 * @return whether {@link #fleet()} may be called
+	 */
+	public boolean hasFleet() {
+		return this.fleet != null;
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package dev.kubereconciler.manager;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.events.EventRecorder;
 import dev.kubereconciler.events.EventRecorders;
 import dev.kubereconciler.internal.cache.InformerCaches;
+import dev.kubereconciler.internal.cache.ServerReachability;
 import dev.kubereconciler.internal.cache.WatchingController;
 import dev.kubereconciler.internal.context.ReconcilerBinder;
 import dev.kubereconciler.internal.controller.WorkQueueController;
@@ -46,6 +48,8 @@ final class EngagedCluster {
 
 	private final DelayScheduler clock;
 
+	private final ServerReachability reachability;
+
 	EngagedCluster(String name, ApiClient client, List<WorkQueueController> controllers, Settings settings) {
 		this.name = name;
 		this.client = client;
@@ -58,6 +62,8 @@ final class EngagedCluster {
 		this.caches = new InformerCaches(client, null, settings.builder().cacheTransforms,
 				settings.builder().listPageSize, settings.builder().watchCacheListMax, this.clock,
 				settings.cacheOptions());
+		this.reachability = new ServerReachability(this.clock, settings.retryBackoff(), settings.retryBackoffCap());
+		this.caches.reachability(this.reachability);
 		this.caches.wire(name,
 				this.controllers.stream()
 					.map((controller) -> new WatchingController(controller.definition(),
@@ -113,7 +119,8 @@ final class EngagedCluster {
 	}
 
 	ClusterStatus status() {
-		ClusterState state = this.caches.hasSynced() ? ClusterState.READY : ClusterState.SYNCING;
+		ClusterState state = !this.reachability.isReachable() ? ClusterState.UNREACHABLE
+				: this.caches.hasSynced() ? ClusterState.READY : ClusterState.SYNCING;
 		return new ClusterStatus(this.name, state, this.caches.informers().size());
 	}
 
@@ -125,9 +132,12 @@ final class EngagedCluster {
 	 * @param cacheOptions how each type is cached
 	 * @param events makes the Event recorders of a cluster from its client, or
 	 * {@code null} for none
+	 * @param retryBackoff the time between an informer's failed list or watch and its
+	 * first retry while the server does not answer
+	 * @param retryBackoffCap the longest time between two retries
 	 */
 	record Settings(ManagerBuilder builder, DelayScheduler clock, CacheOptions cacheOptions,
-			@Nullable Function<ApiClient, EventRecorders> events) {
+			@Nullable Function<ApiClient, EventRecorders> events, Duration retryBackoff, Duration retryBackoffCap) {
 	}
 
 }

@@ -38,6 +38,12 @@ public final class ManagerBuilder {
 
 	@Nullable ManagerGate gate;
 
+	ManagerGate.@Nullable AcrossClusters gateAcrossClusters;
+
+	Duration clusterRetryBackoff = Duration.ofSeconds(1);
+
+	Duration clusterRetryBackoffCap = Duration.ofSeconds(30);
+
 	@Nullable LeaderElectionSettings leaderElection;
 
 	Duration shutdownTimeout = ControllerManager.DEFAULT_SHUTDOWN_TIMEOUT;
@@ -103,6 +109,37 @@ public final class ManagerBuilder {
 	 */
 	public ManagerBuilder gate(ManagerGate gate) {
 		this.gate = gate;
+		return this;
+	}
+
+	/**
+	 * Share the gate's bucket across every cluster of the fleet, or split it so that the
+	 * local cluster and each member cluster have a bucket of the gate's rate and burst
+	 * each; by default as the gate says, which is shared unless it was made split.
+	 * @param acrossClusters shared or split
+	 * @return this builder
+	 */
+	public ManagerBuilder gateAcrossClusters(ManagerGate.AcrossClusters acrossClusters) {
+		this.gateAcrossClusters = acrossClusters;
+		return this;
+	}
+
+	/**
+	 * Back off the informers of a member cluster whose API server does not answer: the
+	 * first retry comes {@code initial} after the failure, each next one twice as long
+	 * after, at most {@code cap}; by default 1 s doubling to 30 s. client-java's
+	 * reflector waits a second between runs anyway, so shorter waits act as one second.
+	 * @param initial the wait before the first retry
+	 * @param cap the longest wait between two retries
+	 * @return this builder
+	 */
+	public ManagerBuilder clusterRetryBackoff(Duration initial, Duration cap) {
+		if (initial.isNegative() || initial.isZero() || cap.compareTo(initial) < 0) {
+			throw new IllegalArgumentException("clusterRetryBackoff needs an initial wait above zero and a cap not "
+					+ "below it, was " + initial + " and " + cap);
+		}
+		this.clusterRetryBackoff = initial;
+		this.clusterRetryBackoffCap = cap;
 		return this;
 	}
 

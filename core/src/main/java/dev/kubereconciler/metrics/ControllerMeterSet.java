@@ -1,12 +1,9 @@
 package dev.kubereconciler.metrics;
 
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -18,8 +15,6 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.controller.Controller;
-import dev.kubereconciler.controller.ReconcileOutcome;
-import dev.kubereconciler.ratelimit.DelaySource;
 import dev.kubereconciler.ratelimit.RateLimiters;
 import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 
@@ -48,83 +43,30 @@ final class ControllerMeterSet {
 	static final Duration[] DELAY_BUCKETS = seconds(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
 			60, 120, 300, 600, 1000);
 
-	private static final String[] RESULTS = { "success", "error", "requeue", "requeue_after" };
-
-	private final Map<String, Counter> reconciles = new java.util.HashMap<>();
-
-	private final Map<DelaySource, Timer> delays = new EnumMap<>(DelaySource.class);
-
-	private final Counter errors;
-
-	private final Counter terminalErrors;
-
-	private final Counter panics;
-
-	private final Counter timeouts;
-
-	private final Timer reconcileTime;
-
-	private final Counter conflicts;
-
 	private final MeterRegistry registry;
 
 	private final Tags controllerTags;
 
 	private final Map<String, DependentMeterSet> dependents = new ConcurrentHashMap<>();
 
-	final Counter adds;
+	private final Tags queueTags;
+
+	private final boolean clusterLabel;
+
+	// the meters of each cluster's keys, by cluster name; one entry, "", when unlabelled
+	private final Map<String, ReconcileMeterSet> clusters = new ConcurrentHashMap<>();
 
 	final DepthMeterSet depthByPriority;
 
-	final Counter retries;
-
-	final Timer queueDuration;
-
-	final Timer workDuration;
-
-	ControllerMeterSet(MeterRegistry registry, String name, Supplier<Controller> controller) {
+	ControllerMeterSet(MeterRegistry registry, String name, Supplier<Controller> controller, boolean clusterLabel) {
 		Tags controllerTags = Tags.of("controller", name);
 		// controller-runtime names each queue after its controller and labels it
 		// with both
 		Tags queueTags = Tags.of("name", name, "controller", name);
-		for (String result : RESULTS) {
-			this.reconciles.put(result,
-					Counter.builder("controller.runtime.reconcile")
-						.description("Total number of reconciliations per controller")
-						.tags(controllerTags)
-						.tag("result", result)
-						.register(registry));
-		}
-		this.errors = counter(registry, "controller.runtime.reconcile.errors",
-				"Total number of reconciliation errors per controller", controllerTags);
-		this.terminalErrors = counter(registry, "controller.runtime.terminal.reconcile.errors",
-				"Total number of terminal reconciliation errors per controller", controllerTags);
-		this.panics = counter(registry, "controller.runtime.reconcile.panics",
-				"Total number of reconciliation panics per controller", controllerTags);
-		this.timeouts = counter(registry, "controller.runtime.reconcile.timeouts",
-				"Total number of reconciliation timeouts per controller", controllerTags);
-		this.reconcileTime = timer(registry, "controller.runtime.reconcile.time",
-				"Length of time per reconciliation per controller", controllerTags, RECONCILE_BUCKETS);
-		this.conflicts = counter(registry, "kube.reconciler.reconcile.conflicts",
-				"Total number of reconcile errors caused by a write conflict (HTTP 409) per controller",
-				controllerTags);
+		this.queueTags = queueTags;
+		this.clusterLabel = clusterLabel;
 		gauges(registry, controllerTags, queueTags, controller);
 		this.depthByPriority = new DepthMeterSet(registry, queueTags, controller);
-		this.adds = counter(registry, "workqueue.adds", "Total number of adds handled by workqueue", queueTags);
-		this.queueDuration = timer(registry, "workqueue.queue.duration",
-				"How long in seconds an item stays in workqueue before being requested", queueTags, QUEUE_BUCKETS);
-		this.workDuration = timer(registry, "workqueue.work.duration",
-				"How long in seconds processing an item from workqueue takes.", queueTags, QUEUE_BUCKETS);
-		this.retries = counter(registry, "workqueue.retries",
-				"Total number of items added to the workqueue with a non-zero delay "
-						+ "(rate-limited requeues, explicit RequeueAfter or AddAfter calls)",
-				queueTags);
-		for (DelaySource source : DelaySource.values()) {
-			this.delays.put(source,
-					timer(registry, "ratelimiter.delay",
-							"How long a rate limiter made a key wait, by the limiter the delay is attributed to",
-							controllerTags.and("source", source.label()), DELAY_BUCKETS));
-		}
 		registerBucket(registry, name, controller.get());
 		this.registry = registry;
 		this.controllerTags = controllerTags;
@@ -133,6 +75,27 @@ final class ControllerMeterSet {
 			current.definition().updateFilters().keySet().forEach(this::updateFilterDropped);
 			current.definition().sources().forEach((source) -> sourceKeys(source.name()));
 		}
+		// zero-initialised as controller-runtime's, the local cluster's even for a
+		// controller of the fleet only (0 is true there); a member cluster's on its first
+		// key
+		forCluster("");
+	}
+
+	/**
+	 * Return the meters of the controller's keys of a cluster, registered on its first
+	 * key.
+	 * @param cluster the cluster's name, empty for the local one
+	 * @return the meters, the same for every cluster when the cluster is not a label
+	 */
+	ReconcileMeterSet forCluster(String cluster) {
+		String label = this.clusterLabel ? cluster : "";
+		ReconcileMeterSet meters = this.clusters.get(label);
+		return (meters != null) ? meters
+				: this.clusters.computeIfAbsent(label,
+						(name) -> this.clusterLabel
+								? new ReconcileMeterSet(this.registry, this.controllerTags.and("cluster", name),
+										this.queueTags.and("cluster", name))
+								: new ReconcileMeterSet(this.registry, this.controllerTags, this.queueTags));
 	}
 
 	/**
@@ -174,34 +137,11 @@ final class ControllerMeterSet {
 		}
 	}
 
-	void reconcileFinished(ReconcileOutcome outcome, long nanos) {
-		Objects.requireNonNull(this.reconciles.get(outcome.resultLabel())).increment();
-		this.reconcileTime.record(nanos, TimeUnit.NANOSECONDS);
-		if (outcome.isError()) {
-			this.errors.increment();
-		}
-		switch (outcome) {
-			case TERMINAL_ERROR -> this.terminalErrors.increment();
-			case PANIC -> this.panics.increment();
-			case TIMEOUT -> this.timeouts.increment();
-			default -> {
-			}
-		}
-	}
-
-	void conflict() {
-		this.conflicts.increment();
-	}
-
-	Timer delay(DelaySource source) {
-		return Objects.requireNonNull(this.delays.get(source));
-	}
-
-	private static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
+	static Counter counter(MeterRegistry registry, String name, String description, Tags tags) {
 		return Counter.builder(name).description(description).tags(tags).register(registry);
 	}
 
-	private static Timer timer(MeterRegistry registry, String name, String description, Tags tags, Duration[] buckets) {
+	static Timer timer(MeterRegistry registry, String name, String description, Tags tags, Duration[] buckets) {
 		return Timer.builder(name)
 			.description(description)
 			.tags(tags)

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -53,8 +54,10 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 
 	private volatile @Nullable MeterRegistry registry;
 
+	private final BooleanSupplier clusterLabel;
+
 	/**
-	 * Create the metrics.
+	 * Create the metrics with no {@code cluster} label.
 	 * @param controllers looks up a controller by name, for the gauges; may return
 	 * {@code null}, which the gauges report as NaN
 	 * @param managerBucket the manager-level bucket, for
@@ -63,8 +66,26 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 	 */
 	public ControllerMetrics(Function<String, @Nullable Controller> controllers,
 			Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket) {
+		this(controllers, managerBucket, () -> false);
+	}
+
+	/**
+	 * Create the metrics.
+	 * @param controllers looks up a controller by name, for the gauges; may return
+	 * {@code null}, which the gauges report as NaN
+	 * @param managerBucket the manager-level bucket, for
+	 * {@code ratelimiter_tokens{limiter="manager"}}; may supply {@code null} when there
+	 * is none
+	 * @param clusterLabel whether the meters of what happens to keys carry their
+	 * {@code cluster}, asked when a controller's meters are first registered: true for a
+	 * manager with a fleet, so that every series of a name has the label, {@code ""} for
+	 * the local cluster's
+	 */
+	public ControllerMetrics(Function<String, @Nullable Controller> controllers,
+			Supplier<@Nullable TokenBucketRateLimiter<?>> managerBucket, BooleanSupplier clusterLabel) {
 		this.controllers = controllers;
 		this.managerBucket = managerBucket;
+		this.clusterLabel = clusterLabel;
 	}
 
 	@Override
@@ -93,9 +114,10 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			@Nullable Throwable error) {
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
-			meters.reconcileFinished(outcome, nanos);
+			ReconcileMeterSet cluster = meters.forCluster(request.cluster());
+			cluster.reconcileFinished(outcome, nanos);
 			if (outcome == ReconcileOutcome.ERROR && ReconcileOutcome.isConflict(error)) {
-				meters.conflict();
+				cluster.conflict();
 			}
 		}
 	}
@@ -104,7 +126,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 	public void limiterDelayed(String controller, Request request, Trigger cause, DelaySource source, Duration delay) {
 		ControllerMeterSet meters = meters(controller);
 		if (meters != null) {
-			meters.delay(source).record(delay);
+			meters.forCluster(request.cluster()).delay(source).record(delay);
 		}
 	}
 
@@ -192,7 +214,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			public void added(Request item, Trigger cause, int priority) {
 				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
-					meters.adds.increment();
+					meters.forCluster(item.cluster()).adds.increment();
 					meters.depthByPriority.observe(priority);
 				}
 			}
@@ -201,7 +223,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			public void retried(Request item) {
 				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
-					meters.retries.increment();
+					meters.forCluster(item.cluster()).retries.increment();
 				}
 			}
 
@@ -209,7 +231,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			public void dequeued(Request item, long queuedNanos) {
 				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
-					meters.queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
+					meters.forCluster(item.cluster()).queueDuration.record(queuedNanos, TimeUnit.NANOSECONDS);
 				}
 			}
 
@@ -217,7 +239,7 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			public void finished(Request item, long workNanos) {
 				ControllerMeterSet meters = meters(controller);
 				if (meters != null) {
-					meters.workDuration.record(workNanos, TimeUnit.NANOSECONDS);
+					meters.forCluster(item.cluster()).workDuration.record(workNanos, TimeUnit.NANOSECONDS);
 				}
 			}
 
@@ -235,8 +257,8 @@ public final class ControllerMetrics implements MeterBinder, ControllerListener 
 			// once bound
 			return null;
 		}
-		return this.meters.computeIfAbsent(controller,
-				(name) -> new ControllerMeterSet(registry, name, () -> this.controllers.apply(name)));
+		return this.meters.computeIfAbsent(controller, (name) -> new ControllerMeterSet(registry, name,
+				() -> this.controllers.apply(name), this.clusterLabel.getAsBoolean()));
 	}
 
 }

@@ -262,6 +262,16 @@ public final class TokenBucketRateLimiter<T> implements ReservingRateLimiter<T> 
 	}
 
 	/**
+	 * Return a new, full bucket of this one's current rate and burst on the same ticker.
+	 * @param <U> the type of item the copy limits
+	 * @return the copy
+	 */
+	public <U> TokenBucketRateLimiter<U> copy() {
+		BucketRate rate = this.rate;
+		return new TokenBucketRateLimiter<>(rate.qps, rate.burst, this.ticker);
+	}
+
+	/**
 	 * Return whether this bucket never delays: its rate is
 	 * {@link Double#POSITIVE_INFINITY}. Reads no lock, so that callers on a hot path can
 	 * skip the bucket altogether.

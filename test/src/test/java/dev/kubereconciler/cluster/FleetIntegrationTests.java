@@ -3,8 +3,12 @@ package dev.kubereconciler.cluster;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 import io.kubernetes.client.openapi.ApiClient;
@@ -20,6 +24,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import dev.kubereconciler.controller.ControllerDefinition;
 import dev.kubereconciler.events.ApiEventSink;
@@ -42,6 +48,8 @@ import static org.awaitility.Awaitility.await;
  */
 @KubernetesTest(crds = "dev/kubereconciler/cluster/widgets.yaml")
 class FleetIntegrationTests {
+
+	private static final Logger logger = LoggerFactory.getLogger(FleetIntegrationTests.class);
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
@@ -157,37 +165,53 @@ class FleetIntegrationTests {
 	}
 
 	@Test
-	void aStoppedApiServerBlocksNeitherTheOtherClustersNorTheManagerAndRecoversWithoutARestart() throws Exception {
+	void aStoppedApiServerIsUnreachableAddsNoLatencyToTheOthersAndRecoversWithoutARestart() throws Exception {
 		String ns = this.namespace.name();
-		ControllerManager manager = ControllerManager.builder(this.client).controller(widgets(ns)).build();
+		Map<String, Long> reconciledAt = new ConcurrentHashMap<>();
+		// retries 1, 2 and then every 4 s, so that the recovery is seen soon after the
+		// server is back (30 s by default)
+		ControllerManager manager = ControllerManager.builder(this.client)
+			.controller(widgets(ns, reconciledAt))
+			.clusterRetryBackoff(Duration.ofSeconds(1), Duration.ofSeconds(4))
+			.build();
 		manager.start();
 		KubernetesTestServer two = servers.server("two");
 		try {
 			FleetServers.NAMES.forEach((name) -> manager.fleet().engage(name, servers.client(name)));
 			await().atMost(TIMEOUT)
 				.until(() -> manager.clusters().stream().allMatch((cluster) -> cluster.state() == ClusterState.READY));
+			List<Long> before = new ArrayList<>();
+			for (int round = 0; round < 10; round++) {
+				before.addAll(reconcileInTheOthers(ns, "before-" + round, reconciledAt));
+			}
 			two.stopApiServer();
+			await().atMost(TIMEOUT).until(() -> state(manager, "two") == ClusterState.UNREACHABLE);
 			// 20 s without the server, measured while the other two keep reconciling
 			long outage = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			List<Long> during = new ArrayList<>();
 			int round = 0;
 			while (System.nanoTime() - outage < 0) {
-				String name = "outage-" + round++;
-				for (String cluster : List.of("one", "three")) {
-					FleetServers.widgets(servers.client(cluster)).create(Widget.named(ns, name)).throwsApiException();
-				}
-				for (String cluster : List.of("one", "three")) {
-					await().atMost(Duration.ofSeconds(10))
-						.untilAsserted(() -> assertThat(status(servers.client(cluster), ns, name))
-							.isEqualTo(new Widget.Status(cluster)));
-				}
+				during.addAll(reconcileInTheOthers(ns, "outage-" + round++, reconciledAt));
 			}
 			assertThat(round).isGreaterThan(1);
+			assertThat(manager.clusters()).extracting(ClusterStatus::state)
+				.containsExactly(ClusterState.READY, ClusterState.READY, ClusterState.UNREACHABLE);
 			assertThat(manager.hasSynced()).isTrue();
+			long medianBefore = median(before);
+			long medianDuring = median(during);
+			logger.info(
+					"Reconcile latency in the other two clusters, median of {} before and {} during the outage: "
+							+ "{} and {} ms",
+					before.size(), during.size(), medianBefore / 1_000_000.0, medianDuring / 1_000_000.0);
+			// noise on a shared machine: twice as long, or a quarter of a second more
+			assertThat(medianDuring)
+				.isLessThanOrEqualTo(Math.max(2 * medianBefore, medianBefore + Duration.ofMillis(250).toNanos()));
 			two.startApiServer();
 			FleetServers.widgets(servers.client("two")).create(Widget.named(ns, "after")).throwsApiException();
 			await().atMost(TIMEOUT)
 				.untilAsserted(() -> assertThat(status(servers.client("two"), ns, "after"))
 					.isEqualTo(new Widget.Status("two")));
+			await().atMost(TIMEOUT).until(() -> state(manager, "two") == ClusterState.READY);
 		}
 		finally {
 			two.startApiServer();
@@ -247,11 +271,48 @@ class FleetIntegrationTests {
 			.metadata(new V1ObjectMeta().name(name).putAnnotationsItem("fleet-test/reconciles", reconciles));
 	}
 
+	// creates a Widget in clusters one and three and waits for both, returning the time
+	// from each create to its first reconcile
+	private static List<Long> reconcileInTheOthers(String ns, String name, Map<String, Long> reconciledAt)
+			throws ApiException {
+		List<Long> latencies = new ArrayList<>();
+		Map<String, Long> createdAt = new LinkedHashMap<>();
+		for (String cluster : List.of("one", "three")) {
+			createdAt.put(cluster, System.nanoTime());
+			FleetServers.widgets(servers.client(cluster)).create(Widget.named(ns, name)).throwsApiException();
+		}
+		for (String cluster : List.of("one", "three")) {
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(status(servers.client(cluster), ns, name))
+					.isEqualTo(new Widget.Status(cluster)));
+			latencies.add(reconciledAt.get(cluster + "/" + name) - createdAt.get(cluster));
+		}
+		return latencies;
+	}
+
+	private static long median(List<Long> values) {
+		List<Long> sorted = values.stream().sorted().toList();
+		return sorted.get(sorted.size() / 2);
+	}
+
+	private static ClusterState state(ControllerManager manager, String cluster) {
+		return manager.clusters()
+			.stream()
+			.filter((status) -> status.name().equals(cluster))
+			.map(ClusterStatus::state)
+			.findFirst()
+			.orElseThrow();
+	}
+
 	private static Widget.Status status(ApiClient member, String ns, String name) throws ApiException {
 		return FleetServers.widgets(member).get(ns, name).throwsApiException().getObject().getStatus();
 	}
 
 	static ControllerDefinition widgets(String ns) {
+		return widgets(ns, new ConcurrentHashMap<>());
+	}
+
+	static ControllerDefinition widgets(String ns, Map<String, Long> reconciledAt) {
 		return ControllerDefinition.builder(Widget.class)
 			.named("widgets")
 			.namespaces(ns)
@@ -259,6 +320,7 @@ class FleetIntegrationTests {
 			.owns(V1ConfigMap.class)
 			.reconcile((widget, context) -> {
 				String cluster = context.request().cluster();
+				reconciledAt.putIfAbsent(cluster + "/" + widget.getMetadata().getName(), System.nanoTime());
 				V1ConfigMap config = new V1ConfigMap().apiVersion("v1")
 					.kind("ConfigMap")
 					.metadata(new V1ObjectMeta().namespace(ns).name(widget.getMetadata().getName() + "-config"))

@@ -73,6 +73,15 @@ public final class InformerCaches {
 	}
 
 	/**
+	 * Back off the informers' lists while the server does not answer, and report it, as
+	 * for a member cluster of a fleet; called before {@link #wire}.
+	 * @param reachability the cluster's reachability
+	 */
+	public void reachability(ServerReachability reachability) {
+		this.wiring.reachability(reachability);
+	}
+
+	/**
 	 * Obtain the informers the controllers need and route their events to the
 	 * controllers' key sinks.
 	 * @param controllers the controllers

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.informer.ListerWatcher;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -19,6 +20,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import org.jspecify.annotations.Nullable;
 
 import dev.kubereconciler.cache.CacheCompactor;
 import dev.kubereconciler.cache.CacheOptions;
@@ -75,6 +77,9 @@ final class InformerWiring {
 	private final Map<String, WatchingController> controllers = new java.util.LinkedHashMap<>();
 
 	private final Map<Class<?>, List<WatchingController>> users = new java.util.LinkedHashMap<>();
+
+	// a member cluster's: its informers back off while its server does not answer
+	private @Nullable ServerReachability reachability;
 
 	InformerWiring(ApiClient apiClient, SharedInformerFactory factory, CacheTransforms transforms, int listPageSize,
 			int watchCacheListMax, CacheOptions options) {
@@ -255,20 +260,30 @@ final class InformerWiring {
 			// namespaced Roles can grant its reads, and namespaces can change at run time
 			return new NamespacedInformers<>(namespaces,
 					(inNamespace) -> InformerFactory.namespaceInformer(
-							new ScopedListerWatcher(api, inNamespace, serverSelector,
+							retrying(new ScopedListerWatcher(api, inNamespace, serverSelector,
 									new ListCall(this.apiClient, resourceType), this.listPageSize,
 									this.watchCacheListMax, transform)
-								.fieldSelector(fieldSelector),
+								.fieldSelector(fieldSelector)),
 							(Class) type, resync, new RefusedReads(resourceType, inNamespace)));
 		}
-		ScopedListerWatcher listerWatcher = new ScopedListerWatcher(api, factoryNamespace, serverSelector,
+		ListerWatcher listerWatcher = retrying(new ScopedListerWatcher(api, factoryNamespace, serverSelector,
 				new ListCall(this.apiClient, resourceType), this.listPageSize, this.watchCacheListMax, transform)
-			.fieldSelector(fieldSelector);
+			.fieldSelector(fieldSelector));
 		// an application's factory makes informers with client-java's store
 		SharedIndexInformer informer = (this.factory instanceof InformerFactory ours)
 				? ours.informerFor(listerWatcher, (Class) type, resync)
 				: this.factory.sharedIndexInformerFor(listerWatcher, (Class) type, resync);
 		return informer;
+	}
+
+	void reachability(ServerReachability reachability) {
+		this.reachability = reachability;
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private ListerWatcher retrying(ScopedListerWatcher listerWatcher) {
+		ServerReachability reachability = this.reachability;
+		return (reachability != null) ? reachability.retrying(listerWatcher) : listerWatcher;
 	}
 
 	static List<Request> cachedKeys(SharedIndexInformer<? extends KubernetesObject> informer,

@@ -37,10 +37,11 @@ final class GatePassage {
 	 * @throws InterruptedException if the wait was interrupted; the key was added back
 	 */
 	Passage pass(Request request, Trigger cause, int priority, BooleanSupplier stopped) throws InterruptedException {
-		ManagerGate gate = this.context.gate();
-		if (gate == null) {
+		ManagerGate manager = this.context.gate();
+		if (manager == null) {
 			return Passage.NOW;
 		}
+		ManagerGate gate = manager.forCluster(request.cluster());
 		if (gate.isOpen()) {
 			gate.admit();
 			return Passage.NOW;

@@ -2,8 +2,10 @@ package dev.kubereconciler.internal.queue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
@@ -12,6 +14,7 @@ import dev.kubereconciler.controller.ManagerGate;
 import dev.kubereconciler.controller.ManagerGate.Pass;
 import dev.kubereconciler.queue.Priorities;
 import dev.kubereconciler.ratelimit.RateLimiters;
+import dev.kubereconciler.ratelimit.TokenBucketRateLimiter;
 import dev.kubereconciler.reconcile.Request;
 import dev.kubereconciler.reconcile.Trigger;
 import dev.kubereconciler.time.ManualClock;
@@ -22,7 +25,7 @@ import static org.assertj.core.api.Assertions.within;
 /**
  * A queue that takes its keys in turns across clusters, on a manual clock: a cluster that
  * floods it cannot starve the others, and behind a shared manager bucket each cluster
- * gets its share of the rate.
+ * gets its share of the rate; behind a split one each gets the whole rate.
  */
 class FairQueueTests {
 
@@ -94,6 +97,57 @@ class FairQueueTests {
 		assertThat(admitted.keySet()).containsExactlyInAnyOrderElementsOf(CLUSTERS);
 		admitted.values()
 			.forEach((share) -> assertThat((double) share).isCloseTo(total / 3.0, within(total / 3.0 * 0.2)));
+	}
+
+	@Test
+	void aSplitBucketOf30PerSecondAdmits30PerSecondToEachFloodingCluster() throws InterruptedException {
+		ReconcileQueue<Request> queue = queue(true);
+		CLUSTERS.forEach((cluster) -> flood(queue, cluster, 1000));
+		ManagerGate gate = new ManagerGate(RateLimiters.bucket(30, 30, this.clock), Trigger.queued(), null,
+				ManagerGate.AcrossClusters.SPLIT);
+		long end = this.clock.read() + Duration.ofSeconds(20).toNanos();
+		Map<String, Integer> admitted = new TreeMap<>();
+		Set<String> done = new HashSet<>();
+		// one worker: takes a key, waits out its cluster's gate, reconciles it; a cluster
+		// whose next token comes after the end takes no more keys
+		while (done.size() < CLUSTERS.size()) {
+			Request request = queue.get().orElseThrow();
+			queue.done(request);
+			if (done.contains(request.cluster())) {
+				continue;
+			}
+			ManagerGate own = gate.forCluster(request.cluster());
+			Pass pass = own.reserve();
+			if (this.clock.read() + pass.delayNanos() > end) {
+				own.giveBack(pass);
+				done.add(request.cluster());
+				continue;
+			}
+			this.clock.advance(Duration.ofNanos(pass.delayNanos()));
+			own.admit(pass);
+			admitted.merge(request.cluster(), 1, Integer::sum);
+		}
+		// each cluster: its own burst of 30 at once, then its own 30 a second for 20 s
+		assertThat(admitted).containsExactlyInAnyOrderEntriesOf(
+				Map.of("one", 30 + 30 * 20, "two", 30 + 30 * 20, "three", 30 + 30 * 20));
+		assertThat(gate.admitted()).isEqualTo(3 * (30 + 30 * 20));
+		assertThat(gate.clusterBuckets()).containsOnlyKeys(CLUSTERS);
+	}
+
+	@Test
+	void aSplitBucketKeepsTheLocalClusterOnTheManagerBucketAndRetunesTheMembersWithIt() {
+		TokenBucketRateLimiter<Object> bucket = RateLimiters.bucket(30, 30, this.clock);
+		ManagerGate gate = new ManagerGate(bucket, Trigger.queued(), null, ManagerGate.AcrossClusters.SPLIT);
+		assertThat(gate.forCluster("")).isSameAs(gate);
+		assertThat(gate.forCluster("one")).isSameAs(gate.forCluster("one")).isNotSameAs(gate);
+		bucket.setRate(10);
+		bucket.setBurst(5);
+		TokenBucketRateLimiter<?> one = gate.forCluster("one").bucket();
+		assertThat(one.qps()).isEqualTo(10);
+		assertThat(one.burst()).isEqualTo(5);
+		ManagerGate shared = new ManagerGate(bucket, Trigger.queued(), null);
+		assertThat(shared.forCluster("one")).isSameAs(shared);
+		assertThat(shared.clusterBuckets()).isEmpty();
 	}
 
 	private static void flood(ReconcileQueue<Request> queue, String cluster, int count) {
