@@ -375,7 +375,7 @@ public final class ControllerManager implements ControllerRegistry {
 	private void startLeading() {
 		logger.info("Became leader; starting {} controller(s)", this.controllers.size());
 		this.leader = true;
-		this.controllers.values().forEach(WorkQueueController::start);
+		this.controllers.values().forEach(WorkQueueController::takeOver);
 	}
 
 	private void stopLeading() {

@@ -71,6 +71,17 @@ final class CurrentQueue implements QueueStats<Request> {
 		return this.queue;
 	}
 
+	/**
+	 * Return a new queue for a start, shutting the current one down, whatever it holds.
+	 * @return the queue to start on
+	 */
+	ReconcileQueue<Request> replace() {
+		ReconcileQueue<Request> old = this.queue;
+		this.queue = newQueue();
+		old.shutDown();
+		return this.queue;
+	}
+
 	@Override
 	public int depth() {
 		return this.queue.depth();

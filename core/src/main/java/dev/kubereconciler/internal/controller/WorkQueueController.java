@@ -218,12 +218,26 @@ public final class WorkQueueController implements Controller, KeySink {
 	 * missed.
 	 */
 	public void start() {
+		start(false);
+	}
+
+	/**
+	 * Start the workers when this replica won the lease it stood by for. What the
+	 * informer's handler queued meanwhile is the state the last leader worked on, not a
+	 * change of this term: the keys start again as an initial list, at low priority, so
+	 * that a change written from now on goes first, as on a replica that started cold.
+	 */
+	public void takeOver() {
+		start(true);
+	}
+
+	private void start(boolean takeOver) {
 		synchronized (this.lifecycleMonitor) {
 			if (isActive()) {
 				return;
 			}
 			ReconcileQueue<Request> fed = this.queue.get();
-			ReconcileQueue<Request> fresh = this.queue.renew();
+			ReconcileQueue<Request> fresh = takeOver ? this.queue.replace() : this.queue.renew();
 			if (fresh != fed) {
 				// every cached key, as an initial list is: low priority, behind real
 				// changes; the queue of a first start has them already, from the
