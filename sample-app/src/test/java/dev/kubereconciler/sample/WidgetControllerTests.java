@@ -12,6 +12,8 @@ import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import okhttp3.MediaType;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -61,6 +63,9 @@ class WidgetControllerTests {
 
 	@Autowired
 	private ControllerRegistry controllers;
+
+	@Autowired
+	private MeterRegistry meterRegistry;
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) {
@@ -158,6 +163,32 @@ class WidgetControllerTests {
 				.isGreaterThanOrEqualTo(3);
 		});
 		assertThat(read("doomed").getStatus().phase()).isEqualTo(WidgetStatus.ERROR);
+	}
+
+	@Test
+	void aCursedWidgetGoesWithoutAPaidCallThatCouldWaitOutItsBackoff() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "cursed-to-go", ExternalWidgetApi.CURSED, 2))
+			.throwsApiException()
+			.getObject();
+		Request request = new Request(NAMESPACE, "cursed-to-go");
+		await().untilAsserted(() -> assertThat(this.controllers.controller("widget").rateLimiter().numRequeues(request))
+			.isGreaterThanOrEqualTo(3));
+		double deprovisions = deprovisionCalls();
+		widgets().delete(NAMESPACE, "cursed-to-go").throwsApiException();
+		await().untilAsserted(
+				() -> assertThat(widgets().get(NAMESPACE, "cursed-to-go").getHttpStatusCode()).isEqualTo(404));
+		// the API never held it: a call could only fail, and back off from its refusals
+		assertThat(deprovisionCalls()).isEqualTo(deprovisions);
+		assertThat(this.externalApi.calls(created.getMetadata().getUid())).isPositive();
+	}
+
+	private double deprovisionCalls() {
+		return this.meterRegistry.find(ExternalWidgetApi.CALLS_METER)
+			.tag("operation", "deprovision")
+			.counters()
+			.stream()
+			.mapToDouble(Counter::count)
+			.sum();
 	}
 
 	@Test

@@ -58,9 +58,13 @@ public class WidgetReconciler implements Cleaner<Widget> {
 	// the finalizer's cleanup, linked to this controller by the type it cleans up
 	@Override
 	public Result cleanup(Widget widget, ReconcileContext<Widget> context) {
-		// by the idempotency key, not the status's id: what a reconcile provisioned but
-		// could not record in the status goes too
-		this.externalApi.deprovisionFor(widget.getMetadata().getUid());
+		// the API refuses cursed widgets and the webhook refuses a repaint: nothing to
+		// pay for, and a call could only fail and wait out its refusals' backoff
+		if (!ExternalWidgetApi.CURSED.equals(widget.getSpec().color())) {
+			// by the idempotency key, not the status's id: what a reconcile
+			// provisioned but could not record in the status goes too
+			this.externalApi.deprovisionFor(widget.getMetadata().getUid());
+		}
 		return Result.done();
 	}
 
