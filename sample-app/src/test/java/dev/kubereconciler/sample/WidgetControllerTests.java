@@ -225,11 +225,33 @@ class WidgetControllerTests {
 		// as a reconcile whose status write failed after its call: the API holds a widget
 		// for the object that its status does not name
 		this.externalApi.deprovision(recorded);
-		String unrecorded = this.externalApi.provision(created.getMetadata().getUid(), "red", 3);
+		String unrecorded = this.externalApi.provision(created.getMetadata().getUid(), "red", 3).id();
 		widgets().delete(NAMESPACE, "unrecorded").throwsApiException();
 		await()
 			.untilAsserted(() -> assertThat(widgets().get(NAMESPACE, "unrecorded").getHttpStatusCode()).isEqualTo(404));
 		assertThat(this.externalApi.describe(unrecorded)).isEmpty();
+	}
+
+	@Test
+	void aWidgetProvisionedButNeverRecordedBeforeItsSpecChangedEndsReadyWithTheNewSpec() throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "resized", "red", 3))
+			.throwsApiException()
+			.getObject();
+		String recorded = awaitPhase("resized", WidgetStatus.READY).getStatus().externalId();
+		// as a reconcile whose status write failed after its call: the API holds a widget
+		// of size 3 for the object, and the status names one the API lost
+		this.externalApi.deprovision(recorded);
+		this.externalApi.provision(created.getMetadata().getUid(), "red", 3);
+		widgets()
+			.patch(NAMESPACE, "resized", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":5}}"))
+			.throwsApiException();
+		await().untilAsserted(() -> {
+			Widget widget = read("resized");
+			assertThat(widget.getStatus().phase()).isEqualTo(WidgetStatus.READY);
+			assertThat(widget.getStatus().observedGeneration()).isEqualTo(widget.getMetadata().getGeneration());
+			assertThat(this.externalApi.describe(widget.getStatus().externalId()))
+				.hasValueSatisfying((external) -> assertThat(external.size()).isEqualTo(5));
+		});
 	}
 
 	@Test

@@ -87,16 +87,17 @@ public class ExternalWidgetApi {
 
 	/**
 	 * Create the widget for an idempotency key, or return the one already created for it,
-	 * so that a retry after a lost answer does not pay twice.
+	 * as it is, so that a retry after a lost answer does not pay twice. The one returned
+	 * may so have the settings of an earlier call.
 	 * @param key the idempotency key, such as the Kubernetes object's uid
 	 * @param color the color
 	 * @param size the size
-	 * @return the external id
+	 * @return the widget
 	 * @throws ExternalApiException if the call fails
 	 */
-	public String provision(String key, String color, int size) {
+	public ExternalWidget provision(String key, String color, int size) {
 		call("provision", key, color);
-		return this.widgets.provision(key, color, size).id();
+		return this.widgets.provision(key, color, size);
 	}
 
 	/**

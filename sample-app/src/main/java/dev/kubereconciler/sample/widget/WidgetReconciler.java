@@ -74,7 +74,16 @@ public class WidgetReconciler implements Cleaner<Widget> {
 		WidgetSpec spec = widget.getSpec();
 		String id = current.externalId();
 		if (id == null) {
-			id = this.externalApi.provision(widget.getMetadata().getUid(), spec.color(), spec.size());
+			ExternalWidgetApi.ExternalWidget provisioned = this.externalApi.provision(widget.getMetadata().getUid(),
+					spec.color(), spec.size());
+			id = provisioned.id();
+			if (!provisioned.color().equals(spec.color()) || provisioned.size() != spec.size()) {
+				// an earlier reconcile provisioned it for an older spec and could not
+				// record it: the reconcile this status write triggers updates it
+				return new WidgetStatus(WidgetStatus.ERROR, id, current.observedGeneration(),
+						"the external API holds widget " + id + " of size " + provisioned.size()
+								+ " from an earlier provision; updating it");
+			}
 		}
 		else if (!WidgetStatus.READY.equals(current.phase())
 				|| !Objects.equals(current.observedGeneration(), generation)) {
