@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -81,11 +82,24 @@ public class WidgetConfiguration {
 	@Bean
 	PerObjectPollingSource<Widget> externalWidgets(ExternalWidgetApi externalApi, SampleProperties properties) {
 		return Source.perObject("external-widgets", Widget.class, properties.getWidgets().getVerifyPeriod(),
-				(widget) -> {
-					String id = (widget.getStatus() != null) ? widget.getStatus().externalId() : null;
-					// present or lost; nothing to look up before it is provisioned
-					return (id != null) ? externalApi.describe(id).isPresent() : null;
-				});
+				(widget) -> lookUp(externalApi, widget));
+	}
+
+	// present or lost, by id: a widget provisioned again and lost again between two polls
+	// changes its answer; none until it has an id
+	static @Nullable ExternalLookup lookUp(ExternalWidgetApi externalApi, Widget widget) {
+		String id = (widget.getStatus() != null) ? widget.getStatus().externalId() : null;
+		return (id != null) ? new ExternalLookup(id, externalApi.describe(id).isPresent()) : null;
+	}
+
+	/**
+	 * What the {@code externalWidgets} source last saw of a widget's external resource.
+	 *
+	 * @param externalId the id the widget's status names
+	 * @param present whether the external API holds it
+	 */
+	record ExternalLookup(String externalId, boolean present) {
+
 	}
 
 }
