@@ -218,14 +218,7 @@ class WidgetControllerTests {
 
 	@Test
 	void deprovisionsWhatAReconcileProvisionedButNeverRecordedBeforeTheWidgetGoes() throws ApiException {
-		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "unrecorded", "red", 3))
-			.throwsApiException()
-			.getObject();
-		String recorded = awaitPhase("unrecorded", WidgetStatus.READY).getStatus().externalId();
-		// as a reconcile whose status write failed after its call: the API holds a widget
-		// for the object that its status does not name
-		this.externalApi.deprovision(recorded);
-		String unrecorded = this.externalApi.provision(created.getMetadata().getUid(), "red", 3).id();
+		String unrecorded = provisionedButNeverRecorded("unrecorded");
 		widgets().delete(NAMESPACE, "unrecorded").throwsApiException();
 		await()
 			.untilAsserted(() -> assertThat(widgets().get(NAMESPACE, "unrecorded").getHttpStatusCode()).isEqualTo(404));
@@ -234,14 +227,7 @@ class WidgetControllerTests {
 
 	@Test
 	void aWidgetProvisionedButNeverRecordedBeforeItsSpecChangedEndsReadyWithTheNewSpec() throws ApiException {
-		Widget created = widgets().create(TestObjects.widget(NAMESPACE, "resized", "red", 3))
-			.throwsApiException()
-			.getObject();
-		String recorded = awaitPhase("resized", WidgetStatus.READY).getStatus().externalId();
-		// as a reconcile whose status write failed after its call: the API holds a widget
-		// of size 3 for the object, and the status names one the API lost
-		this.externalApi.deprovision(recorded);
-		this.externalApi.provision(created.getMetadata().getUid(), "red", 3);
+		provisionedButNeverRecorded("resized");
 		widgets()
 			.patch(NAMESPACE, "resized", V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"spec\":{\"size\":5}}"))
 			.throwsApiException();
@@ -252,6 +238,18 @@ class WidgetControllerTests {
 			assertThat(this.externalApi.describe(widget.getStatus().externalId()))
 				.hasValueSatisfying((external) -> assertThat(external.size()).isEqualTo(5));
 		});
+	}
+
+	// a red widget of size 3 as a reconcile whose status write failed after its call
+	// leaves it: the API holds a widget the status does not name, and the status names
+	// one the API lost; returns the id of the one the API holds
+	private String provisionedButNeverRecorded(String name) throws ApiException {
+		Widget created = widgets().create(TestObjects.widget(NAMESPACE, name, "red", 3))
+			.throwsApiException()
+			.getObject();
+		String recorded = awaitPhase(name, WidgetStatus.READY).getStatus().externalId();
+		this.externalApi.deprovision(recorded);
+		return this.externalApi.provision(created.getMetadata().getUid(), "red", 3).id();
 	}
 
 	@Test
