@@ -81,6 +81,12 @@ public interface Source {
 	 * Return a source that polls the external state of each cached primary object on a
 	 * period and enqueues the objects whose state changed, as Java Operator SDK's
 	 * {@code PerResourcePollingEventSource}.
+	 *
+	 * <p>
+	 * Only a change is seen, so the state must say what it is about: a bare
+	 * {@code present} flag stays {@code false} when the external resource is lost,
+	 * created again under a new id and lost again between two polls. Return the id with
+	 * it, as a record, for example.
 	 * @param <T> the primary type
 	 * @param name the source's name
 	 * @param type the primary type
